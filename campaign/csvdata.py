@@ -1,0 +1,372 @@
+"""Typed CSV tables that a person can edit in a spreadsheet, read and written exactly.
+
+A :class:`TableSchema` names a file, its columns and their kinds. :func:`read_table`
+turns the file into typed rows and collects *every* problem it finds (each a
+:class:`Problem` naming the file, the spreadsheet row and the field, and saying what would
+be valid) instead of stopping at the first. :func:`write_table` writes the canonical form:
+UTF-8, ``\\n`` line ends, minimal quoting, numbers in their shortest form, so a canonical
+file read and written again is byte-for-byte the same.
+"""
+
+from __future__ import annotations
+
+import csv
+import difflib
+import io
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ID_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
+MAX_FILE_BYTES = 20 * 1024 * 1024
+MAX_ROWS = 100_000
+
+TRUE_WORDS = {"yes": True, "no": False}
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    """One thing wrong with the input, said so that a person can find and fix it.
+
+    ``row`` is the spreadsheet row (the header is row 1), 0 when the problem is about the
+    whole file. ``severity`` is ``"error"`` (the input is refused) or ``"warning"``.
+    """
+
+    file: str
+    row: int
+    field: str
+    message: str
+    severity: str = "error"
+
+    def __str__(self) -> str:
+        where = self.file
+        if self.row:
+            where += f", row {self.row}"
+        if self.field:
+            where += f", field '{self.field}'"
+        tag = "" if self.severity == "error" else f"{self.severity}: "
+        return f"{where}: {tag}{self.message}"
+
+
+class InputError(Exception):
+    """Input that cannot be used; carries every problem found, not only the first."""
+
+    def __init__(self, problems: Sequence[Problem]) -> None:
+        self.problems = sorted(problems)
+        count = len(self.problems)
+        head = "\n".join(str(p) for p in self.problems[:50])
+        more = f"\n… and {count - 50} more" if count > 50 else ""
+        super().__init__(f"{count} problem{'s' if count != 1 else ''}:\n{head}{more}")
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "error"]
+
+
+def suggest(value: str, valid: Iterable[str]) -> str:
+    """' (did you mean X?)' when a close spelling exists, else ''."""
+    close = difflib.get_close_matches(value, list(valid), n=1, cutoff=0.75)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a table.
+
+    ``kind`` is one of ``id``, ``text``, ``int``, ``decimal``, ``bool``, ``enum``,
+    ``colour``, ``idlist`` (``;``-separated ids). ``ref`` names what an id refers to (for
+    messages and cross-checks: ``"nation"``, ``"base"``, ``"sea_area"`` …). ``required``
+    means the cell may not be empty.
+    """
+
+    name: str
+    kind: str = "text"
+    required: bool = True
+    choices: tuple[str, ...] = ()
+    ref: str | None = None
+    minimum: float | None = None
+    maximum: float | None = None
+    help: str = ""
+
+
+@dataclass(frozen=True)
+class TableSchema:
+    """A CSV file: its name, columns in order, and the columns whose values are unique."""
+
+    file: str
+    columns: tuple[Column, ...]
+    key: tuple[str, ...] = ()
+    optional: bool = False
+    description: str = ""
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(c.name for c in self.columns)
+
+    def column(self, name: str) -> Column:
+        for c in self.columns:
+            if c.name == name:
+                return c
+        raise KeyError(name)
+
+
+Row = dict[str, Any]
+
+
+@dataclass
+class Table:
+    """Typed rows of one file, each with its spreadsheet row number for messages."""
+
+    schema: TableSchema
+    rows: list[Row] = field(default_factory=list)
+    line_of: list[int] = field(default_factory=list)
+    #: key values of rows refused for a bad cell: other files may still refer to them
+    #: without a second, confusing "unknown id" message.
+    bad_keys: set[str] = field(default_factory=set)
+
+
+def _describe(col: Column) -> str:
+    if col.kind == "enum":
+        return "one of " + ", ".join(col.choices)
+    if col.kind == "bool":
+        return "yes or no"
+    if col.kind in ("int", "decimal"):
+        word = "a whole number" if col.kind == "int" else "a number"
+        if col.minimum is not None and col.maximum is not None:
+            return f"{word} from {_fmt_number(col.minimum)} to {_fmt_number(col.maximum)}"
+        if col.minimum is not None:
+            return f"{word} ≥ {_fmt_number(col.minimum)}"
+        return word
+    if col.kind == "id":
+        return "an id of lower-case letters, digits and _ starting with a letter"
+    if col.kind == "idlist":
+        return "ids separated by ;"
+    if col.kind == "colour":
+        return "a colour like #1f4e79"
+    return "text"
+
+
+def _fmt_number(value: float) -> str:
+    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
+        return str(int(value))
+    return repr(value)
+
+
+def parse_cell(col: Column, raw: str) -> tuple[Any, str | None]:
+    """Convert one cell; returns (value, None) or (None, message)."""
+    text = raw.strip()
+    if text == "":
+        if col.required:
+            return None, f"is empty; expected {_describe(col)}"
+        return ([] if col.kind == "idlist" else None), None
+    kind = col.kind
+    value: Any
+    if kind == "text":
+        value = raw
+    elif kind == "id":
+        if not ID_RE.match(text):
+            return None, f"'{text}' is not a valid id; expected {_describe(col)}"
+        value = text
+    elif kind == "idlist":
+        parts = [p.strip() for p in text.split(";")]
+        bad = [p for p in parts if not ID_RE.match(p)]
+        if bad:
+            return None, f"'{bad[0]}' is not a valid id; expected {_describe(col)}"
+        value = parts
+    elif kind == "int":
+        if not re.fullmatch(r"[+-]?\d+", text):
+            return None, f"'{text}' is not a whole number; expected {_describe(col)}"
+        value = int(text)
+    elif kind == "decimal":
+        try:
+            value = float(text)
+        except ValueError:
+            return None, f"'{text}' is not a number; expected {_describe(col)}"
+        if not math.isfinite(value):
+            return None, f"'{text}' is not a finite number; expected {_describe(col)}"
+    elif kind == "bool":
+        low = text.lower()
+        if low not in TRUE_WORDS:
+            return None, f"'{text}' is not yes or no"
+        value = TRUE_WORDS[low]
+    elif kind == "enum":
+        if text not in col.choices:
+            return None, (
+                f"'{text}' is not valid; expected {_describe(col)}{suggest(text, col.choices)}"
+            )
+        value = text
+    elif kind == "colour":
+        if not COLOUR_RE.match(text):
+            return None, f"'{text}' is not a colour; expected {_describe(col)}"
+        value = text.lower()
+    else:  # pragma: no cover - schema error, caught by tests of the schemas
+        raise ValueError(f"unknown column kind {kind}")
+    if kind in ("int", "decimal"):
+        if col.minimum is not None and value < col.minimum:
+            return None, f"{text} is too small; expected {_describe(col)}"
+        if col.maximum is not None and value > col.maximum:
+            return None, f"{text} is too large; expected {_describe(col)}"
+    return value, None
+
+
+def format_cell(col: Column, value: Any) -> str:
+    """The canonical text of a typed value (the inverse of :func:`parse_cell`)."""
+    if value is None:
+        return ""
+    if col.kind == "bool":
+        return "yes" if value else "no"
+    if col.kind == "idlist":
+        return ";".join(value)
+    if col.kind == "decimal":
+        return _fmt_number(float(value))
+    if col.kind == "int":
+        return str(int(value))
+    return str(value)
+
+
+def decode(data: bytes, file: str) -> tuple[str | None, list[Problem]]:
+    """UTF-8 text of a file (a leading byte-order mark is accepted and dropped)."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        return None, [
+            Problem(
+                file,
+                line,
+                "",
+                f"is not UTF-8 text (byte {exc.start}); save it as 'CSV UTF-8' in your spreadsheet",
+            )
+        ]
+    if "\x00" in text:
+        return None, [Problem(file, 0, "", "contains NUL characters; it is not a CSV text file")]
+    return text, []
+
+
+def parse_table(schema: TableSchema, data: bytes) -> tuple[Table, list[Problem]]:
+    """Parse a whole file, collecting every problem."""
+    file = schema.file
+    table = Table(schema)
+    if len(data) > MAX_FILE_BYTES:
+        return table, [
+            Problem(file, 0, "", f"is {len(data)} bytes; at most {MAX_FILE_BYTES} are read")
+        ]
+    text, problems = decode(data, file)
+    if text is None:
+        return table, problems
+    if not text.strip():
+        return table, [
+            Problem(file, 0, "", "is empty; it needs a header row: " + ",".join(schema.names))
+        ]
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    try:
+        header = next(reader)
+    except csv.Error as exc:
+        return table, [Problem(file, 1, "", f"cannot be read as CSV: {exc}")]
+    header = [h.strip() for h in header]
+    known = set(schema.names)
+    for name in header:
+        if name not in known:
+            problems.append(
+                Problem(
+                    file,
+                    1,
+                    name,
+                    "is not a column of this file"
+                    + suggest(name, schema.names)
+                    + "; valid columns: "
+                    + ", ".join(schema.names),
+                )
+            )
+    seen: set[str] = set()
+    for name in header:
+        if name in seen:
+            problems.append(Problem(file, 1, name, "appears twice in the header"))
+        seen.add(name)
+    missing = [c.name for c in schema.columns if c.name not in header]
+    for name in missing:
+        col = schema.column(name)
+        if col.required:
+            problems.append(Problem(file, 1, name, "column is missing from the header"))
+    if any(p.row == 1 for p in problems):
+        return table, problems
+    index = {name: i for i, name in enumerate(header)}
+    try:
+        for record in reader:
+            line = reader.line_num
+            if not record or all(not cell.strip() for cell in record):
+                continue
+            if len(table.rows) >= MAX_ROWS:
+                problems.append(Problem(file, line, "", f"more than {MAX_ROWS} rows"))
+                break
+            if len(record) > len(header):
+                problems.append(
+                    Problem(
+                        file,
+                        line,
+                        "",
+                        f"has {len(record)} cells but the header has {len(header)} columns "
+                        "(an unquoted comma?)",
+                    )
+                )
+                continue
+            row: Row = {}
+            ok = True
+            for col in schema.columns:
+                i = index.get(col.name)
+                raw = record[i] if i is not None and i < len(record) else ""
+                value, message = parse_cell(col, raw)
+                if message:
+                    problems.append(Problem(file, line, col.name, message))
+                    ok = False
+                row[col.name] = value
+            if ok:
+                table.rows.append(row)
+                table.line_of.append(line)
+            elif len(schema.key) == 1 and index.get(schema.key[0]) is not None:
+                k = index[schema.key[0]]
+                if k < len(record) and record[k].strip():
+                    table.bad_keys.add(record[k].strip())
+    except csv.Error as exc:
+        problems.append(Problem(file, reader.line_num, "", f"cannot be read as CSV: {exc}"))
+    for key in schema.key:
+        first: dict[Any, int] = {}
+        for row, line in zip(table.rows, table.line_of, strict=True):
+            v = row[key] if len(schema.key) == 1 else tuple(row[k] for k in schema.key)
+            if v in first:
+                problems.append(Problem(file, line, key, f"'{v}' is a duplicate of row {first[v]}"))
+            else:
+                first[v] = line
+        if len(schema.key) > 1:
+            break
+    return table, problems
+
+
+def read_table(schema: TableSchema, path: Path) -> tuple[Table, list[Problem]]:
+    """Read ``path`` (which must exist) as ``schema``."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        return Table(schema), [Problem(schema.file, 0, "", f"cannot be read: {exc.strerror}")]
+    return parse_table(schema, data)
+
+
+def render_table(schema: TableSchema, rows: Iterable[Mapping[str, Any]]) -> str:
+    """The canonical CSV text of ``rows``."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(schema.names)
+    for row in rows:
+        writer.writerow([format_cell(c, row.get(c.name)) for c in schema.columns])
+    return out.getvalue()
+
+
+def write_table(schema: TableSchema, rows: Iterable[Mapping[str, Any]], path: Path) -> None:
+    """Write ``rows`` canonically to ``path``."""
+    path.write_text(render_table(schema, rows), encoding="utf-8", newline="")

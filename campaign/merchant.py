@@ -1,0 +1,65 @@
+"""Merchant routes: their paths over the sea-area graph, length class and effective lift.
+
+002 "Merchant Warfare" and "Supply Effectiveness"; Annex B (the merchant routes chart).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .csvdata import Row
+from .scenario import Scenario
+from .world import LengthClass, length_class
+
+
+@dataclass(frozen=True)
+class RouteLine:
+    """One line of the merchant routes chart (Annex B), computed from the graph."""
+
+    id: str
+    serial: int
+    name: str
+    nation: str
+    origin: str
+    destination: str
+    path: tuple[str, ...]
+    tonnage: int
+
+    @property
+    def moves(self) -> int:
+        return len(self.path) - 1
+
+    @property
+    def length(self) -> LengthClass:
+        return length_class(self.moves)
+
+    @property
+    def effective_lift(self) -> int:
+        return self.length.effective(self.tonnage)
+
+
+def route_line(scenario: Scenario, route: Row, tonnage: int | None = None) -> RouteLine:
+    """The chart line of ``route`` (a routes.csv row), with ``tonnage`` if given."""
+    bases = scenario.by_id("bases")
+    origin = bases[route["origin"]]["sea_area"]
+    destination = bases[route["destination"]]["sea_area"]
+    path = scenario.world.path(origin, destination, route["via"])
+    return RouteLine(
+        route["id"],
+        route["serial"],
+        route["name"],
+        route["nation"],
+        route["origin"],
+        route["destination"],
+        tuple(path),
+        route["tonnage"] if tonnage is None else tonnage,
+    )
+
+
+def route_chart(scenario: Scenario, tonnage: dict[str, int] | None = None) -> list[RouteLine]:
+    """Every route's chart line in serial order (tonnage from the game state if given)."""
+    lines = [
+        route_line(scenario, r, None if tonnage is None else tonnage.get(r["id"], 0))
+        for r in scenario.rows("routes")
+    ]
+    return sorted(lines, key=lambda line: (line.serial, line.id))

@@ -1,0 +1,220 @@
+"""Scenarios: a folder of CSV files and ``scenario.toml``, loaded whole or not at all.
+
+:func:`load_scenario` reads every file, checks every cell and every cross-reference, and
+either returns a :class:`Scenario` or raises :class:`~campaign.csvdata.InputError` listing
+every problem (file, row, field, what would be valid). Nothing is half-loaded.
+:func:`write_scenario` writes the canonical form; reading a canonical folder and writing
+it again gives identical files.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import paths
+from .csvdata import InputError, Problem, Row, Table, read_table, render_table
+from .schemas import TABLES, WORLD_TABLES, table_name
+from .validation import validate
+from .world import World
+
+META_FILE = "scenario.toml"
+
+#: scenario.toml's keys: (name, type, required, default)
+META_KEYS: tuple[tuple[str, type, bool, Any], ...] = (
+    ("id", str, True, None),
+    ("name", str, True, None),
+    ("description", str, False, ""),
+    ("first_turn", int, True, None),
+    ("last_turn", int, True, None),
+    ("start_year", int, True, None),
+    ("start_period", int, True, None),
+)
+
+PERIODS = ("Jan/Feb", "Mar/Apr", "May/Jun", "Jul/Aug", "Sep/Oct", "Nov/Dec")
+
+
+@dataclass
+class ScenarioMeta:
+    """``scenario.toml``: what the scenario is and when it starts."""
+
+    id: str
+    name: str
+    description: str = ""
+    first_turn: int = 1
+    last_turn: int = 24
+    start_year: int = 1942
+    start_period: int = 1
+    #: named rule options chosen for this scenario (see docs/rules-notes.md)
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def period_of(self, turn: int) -> str:
+        """``"Jan/Feb 1942"`` for the scenario's first turn, and so on."""
+        index = self.start_period - 1 + (turn - self.first_turn)
+        return f"{PERIODS[index % 6]} {self.start_year + index // 6}"
+
+    def to_toml(self) -> str:
+        lines = []
+        for key, _kind, _req, _default in META_KEYS:
+            lines.append(f"{key} = {_toml_value(getattr(self, key))}")
+        if self.options:
+            lines.append("")
+            lines.append("[options]")
+            for key in sorted(self.options):
+                lines.append(f"{key} = {_toml_value(self.options[key])}")
+        return "\n".join(lines) + "\n"
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    return json.dumps(str(value), ensure_ascii=False)
+
+
+def parse_meta(data: bytes, file: str = META_FILE) -> tuple[ScenarioMeta | None, list[Problem]]:
+    """Parse ``scenario.toml``, listing every problem."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return None, [Problem(file, 0, "", "is not UTF-8 text")]
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        return None, [Problem(file, 0, "", f"is not valid TOML: {exc}")]
+    problems: list[Problem] = []
+    values: dict[str, Any] = {}
+    for key, kind, required, default in META_KEYS:
+        if key not in raw:
+            if required:
+                problems.append(Problem(file, 0, key, "is missing"))
+            values[key] = default
+            continue
+        value = raw[key]
+        if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+            problems.append(Problem(file, 0, key, f"must be a whole number, not {value!r}"))
+        elif kind is str and not isinstance(value, str):
+            problems.append(Problem(file, 0, key, f"must be text in quotes, not {value!r}"))
+        values[key] = value
+    known = {k for k, *_ in META_KEYS} | {"options"}
+    for key in raw:
+        if key not in known:
+            problems.append(
+                Problem(
+                    file, 0, key, "is not a scenario setting; valid: " + ", ".join(sorted(known))
+                )
+            )
+    options = raw.get("options", {})
+    if not isinstance(options, dict):
+        problems.append(Problem(file, 0, "options", "must be a [options] table"))
+        options = {}
+    if problems:
+        return None, problems
+    meta = ScenarioMeta(**values, options=dict(options))
+    if not 1 <= meta.first_turn <= meta.last_turn <= 200:
+        problems.append(
+            Problem(file, 0, "last_turn", "turns must satisfy 1 ≤ first_turn ≤ last_turn ≤ 200")
+        )
+    if not 1 <= meta.start_period <= 6:
+        problems.append(Problem(file, 0, "start_period", "must be 1 (Jan/Feb) to 6 (Nov/Dec)"))
+    if not 1900 <= meta.start_year <= 2100:
+        problems.append(Problem(file, 0, "start_year", "must be a year from 1900 to 2100"))
+    if problems:
+        return None, problems
+    return meta, []
+
+
+@dataclass
+class Scenario:
+    """A whole scenario: its metadata and the typed rows of every table."""
+
+    meta: ScenarioMeta
+    tables: dict[str, list[Row]]
+    #: problems of severity "warning" found when it was loaded
+    warnings: list[Problem] = field(default_factory=list)
+    _world: World | None = field(default=None, init=False, repr=False, compare=False)
+
+    def rows(self, name: str) -> list[Row]:
+        return self.tables[name]
+
+    def by_id(self, name: str) -> dict[str, Row]:
+        return {r["id"]: r for r in self.tables[name]}
+
+    @property
+    def world(self) -> World:
+        if self._world is None:
+            self._world = World.from_rows(self.tables["sea_areas"], self.tables["adjacency"])
+        return self._world
+
+    def render(self) -> dict[str, str]:
+        """Every file's canonical text, by file name."""
+        files = {META_FILE: self.meta.to_toml()}
+        for schema in TABLES:
+            files[schema.file] = render_table(schema, self.tables[table_name(schema)])
+        return files
+
+
+def _read_folder(folder: Path) -> tuple[ScenarioMeta | None, dict[str, Table], list[Problem]]:
+    problems: list[Problem] = []
+    meta_path = folder / META_FILE
+    meta: ScenarioMeta | None = None
+    if meta_path.is_file():
+        meta, found = parse_meta(meta_path.read_bytes())
+        problems += found
+    else:
+        problems.append(Problem(META_FILE, 0, "", f"is missing from {folder}"))
+    tables: dict[str, Table] = {}
+    for schema in TABLES:
+        path = folder / schema.file
+        if not path.is_file() and schema in WORLD_TABLES:
+            path = paths.world_dir() / schema.file
+        if not path.is_file():
+            problems.append(
+                Problem(schema.file, 0, "", f"is missing ({schema.description}) from {folder}")
+            )
+            tables[table_name(schema)] = Table(schema)
+            continue
+        table, found = read_table(schema, path)
+        tables[table_name(schema)] = table
+        problems += found
+    return meta, tables, problems
+
+
+def scenario_from_tables(
+    meta: ScenarioMeta | None, tables: Mapping[str, Table], problems: list[Problem]
+) -> Scenario:
+    """Validate parsed tables and build the scenario, or raise InputError with all problems."""
+    problems = problems + validate(meta, tables)
+    if meta is None or any(p.severity == "error" for p in problems):
+        raise InputError(problems)
+    warnings = [p for p in problems if p.severity != "error"]
+    return Scenario(meta, {name: t.rows for name, t in tables.items()}, warnings)
+
+
+def load_scenario(folder: str | Path | None = None) -> Scenario:
+    """Load a scenario folder (default: the built-in 1942 scenario).
+
+    Raises :class:`InputError` listing every problem if anything is wrong.
+    """
+    folder = Path(folder) if folder is not None else paths.scenario_dir("1942")
+    if not folder.is_dir():
+        raise InputError([Problem(str(folder), 0, "", "is not a scenario folder")])
+    meta, tables, problems = _read_folder(folder)
+    return scenario_from_tables(meta, tables, problems)
+
+
+def write_scenario(scenario: Scenario, folder: str | Path) -> list[Path]:
+    """Write every file of ``scenario`` canonically into ``folder`` (created if needed)."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, text in scenario.render().items():
+        path = folder / name
+        path.write_text(text, encoding="utf-8", newline="")
+        written.append(path)
+    return written

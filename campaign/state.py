@@ -1,0 +1,114 @@
+"""The game's state between steps: where every unit is, what is held, what is left.
+
+Plain dataclasses, serialised to canonical JSON (sorted keys, no spaces) so that the same
+game gives the same bytes. :func:`initial_state` builds turn 1 from a scenario.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .scenario import Scenario
+
+STATE_FORMAT = 1
+
+
+@dataclass
+class Unit:
+    """A naval unit on the map: 002 "Units" and "Damage"."""
+
+    id: str
+    nation: str
+    type: str
+    name: str
+    base: str
+    state: str = "ready"  # ready | damaged | sunk
+    carries_air: bool = False
+
+
+@dataclass
+class AirUnit:
+    """Land-based Air Points at a place."""
+
+    id: str
+    nation: str
+    base: str
+    kind: str
+    points: int
+
+
+@dataclass
+class GameState:
+    """Everything that changes during a game (the scenario holds what does not)."""
+
+    turn: int
+    step: int = 0  # the last step of the turn completed; 0 = orders not yet resolved
+    units: dict[str, Unit] = field(default_factory=dict)
+    lsp: dict[str, dict[str, int]] = field(default_factory=dict)  # base → nation → points
+    tonnage: dict[str, int] = field(default_factory=dict)  # nation → points on no route
+    routes: dict[str, int] = field(default_factory=dict)  # route → points allocated
+    holders: dict[str, str] = field(default_factory=dict)  # base → nation
+    garrisons: dict[str, dict[str, int]] = field(default_factory=dict)  # base → nation → n
+    air: dict[str, AirUnit] = field(default_factory=dict)
+    cards_played: list[str] = field(default_factory=list)
+
+    def to_json(self) -> str:
+        data = asdict(self)
+        data["format"] = STATE_FORMAT
+        return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str) -> GameState:
+        data: dict[str, Any] = json.loads(text)
+        fmt = data.pop("format", None)
+        if fmt != STATE_FORMAT:
+            raise ValueError(f"game state format {fmt!r}; this program reads {STATE_FORMAT}")
+        data["units"] = {k: Unit(**v) for k, v in data["units"].items()}
+        data["air"] = {k: AirUnit(**v) for k, v in data["air"].items()}
+        return cls(**data)
+
+    # -- questions the reports and the engine ask ----------------------------------------
+    def units_of(self, nation: str) -> list[Unit]:
+        return [u for u in self.units.values() if u.nation == nation]
+
+    def lsp_of(self, nation: str) -> dict[str, int]:
+        """Base → LSP of ``nation`` there (bases with none left out)."""
+        return {b: n[nation] for b, n in self.lsp.items() if n.get(nation)}
+
+
+def initial_state(scenario: Scenario) -> GameState:
+    """The position at the start of the scenario's first turn."""
+    units = {
+        r["id"]: Unit(
+            r["id"], r["nation"], r["type"], r["name"], r["base"], r["state"], r["carries_air"]
+        )
+        for r in scenario.rows("units")
+    }
+    lsp: dict[str, dict[str, int]] = defaultdict(dict)
+    for r in scenario.rows("lsp"):
+        lsp[r["base"]][r["nation"]] = r["points"]
+    routes = {r["id"]: r["tonnage"] for r in scenario.rows("routes")}
+    on_routes: dict[str, int] = defaultdict(int)
+    for r in scenario.rows("routes"):
+        on_routes[r["nation"]] += r["tonnage"]
+    tonnage = {n["id"]: n["tonnage"] - on_routes[n["id"]] for n in scenario.rows("nations")}
+    garrisons: dict[str, dict[str, int]] = defaultdict(dict)
+    for r in scenario.rows("garrisons"):
+        garrisons[r["base"]][r["nation"]] = r["garrisons"]
+    air = {
+        r["id"]: AirUnit(r["id"], r["nation"], r["base"], r["kind"], r["points"])
+        for r in scenario.rows("air")
+    }
+    return GameState(
+        turn=scenario.meta.first_turn,
+        units=units,
+        lsp=dict(lsp),
+        tonnage=tonnage,
+        routes=routes,
+        holders={b["id"]: b["holder"] for b in scenario.rows("bases")},
+        garrisons=dict(garrisons),
+        air=air,
+    )

@@ -1,0 +1,271 @@
+"""Cross-checks of a scenario's tables: references, geography and the rules' constraints.
+
+Each cell was already checked on its own by :mod:`campaign.csvdata`; here every reference
+between files is followed and the scenario is held to the seed's rules (units at bases of
+their own side, LSP only at fleet bases, route tonnage within the nation's tonnage, one
+connected sea-area graph…). Every problem is collected; none stops the others.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING
+
+import networkx as nx
+
+from .csvdata import Problem, Row, Table, suggest
+from .world import parse_polygon
+
+if TYPE_CHECKING:
+    from .scenario import ScenarioMeta
+
+#: which table an id column's ``ref`` points at
+REF_TABLES = {
+    "nation": "nations",
+    "base": "bases",
+    "sea_area": "sea_areas",
+    "shipyard": "shipyards",
+}
+
+CARRIERS = ("fleet_carrier", "escort_carrier")
+
+
+def _rows(table: Table) -> Iterator[tuple[int, Row]]:
+    yield from zip(table.line_of, table.rows, strict=True)
+
+
+class _Checker:
+    def __init__(self, meta: ScenarioMeta | None, tables: Mapping[str, Table]) -> None:
+        self.meta = meta
+        self.t = tables
+        self.problems: list[Problem] = []
+        self.ids = {name: {r["id"] for r in tables[name].rows} for name in REF_TABLES.values()}
+        self.bad = {name: tables[name].bad_keys for name in REF_TABLES.values()}
+        self.nations = {r["id"]: r for r in tables["nations"].rows}
+        self.bases = {r["id"]: r for r in tables["bases"].rows}
+
+    def error(self, table: Table, line: int, field: str, message: str) -> None:
+        self.problems.append(Problem(table.schema.file, line, field, message))
+
+    def warn(self, table: Table, line: int, field: str, message: str) -> None:
+        self.problems.append(Problem(table.schema.file, line, field, message, "warning"))
+
+    def side(self, nation: str) -> str | None:
+        row = self.nations.get(nation)
+        return row["side"] if row else None
+
+    def friendly(self, a: str, b: str) -> bool:
+        """Same nation, or both on the same (non-neutral) side."""
+        if a == b:
+            return True
+        side_a, side_b = self.side(a), self.side(b)
+        return side_a is not None and side_a == side_b and side_a != "neutral"
+
+    # -- references --------------------------------------------------------------------
+    def references(self) -> None:
+        for table in self.t.values():
+            for col in table.schema.columns:
+                target = REF_TABLES.get(col.ref or "")
+                if target is None:
+                    continue
+                valid = self.ids[target]
+                for line, row in _rows(table):
+                    values = row[col.name]
+                    for value in values if isinstance(values, list) else [values]:
+                        if value is None or value in valid or value in self.bad[target]:
+                            continue
+                        self.error(
+                            table,
+                            line,
+                            col.name,
+                            f"'{value}' is not a {str(col.ref).replace('_', ' ')} in "
+                            f"{self.t[target].schema.file}{suggest(value, valid)}",
+                        )
+
+    # -- the world ---------------------------------------------------------------------
+    def world(self) -> None:
+        areas, edges = self.t["sea_areas"], self.t["adjacency"]
+        for line, row in _rows(areas):
+            try:
+                parse_polygon(row["polygon"])
+            except ValueError as exc:
+                self.error(areas, line, "polygon", f"{exc}; expected 'lon,lat lon,lat …'")
+        seen: dict[frozenset[str], int] = {}
+        graph = nx.Graph()
+        graph.add_nodes_from(self.ids["sea_areas"])
+        for line, row in _rows(edges):
+            a, b = row["a"], row["b"]
+            if a == b:
+                self.error(edges, line, "b", f"joins '{a}' to itself")
+                continue
+            pair = frozenset((a, b))
+            if pair in seen:
+                self.error(edges, line, "b", f"'{a}'–'{b}' repeats row {seen[pair]}")
+            seen[pair] = line
+            if row["kind"] == "strait" and not row["name"]:
+                self.error(
+                    edges, line, "name", "a strait needs its name (e.g. Strait of Gibraltar)"
+                )
+            if a in graph and b in graph:
+                graph.add_edge(a, b)
+        if graph.number_of_nodes() and not nx.is_connected(graph):
+            parts = sorted(nx.connected_components(graph), key=len, reverse=True)
+            cut = ", ".join(sorted(set().union(*parts[1:])))[:300]
+            self.problems.append(
+                Problem(
+                    edges.schema.file,
+                    0,
+                    "",
+                    f"the sea areas are not one connected graph: cut off from the rest: {cut}",
+                )
+            )
+
+    # -- bases, units, logistics ---------------------------------------------------------
+    def bases_(self) -> None:
+        bases = self.t["bases"]
+        for line, row in _rows(bases):
+            if row["from_turn"] is not None and row["kind"] != "fleet_base":
+                self.warn(bases, line, "from_turn", "only matters for a fleet base")
+
+    def at_friendly_base(
+        self, table: Table, line: int, nation: str, base_id: str, what: str, kinds: tuple[str, ...]
+    ) -> None:
+        base = self.bases.get(base_id)
+        if base is None or nation not in self.nations:
+            return
+        if base["kind"] not in kinds:
+            self.error(
+                table,
+                line,
+                "base",
+                f"{what} must be at a {' or '.join(k.replace('_', ' ') for k in kinds)}; "
+                f"'{base_id}' is a {base['kind'].replace('_', ' ')}",
+            )
+        if not self.friendly(nation, base["holder"]):
+            self.error(
+                table,
+                line,
+                "base",
+                f"'{base_id}' is held by {base['holder']}, not by {nation} or its allies",
+            )
+
+    def units(self) -> None:
+        units = self.t["units"]
+        for line, row in _rows(units):
+            self.at_friendly_base(
+                units, line, row["nation"], row["base"], "a unit", ("fleet_base", "port")
+            )
+            if row["carries_air"] and row["type"] not in CARRIERS:
+                self.error(units, line, "carries_air", f"a {row['type']} unit cannot carry air")
+            if row["carries_air"] and row["state"] == "damaged":
+                self.error(
+                    units,
+                    line,
+                    "carries_air",
+                    "a damaged carrier cannot carry its Air Point (002 'Damage'); set it to no",
+                )
+
+    def logistics(self) -> None:
+        lsp = self.t["lsp"]
+        for line, row in _rows(lsp):
+            self.at_friendly_base(lsp, line, row["nation"], row["base"], "LSP", ("fleet_base",))
+        air = self.t["air"]
+        for line, row in _rows(air):
+            self.at_friendly_base(
+                air, line, row["nation"], row["base"], "air", ("fleet_base", "port", "island")
+            )
+        garrisons = self.t["garrisons"]
+        for line, row in _rows(garrisons):
+            base = self.bases.get(row["base"])
+            if base and row["nation"] in self.nations and base["holder"] != row["nation"]:
+                self.error(
+                    garrisons,
+                    line,
+                    "nation",
+                    f"'{row['base']}' is held by {base['holder']}; garrisons belong to the holder",
+                )
+
+    def routes(self) -> None:
+        routes = self.t["routes"]
+        allocated: dict[str, list[int]] = defaultdict(list)
+        for line, row in _rows(routes):
+            allocated[row["nation"]].append(line)
+        totals: dict[str, int] = defaultdict(int)
+        for row in routes.rows:
+            totals[row["nation"]] += row["tonnage"]
+        for nation, lines in allocated.items():
+            have = self.nations.get(nation, {}).get("tonnage")
+            if have is not None and totals[nation] > have:
+                self.error(
+                    routes,
+                    lines[-1],
+                    "tonnage",
+                    f"{nation}'s routes take {totals[nation]} tonnage points but "
+                    f"nations.csv gives {nation} only {have}",
+                )
+
+    def turns(self) -> None:
+        if self.meta is None:
+            return
+        first, last = self.meta.first_turn, self.meta.last_turn
+        for name in ("flags", "production"):
+            table = self.t[name]
+            for line, row in _rows(table):
+                if not first <= row["turn"] <= last:
+                    self.error(
+                        table, line, "turn", f"{row['turn']} is outside turns {first}–{last}"
+                    )
+        flags = self.t["flags"]
+        have = {(r["nation"], r["turn"]) for r in flags.rows}
+        for nation in self.nations:
+            missing = [t for t in range(first, last + 1) if (nation, t) not in have]
+            if missing and len(missing) < last - first + 1:
+                self.warn(
+                    flags,
+                    0,
+                    "turn",
+                    f"{nation} has no flags row for turn(s) {_ranges(missing)}; 0 flags then",
+                )
+
+    def production(self) -> None:
+        production = self.t["production"]
+        yards = {r["id"]: r for r in self.t["shipyards"].rows}
+        for line, row in _rows(production):
+            yard = yards.get(row["shipyard"])
+            if yard and yard["nation"] != row["nation"]:
+                self.error(
+                    production,
+                    line,
+                    "shipyard",
+                    f"'{row['shipyard']}' is a {yard['nation']} shipyard, not {row['nation']}",
+                )
+
+    def run(self) -> list[Problem]:
+        self.references()
+        self.world()
+        self.bases_()
+        self.units()
+        self.logistics()
+        self.routes()
+        self.turns()
+        self.production()
+        return self.problems
+
+
+def _ranges(numbers: list[int]) -> str:
+    out: list[str] = []
+    start = prev = numbers[0]
+    for n in [*numbers[1:], None]:
+        if n is not None and n == prev + 1:
+            prev = n
+            continue
+        out.append(str(start) if start == prev else f"{start}–{prev}")
+        if n is not None:
+            start = prev = n
+    return ", ".join(out)
+
+
+def validate(meta: ScenarioMeta | None, tables: Mapping[str, Table]) -> list[Problem]:
+    """Every cross-file problem of a scenario's parsed tables."""
+    return _Checker(meta, tables).run()

@@ -1,0 +1,164 @@
+"""The sea-area graph: the game board.
+
+002 "Sea Areas": *The world map is divided into sea areas of approximately 1200-1600
+kilometres across.* Ranges ("Naval units can operate up to 4 areas from a base"), merchant
+route lengths and supply are all counted in sea areas, so they are computed here from the
+graph and never kept in hand-made tables.
+
+Distances are counted in *moves*: a base's own sea area is 0, an adjacent one 1. See
+``docs/rules-notes.md`` for how route length is counted.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from fractions import Fraction
+from functools import cached_property
+from typing import Any
+
+import networkx as nx
+
+
+@dataclass(frozen=True)
+class SeaArea:
+    """One sea area: id, name, label point and outline (lon/lat pairs, one ring)."""
+
+    id: str
+    name: str
+    lon: float
+    lat: float
+    polygon: tuple[tuple[float, float], ...]
+
+
+class LengthClass(Enum):
+    """002 "Supply Effectiveness": how far a route is, and what that does to its lift."""
+
+    SHORT = ("Short", Fraction(2))
+    MED = ("Med", Fraction(1))
+    LONG = ("Long", Fraction(1, 2))
+
+    def __init__(self, label: str, multiplier: Fraction) -> None:
+        self.label = label
+        self.multiplier = multiplier
+
+    def effective(self, tonnage: int) -> int:
+        """Effective lift of ``tonnage`` points on a route of this class, rounded down."""
+        return int(tonnage * self.multiplier)
+
+
+#: 002 "Supply Effectiveness" — "Start and finish in same sea: Double amount that can be
+#: transferred. 1 to 6 sea areas: Standard amounts. 7+ sea areas: Half capacity."
+SAME_AREA_MOVES = 0
+MAX_STANDARD_MOVES = 6
+
+
+def length_class(moves: int) -> LengthClass:
+    """The route length class for a route of ``moves`` sea-area moves."""
+    if moves < 0:
+        raise ValueError("a route cannot be shorter than 0 moves")
+    if moves == SAME_AREA_MOVES:
+        return LengthClass.SHORT
+    if moves <= MAX_STANDARD_MOVES:
+        return LengthClass.MED
+    return LengthClass.LONG
+
+
+def parse_polygon(text: str) -> tuple[tuple[float, float], ...]:
+    """``"lon,lat lon,lat …"`` → points. Raises ValueError with what is wrong."""
+    points = []
+    for pair in text.split():
+        lon_s, sep, lat_s = pair.partition(",")
+        if not sep:
+            raise ValueError(f"'{pair}' is not a lon,lat pair")
+        lon, lat = float(lon_s), float(lat_s)
+        if not (-540 <= lon <= 540 and -90 <= lat <= 90):
+            raise ValueError(f"'{pair}' is outside lon -540..540, lat -90..90")
+        points.append((lon, lat))
+    if len(points) < 3:
+        raise ValueError("a polygon needs at least 3 points")
+    return tuple(points)
+
+
+class World:
+    """The sea areas and their adjacency, with distances and paths over the graph."""
+
+    def __init__(
+        self,
+        areas: Iterable[SeaArea],
+        edges: Iterable[tuple[str, str, Mapping[str, Any]]] = (),
+    ) -> None:
+        self.areas: dict[str, SeaArea] = {a.id: a for a in areas}
+        self.graph = nx.Graph()
+        self.graph.add_nodes_from(self.areas)
+        for a, b, data in edges:
+            self.graph.add_edge(a, b, **dict(data))
+
+    @classmethod
+    def from_rows(
+        cls, area_rows: Sequence[Mapping[str, Any]], edge_rows: Sequence[Mapping[str, Any]]
+    ) -> World:
+        """Build from the rows of ``sea_areas.csv`` and ``adjacency.csv`` (already valid)."""
+        areas = [
+            SeaArea(r["id"], r["name"], r["lon"], r["lat"], parse_polygon(r["polygon"]))
+            for r in area_rows
+        ]
+        edges = [(r["a"], r["b"], {"kind": r["kind"], "name": r["name"] or ""}) for r in edge_rows]
+        return cls(areas, edges)
+
+    def __contains__(self, area: object) -> bool:
+        return area in self.areas
+
+    def __len__(self) -> int:
+        return len(self.areas)
+
+    def is_connected(self) -> bool:
+        return len(self.areas) > 0 and nx.is_connected(self.graph)
+
+    def components(self) -> list[set[str]]:
+        """Connected groups of sea areas, largest first."""
+        return sorted((set(c) for c in nx.connected_components(self.graph)), key=len, reverse=True)
+
+    @cached_property
+    def _distances(self) -> dict[str, dict[str, int]]:
+        return {src: dict(d) for src, d in nx.all_pairs_shortest_path_length(self.graph)}
+
+    def distance(self, a: str, b: str) -> int:
+        """Moves from sea area ``a`` to ``b`` (0 for the same area).
+
+        Raises KeyError for an unknown area and ValueError if no path joins them.
+        """
+        if a not in self.areas:
+            raise KeyError(a)
+        if b not in self.areas:
+            raise KeyError(b)
+        try:
+            return self._distances[a][b]
+        except KeyError:
+            raise ValueError(f"no sea path from {a} to {b}") from None
+
+    def within(self, area: str, moves: int) -> set[str]:
+        """All sea areas at most ``moves`` from ``area`` (the area itself included)."""
+        return {b for b, d in self._distances[area].items() if d <= moves}
+
+    def path(self, a: str, b: str, via: Sequence[str] = ()) -> list[str]:
+        """Shortest path of sea areas from ``a`` through each waypoint of ``via`` to ``b``.
+
+        The path lists every area once in order, both ends included; ``[a]`` when a == b and
+        there are no waypoints. Ties between equally short paths are broken the same way on
+        every run (the graph's insertion order), so paths are reproducible.
+        """
+        stops = [a, *via, b]
+        path: list[str] = [a]
+        for start, end in itertools.pairwise(stops):
+            leg = nx.shortest_path(self.graph, start, end)
+            path.extend(leg[1:])
+        return path
+
+    def neighbours(self, area: str) -> list[str]:
+        return sorted(self.graph.neighbors(area))
+
+    def edge_kind(self, a: str, b: str) -> str:
+        return str(self.graph.edges[a, b].get("kind", "sea"))
