@@ -86,11 +86,16 @@ class _Checker:
     # -- the world ---------------------------------------------------------------------
     def world(self) -> None:
         areas, edges = self.t["sea_areas"], self.t["adjacency"]
+        boxes: dict[str, tuple[float, float, float, float]] = {}
         for line, row in _rows(areas):
             try:
-                parse_polygon(row["polygon"])
+                points = parse_polygon(row["polygon"])
             except ValueError as exc:
                 self.error(areas, line, "polygon", f"{exc}; expected 'lon,lat lon,lat …'")
+                continue
+            lons = [p[0] for p in points]
+            lats = [p[1] for p in points]
+            boxes[row["id"]] = (min(lons), min(lats), max(lons), max(lats))
         seen: dict[frozenset[str], int] = {}
         graph = nx.Graph()
         graph.add_nodes_from(self.ids["sea_areas"])
@@ -109,6 +114,14 @@ class _Checker:
                 )
             if a in graph and b in graph:
                 graph.add_edge(a, b)
+            if row["kind"] == "sea" and a in boxes and b in boxes and not _near(boxes[a], boxes[b]):
+                self.error(
+                    edges,
+                    line,
+                    "kind",
+                    f"'{a}' and '{b}' do not touch, so they cannot share open water; "
+                    "if a strait or canal joins them make the kind 'strait' and name it",
+                )
         if graph.number_of_nodes() and not nx.is_connected(graph):
             parts = sorted(nx.connected_components(graph), key=len, reverse=True)
             cut = ", ".join(sorted(set().union(*parts[1:])))[:300]
@@ -205,6 +218,33 @@ class _Checker:
                     f"nations.csv gives {nation} only {have}",
                 )
 
+    def route_paths(self) -> None:
+        """Every route's ends and waypoints must be joined by sea."""
+        routes = self.t["routes"]
+        graph = nx.Graph()
+        graph.add_nodes_from(self.ids["sea_areas"])
+        graph.add_edges_from((r["a"], r["b"]) for r in self.t["adjacency"].rows)
+        component = {}
+        for i, part in enumerate(nx.connected_components(graph)):
+            for area in part:
+                component[area] = i
+        for line, row in _rows(routes):
+            stops = []
+            for end in ("origin", "destination"):
+                base = self.bases.get(row[end])
+                if base is not None:
+                    stops.append((end, base["sea_area"]))
+            stops += [("via", v) for v in row["via"]]
+            parts = {component.get(area) for _, area in stops}
+            if None not in parts and len(parts) > 1:
+                self.error(
+                    routes,
+                    line,
+                    "via",
+                    "the route's ends and waypoints are not joined by sea: "
+                    + ", ".join(area for _, area in stops),
+                )
+
     def turns(self) -> None:
         if self.meta is None:
             return
@@ -248,9 +288,24 @@ class _Checker:
         self.units()
         self.logistics()
         self.routes()
+        self.route_paths()
         self.turns()
         self.production()
         return self.problems
+
+
+#: how far apart (degrees) the outlines of two "sea"-adjacent areas may be
+TOUCH_TOLERANCE = 1.0
+
+
+def _near(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    """Do two outline bounding boxes touch (allowing for the wrap at 180° longitude)?"""
+    if a[1] > b[3] + TOUCH_TOLERANCE or b[1] > a[3] + TOUCH_TOLERANCE:
+        return False
+    for shift in (-360.0, 0.0, 360.0):
+        if a[0] <= b[2] + shift + TOUCH_TOLERANCE and b[0] + shift <= a[2] + TOUCH_TOLERANCE:
+            return True
+    return False
 
 
 def _ranges(numbers: list[int]) -> str:

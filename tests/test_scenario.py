@@ -1,0 +1,142 @@
+"""Scenario folders: load whole or refuse with every problem named; round-trip exactly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from campaign.csvdata import InputError
+from campaign.scenario import load_scenario, parse_meta, write_scenario
+from tests.helpers import add_row, set_cell
+
+
+def problems_of(folder: Path) -> list[tuple[str, int, str, str]]:
+    with pytest.raises(InputError) as info:
+        load_scenario(folder)
+    return [(p.file, p.row, p.field, p.message) for p in info.value.errors]
+
+
+def test_the_mini_scenario_loads(mini_dir: Path) -> None:
+    scenario = load_scenario(mini_dir)
+    assert scenario.meta.id == "mini"
+    assert len(scenario.rows("units")) == 5
+    assert scenario.warnings == []
+    assert scenario.meta.period_of(1) == "Jan/Feb 1942"
+    assert scenario.meta.period_of(6) == "Nov/Dec 1942"
+    assert scenario.meta.period_of(7) == "Jan/Feb 1943"
+
+
+def test_export_of_a_canonical_folder_is_identical(mini_dir: Path, tmp_path: Path) -> None:
+    write_scenario(load_scenario(mini_dir), tmp_path)
+    for path in mini_dir.iterdir():
+        assert (tmp_path / path.name).read_bytes() == path.read_bytes(), path.name
+
+
+def test_a_unit_at_a_base_that_does_not_exist(mini_copy: Path) -> None:
+    set_cell(mini_copy, "units.csv", 1, "base", "blue_prot")
+    [(file, row, field, message)] = problems_of(mini_copy)
+    assert (file, row, field) == ("units.csv", 3, "base")
+    assert "'blue_prot' is not a base in bases.csv (did you mean 'blue_port'?)" == message
+
+
+def test_a_unit_at_an_enemy_base(mini_copy: Path) -> None:
+    set_cell(mini_copy, "units.csv", 0, "base", "red_port")
+    [(file, row, field, message)] = problems_of(mini_copy)
+    assert (file, row, field) == ("units.csv", 2, "base")
+    assert "held by red, not by blue or its allies" in message
+
+
+def test_lsp_only_at_fleet_bases(mini_copy: Path) -> None:
+    set_cell(mini_copy, "lsp.csv", 0, "base", "blue_isle")
+    [(_, row, field, message)] = problems_of(mini_copy)
+    assert (row, field) == (2, "base") and "must be at a fleet base" in message
+
+
+def test_a_damaged_carrier_cannot_carry_air(mini_copy: Path) -> None:
+    set_cell(mini_copy, "units.csv", 0, "state", "damaged")
+    [(_, _, field, message)] = problems_of(mini_copy)
+    assert field == "carries_air" and "damaged carrier" in message
+
+
+def test_route_tonnage_beyond_the_nation(mini_copy: Path) -> None:
+    set_cell(mini_copy, "routes.csv", 1, "tonnage", "17")
+    [(file, _, field, message)] = problems_of(mini_copy)
+    assert (file, field) == ("routes.csv", "tonnage")
+    assert "take 21 tonnage points but nations.csv gives blue only 20" in message
+
+
+def test_an_edge_between_areas_that_do_not_touch(mini_copy: Path) -> None:
+    add_row(mini_copy, "adjacency.csv", {"a": "inner_sea", "b": "west_sea", "kind": "sea"})
+    [(file, row, field, message)] = problems_of(mini_copy)
+    assert (file, row, field) == ("adjacency.csv", 5, "kind")
+    assert "do not touch" in message
+
+
+def test_a_cut_off_sea_area_and_a_route_that_cannot_sail(mini_copy: Path) -> None:
+    (mini_copy / "adjacency.csv").write_text(
+        "a,b,kind,name\neast_sea,north_sea,sea,\nnorth_sea,west_sea,sea,\n", encoding="utf-8"
+    )
+    found = problems_of(mini_copy)
+    assert any("not one connected graph" in m and "inner_sea" in m for *_, m in found)
+    assert any(f == "routes.csv" and r == 4 and "not joined by sea" in m for f, r, _, m in found)
+
+
+def test_all_problems_at_once_across_files(mini_copy: Path) -> None:
+    set_cell(mini_copy, "units.csv", 2, "type", "battleship")
+    set_cell(mini_copy, "bases.csv", 0, "lat", "95")
+    set_cell(mini_copy, "flags.csv", 0, "turn", "9")
+    (mini_copy / "cards.csv").unlink()
+    found = {(f, r, fld) for f, r, fld, _ in problems_of(mini_copy)}
+    assert {
+        ("units.csv", 4, "type"),
+        ("bases.csv", 2, "lat"),
+        ("flags.csv", 2, "turn"),
+        ("cards.csv", 0, ""),
+    } <= found
+
+
+def test_a_bad_base_row_does_not_cascade_into_unknown_base_messages(mini_copy: Path) -> None:
+    set_cell(mini_copy, "bases.csv", 0, "lon", "east")
+    found = problems_of(mini_copy)
+    assert [(f, fld) for f, _, fld, _ in found] == [("bases.csv", "lon")]
+
+
+def test_world_files_default_to_the_built_in_world(mini_copy: Path) -> None:
+    (mini_copy / "sea_areas.csv").unlink()
+    found = problems_of(mini_copy)  # the mini bases name areas the real world lacks
+    assert any(f == "bases.csv" and fld == "sea_area" for f, _, fld, _ in found)
+
+
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        ('id = "x"\nname = "y"\nfirst_turn = 1\nlast_turn = 2\nstart_year = 1942\n', "start_period"),
+        ('id = "x"\nname = "y"\nfirst_turn = "1"\nlast_turn = 2\nstart_year = 1942\n'
+         "start_period = 1\n", "first_turn"),
+        ('id = "x"\nname = "y"\nfirst_turn = 3\nlast_turn = 2\nstart_year = 1942\n'
+         "start_period = 1\n", "last_turn"),
+        ('id = "x"\nname = "y"\nfirst_turn = 1\nlast_turn = 2\nstart_year = 1942\n'
+         "start_period = 1\ncolour = 3\n", "colour"),
+    ],
+)
+def test_scenario_toml_problems_name_the_key(text: str, field: str) -> None:
+    meta, problems = parse_meta(text.encode())
+    assert meta is None and problems[0].field == field
+
+
+def test_scenario_toml_that_is_not_toml() -> None:
+    meta, problems = parse_meta(b"id = \n")
+    assert meta is None and "not valid TOML" in problems[0].message
+
+
+def test_options_round_trip(mini_copy: Path, tmp_path: Path) -> None:
+    toml = mini_copy / "scenario.toml"
+    toml.write_text(
+        toml.read_text() + '\n[options]\ncolour_row_fix = "orange"\nstrict = true\n',
+        encoding="utf-8",
+    )
+    scenario = load_scenario(mini_copy)
+    assert scenario.meta.options == {"colour_row_fix": "orange", "strict": True}
+    write_scenario(scenario, tmp_path / "out")
+    assert (tmp_path / "out" / "scenario.toml").read_text() == toml.read_text()

@@ -1,0 +1,73 @@
+"""The sea-area graph: distances in moves, paths through waypoints, route length classes."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from campaign.world import LengthClass, SeaArea, World, length_class, parse_polygon
+
+
+def line_world(n: int) -> World:
+    areas = [SeaArea(f"a{i}", f"A{i}", i, 0, ((i, 0), (i + 1, 0), (i, 1))) for i in range(n)]
+    edges = [(f"a{i}", f"a{i + 1}", {"kind": "sea"}) for i in range(n - 1)]
+    return World(areas, edges)
+
+
+# 002 "Supply Effectiveness": same sea area → double; 1 to 6 sea areas → standard; 7+ → half.
+@pytest.mark.parametrize(
+    ("moves", "expected"),
+    [(0, LengthClass.SHORT), (1, LengthClass.MED), (6, LengthClass.MED), (7, LengthClass.LONG),
+     (30, LengthClass.LONG)],
+)
+def test_length_class_boundaries(moves: int, expected: LengthClass) -> None:
+    assert length_class(moves) is expected
+
+
+def test_effective_lift_follows_annex_b() -> None:
+    # Annex B: 40 = 20 Short (x2); 50 = 50 Med (x1); 5 = 10 Long (x1/2)
+    assert LengthClass.SHORT.effective(20) == 40
+    assert LengthClass.MED.effective(50) == 50
+    assert LengthClass.LONG.effective(10) == 5
+    assert LengthClass.LONG.effective(7) == 3  # half of an odd tonnage rounds down
+    assert LengthClass.LONG.multiplier == Fraction(1, 2)
+
+
+def test_negative_moves_are_impossible() -> None:
+    with pytest.raises(ValueError):
+        length_class(-1)
+
+
+def test_distances_and_ranges_in_moves() -> None:
+    world = line_world(6)
+    assert world.distance("a0", "a0") == 0
+    assert world.distance("a0", "a4") == 4
+    assert world.within("a2", 1) == {"a1", "a2", "a3"}
+    assert world.is_connected()
+
+
+def test_paths_go_through_waypoints_in_order() -> None:
+    world = line_world(6)
+    assert world.path("a1", "a1") == ["a1"]
+    assert world.path("a1", "a3") == ["a1", "a2", "a3"]
+    assert world.path("a2", "a1", via=["a4"]) == ["a2", "a3", "a4", "a3", "a2", "a1"]
+
+
+def test_unknown_and_unreachable_areas() -> None:
+    world = World(line_world(3).areas.values(), [("a0", "a1", {"kind": "sea"})])
+    with pytest.raises(KeyError):
+        world.distance("a0", "nowhere")
+    with pytest.raises(ValueError, match="no sea path"):
+        world.distance("a0", "a2")
+    assert not world.is_connected()
+    assert [len(c) for c in world.components()] == [2, 1]
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [("1,2 3,4", "at least 3"), ("1,2 3;4 5,6", "not a lon,lat"), ("1,2 3,4 5,99", "outside")],
+)
+def test_bad_polygons(text: str, words: str) -> None:
+    with pytest.raises(ValueError, match=words):
+        parse_polygon(text)
