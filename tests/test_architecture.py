@@ -32,9 +32,7 @@ def test_no_campaign_module_imports_qt_or_ui() -> None:
 
 
 def test_importing_the_whole_engine_loads_no_qt() -> None:
-    modules = [
-        f"campaign.{p.stem}" for p in CAMPAIGN.glob("*.py") if p.stem not in ("__main__",)
-    ]
+    modules = [f"campaign.{p.stem}" for p in CAMPAIGN.glob("*.py") if p.stem not in ("__main__",)]
     code = (
         "import importlib, sys\n"
         f"for m in {modules!r}: importlib.import_module(m)\n"

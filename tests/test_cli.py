@@ -86,9 +86,9 @@ def test_export_then_import_round_trips(
     game: Path, mini_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert run(capsys, "export", str(game), str(tmp_path / "out"))[0] == 0
-    assert run(capsys, "import", str(tmp_path / "out"), "-o", str(tmp_path / "g2.seacontrol"))[
-        0
-    ] == 0
+    assert (
+        run(capsys, "import", str(tmp_path / "out"), "-o", str(tmp_path / "g2.seacontrol"))[0] == 0
+    )
     assert run(capsys, "export", str(tmp_path / "g2.seacontrol"), str(tmp_path / "out2"))[0] == 0
     for path in mini_dir.iterdir():
         assert (tmp_path / "out2" / path.name).read_bytes() == path.read_bytes()
@@ -97,8 +97,9 @@ def test_export_then_import_round_trips(
 def test_graph_distance_between_named_bases(
     mini_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, _ = run(capsys, "graph", str(mini_dir), "--between", "Blue Harbour", "red_far",
-                       "--json")
+    code, out, _ = run(
+        capsys, "graph", str(mini_dir), "--between", "Blue Harbour", "red_far", "--json"
+    )
     data = json.loads(out)
     assert code == 0 and data["sea_areas"] == 4 and data["connected"]
     assert data["between"]["distance"] == 3

@@ -65,8 +65,9 @@ def test_save_keeps_turn_starts_and_a_turn_can_be_reopened(game_path: Path) -> N
         state = game.state()
         state.step = 10
         state.units["blue_bb1"].state = "damaged"
-        game.save(state, events=[{"turn": 1, "step": 8, "kind": "combat", "nation": "blue",
-                                  "data": "{}"}])
+        game.save(
+            state, events=[{"turn": 1, "step": 8, "kind": "combat", "nation": "blue", "data": "{}"}]
+        )
         state.turn, state.step = 2, 0
         game.save(state)
     with GameFile.open(game_path) as game:
@@ -166,8 +167,12 @@ def _save_forever(path: Path) -> None:
     while True:
         marker += 1
         state.tonnage["blue"] = marker
-        game.save(state, events=[{"turn": 1, "step": 1, "kind": "marker", "nation": "blue",
-                                  "data": str(marker)}])
+        game.save(
+            state,
+            events=[
+                {"turn": 1, "step": 1, "kind": "marker", "nation": "blue", "data": str(marker)}
+            ],
+        )
 
 
 def test_killing_a_process_mid_save_never_damages_the_game(game_path: Path) -> None:

@@ -37,7 +37,7 @@ def test_a_unit_at_a_base_that_does_not_exist(mini_copy: Path) -> None:
     set_cell(mini_copy, "units.csv", 1, "base", "blue_prot")
     [(file, row, field, message)] = problems_of(mini_copy)
     assert (file, row, field) == ("units.csv", 3, "base")
-    assert "'blue_prot' is not a base in bases.csv (did you mean 'blue_port'?)" == message
+    assert message == "'blue_prot' is not a base in bases.csv (did you mean 'blue_port'?)"
 
 
 def test_a_unit_at_an_enemy_base(mini_copy: Path) -> None:
@@ -111,13 +111,25 @@ def test_world_files_default_to_the_built_in_world(mini_copy: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "field"),
     [
-        ('id = "x"\nname = "y"\nfirst_turn = 1\nlast_turn = 2\nstart_year = 1942\n', "start_period"),
-        ('id = "x"\nname = "y"\nfirst_turn = "1"\nlast_turn = 2\nstart_year = 1942\n'
-         "start_period = 1\n", "first_turn"),
-        ('id = "x"\nname = "y"\nfirst_turn = 3\nlast_turn = 2\nstart_year = 1942\n'
-         "start_period = 1\n", "last_turn"),
-        ('id = "x"\nname = "y"\nfirst_turn = 1\nlast_turn = 2\nstart_year = 1942\n'
-         "start_period = 1\ncolour = 3\n", "colour"),
+        (
+            'id = "x"\nname = "y"\nfirst_turn = 1\nlast_turn = 2\nstart_year = 1942\n',
+            "start_period",
+        ),
+        (
+            'id = "x"\nname = "y"\nfirst_turn = "1"\nlast_turn = 2\nstart_year = 1942\n'
+            "start_period = 1\n",
+            "first_turn",
+        ),
+        (
+            'id = "x"\nname = "y"\nfirst_turn = 3\nlast_turn = 2\nstart_year = 1942\n'
+            "start_period = 1\n",
+            "last_turn",
+        ),
+        (
+            'id = "x"\nname = "y"\nfirst_turn = 1\nlast_turn = 2\nstart_year = 1942\n'
+            "start_period = 1\ncolour = 3\n",
+            "colour",
+        ),
     ],
 )
 def test_scenario_toml_problems_name_the_key(text: str, field: str) -> None:

@@ -18,8 +18,13 @@ def line_world(n: int) -> World:
 # 002 "Supply Effectiveness": same sea area → double; 1 to 6 sea areas → standard; 7+ → half.
 @pytest.mark.parametrize(
     ("moves", "expected"),
-    [(0, LengthClass.SHORT), (1, LengthClass.MED), (6, LengthClass.MED), (7, LengthClass.LONG),
-     (30, LengthClass.LONG)],
+    [
+        (0, LengthClass.SHORT),
+        (1, LengthClass.MED),
+        (6, LengthClass.MED),
+        (7, LengthClass.LONG),
+        (30, LengthClass.LONG),
+    ],
 )
 def test_length_class_boundaries(moves: int, expected: LengthClass) -> None:
     assert length_class(moves) is expected

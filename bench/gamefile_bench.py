@@ -1,0 +1,76 @@
+"""Load and save of the full 1942 game file (targets: under 100 ms each on a 2-core machine).
+
+Run: ``python bench/gamefile_bench.py [--runs N]``. Prints the median and the range.
+"Load" is everything opening a game takes: integrity check, reading the scenario back,
+validating it, and reading the current state. "Save" is one transaction writing the state
+(and a handful of events) with synchronous=FULL.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from campaign.gamefile import GameFile
+from campaign.scenario import load_scenario
+
+
+def measure(func, runs: int) -> list[float]:  # type: ignore[no-untyped-def]
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        func()
+        times.append((time.perf_counter() - start) * 1000)
+    return times
+
+
+def report(label: str, times: list[float], target: float) -> None:
+    median = statistics.median(times)
+    verdict = "ok" if median < target else "OVER TARGET"
+    print(
+        f"{label:<28} median {median:7.2f} ms   min {min(times):7.2f}   max {max(times):7.2f}"
+        f"   target < {target:.0f} ms  {verdict}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=30)
+    args = parser.parse_args()
+    scenario_times = measure(load_scenario, max(5, args.runs // 3))
+    scenario = load_scenario()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "bench.seacontrol"
+        GameFile.create(path, scenario).close()
+        size = path.stat().st_size
+
+        def load() -> None:
+            game = GameFile.open(path)
+            game.state()
+            game.close()
+
+        game = GameFile.open(path)
+        state = game.state()
+        events = [
+            {"turn": 1, "step": 8, "kind": "bench", "nation": "uk", "data": "{}"} for _ in range(20)
+        ]
+
+        def save() -> None:
+            state.step = (state.step + 1) % 10 + 1
+            game.save(state, events=events)
+
+        load_times = measure(load, args.runs)
+        save_times = measure(save, args.runs)
+        game.close()
+    print(f"1942 game file: {size / 1024:.0f} KiB, {len(scenario.rows('units'))} units, "
+          f"{len(scenario.rows('sea_areas'))} sea areas")
+    report("read scenario CSV folder", scenario_times, 1000)
+    report("load game file", load_times, 100)
+    report("save game (1 transaction)", save_times, 100)
+
+
+if __name__ == "__main__":
+    main()
