@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Any
 
-from .merchant import route_chart
+from .routes import route_chart
 from .scenario import Scenario
 from .schemas import UNIT_TYPES
 from .state import GameState

@@ -1,0 +1,226 @@
+"""Merchant warfare: 002 "Calculating Losses" — escorts against interdictors on a route.
+
+*Combat is from the point of view of the interdictor. Take Escort CV and Interdicting CV as
+combat odds. If the interdictor has odds of less than 1:3 then there is no combat. Roll 1d6
+per side, subtract escort score from interdictor's score.* Column shifts: air supremacy
+(3:1 or better) in the area, 2 columns in favour; outclassed by a surface raider, 2 columns
+against (Heavy outclasses Light Cruiser, Light Cruiser outclasses Escort). Advantage Cards
+count as the die-roll bonus shown on the card. The colour found gives raider, escort and
+tonnage losses, all in steps.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+#: odds columns, interdictor : escort — "1:3 or less" … "4:1 or more"
+ODDS_COLUMNS: tuple[Fraction, ...] = (
+    Fraction(1, 3),
+    Fraction(1, 2),
+    Fraction(2, 3),
+    Fraction(1),
+    Fraction(3, 2),
+    Fraction(2),
+    Fraction(5, 2),
+    Fraction(3),
+    Fraction(4),
+)
+ODDS_LABELS = ("1:3 or less", "1:2", "2:3", "1:1", "3:2", "2:1", "5:2", "3:1", "4:1 or more")
+
+#: dice-difference rows: (lowest, highest) difference, None for open-ended
+DICE_ROWS: tuple[tuple[int | None, int | None], ...] = (
+    (None, -6),
+    (-5, -4),
+    (-3, -2),
+    (-1, -1),
+    (0, 0),
+    (1, 1),
+    (2, 3),
+    (4, 5),
+    (6, None),
+)
+ROW_LABELS = (
+    "-6 or less",
+    "-5 / -4",
+    "-3 / -2",
+    "-1",
+    "0",
+    "+1",
+    "+2 / +3",
+    "+4 / +5",
+    "+6 or more",
+)
+
+#: The colour table transcribed from the seed, row by row. The "-3 / -2" row has only 8
+#: cells for 9 columns in the seed ("R R O O  Y Y B B", with a double space after the
+#: second O); :data:`SHORT_ROW_READINGS` are the ways to read it (rule option
+#: ``colour_short_row``; docs/rules-notes.md).
+_COLOUR_TEXT = """
+R R R R O O O Y Y
+R R R O O O Y Y B
+R R O O Y Y B B
+R O O Y Y Y B B G
+O O Y Y Y B B G G
+O Y Y Y B B G G G
+Y Y B B B G G G G
+Y B B B G G G G G
+B B B G G G G G G
+"""
+SHORT_ROW = 2  # index of the "-3 / -2" row
+
+#: readings of the short row: the missing cell at the double space (column 3:2) as Orange
+#: or as Yellow, or the last cell ("4:1 or more") repeating the one before it.
+SHORT_ROW_READINGS: dict[str, tuple[str, ...]] = {
+    "gap_orange": ("R", "R", "O", "O", "O", "Y", "Y", "B", "B"),
+    "gap_yellow": ("R", "R", "O", "O", "Y", "Y", "Y", "B", "B"),
+    "last_repeated": ("R", "R", "O", "O", "Y", "Y", "B", "B", "B"),
+}
+DEFAULT_SHORT_ROW = "gap_orange"
+
+COLOURS = {"R": "Red", "O": "Orange", "Y": "Yellow", "B": "Blue", "G": "Green"}
+
+
+def seed_rows() -> list[tuple[str, ...]]:
+    """The colour table's rows exactly as the seed prints them (one row is short)."""
+    return [tuple(line.split()) for line in _COLOUR_TEXT.strip().splitlines()]
+
+
+def colour_table(short_row: str = DEFAULT_SHORT_ROW) -> tuple[tuple[str, ...], ...]:
+    """The full 9×9 colour table with the short row read as ``short_row``."""
+    if short_row not in SHORT_ROW_READINGS:
+        raise ValueError(
+            f"unknown colour_short_row {short_row!r}; valid: {', '.join(SHORT_ROW_READINGS)}"
+        )
+    rows = seed_rows()
+    rows[SHORT_ROW] = SHORT_ROW_READINGS[short_row]
+    return tuple(rows)
+
+
+@dataclass(frozen=True)
+class ColourResult:
+    """One line of the results table (002, after the colour table)."""
+
+    colour: str
+    raider_surface_pct: int  # raider step losses as % of enemy (escort) CV, surface raiders
+    raider_sub_pct: int  # … submarines
+    escort_pct: int  # escort step losses as % of enemy (raider) CV
+    german_sub_rate: Fraction  # merchant tonnage losses per interdicting German sub unit
+    other_rate: Fraction  # … per interdicting unit of any other kind
+
+
+#: "Red (bad) 40% 20% 10% Nil Nil; Orange 30% 10% 20% 1 per 2 interdicting units (round
+#: down) / Nil; Yellow 20% 10% 20% 1 per interdicting unit / 1 per 2 (round down); Blue 10%
+#: 10% 20% 2 per unit / 1 per unit; Green (Good) 10% NIL 30% 3 per unit / 2 per unit."
+RESULTS: dict[str, ColourResult] = {
+    "R": ColourResult("Red", 40, 20, 10, Fraction(0), Fraction(0)),
+    "O": ColourResult("Orange", 30, 10, 20, Fraction(1, 2), Fraction(0)),
+    "Y": ColourResult("Yellow", 20, 10, 20, Fraction(1), Fraction(1, 2)),
+    "B": ColourResult("Blue", 10, 10, 20, Fraction(2), Fraction(1)),
+    "G": ColourResult("Green", 10, 0, 30, Fraction(3), Fraction(2)),
+}
+
+
+def odds_column(attack_cv: int, escort_cv: int) -> int | None:
+    """Index of the odds column, or None when there is no combat (odds below 1:3).
+
+    An unescorted route (escort CV 0) is attacked at "4:1 or more" (002 example 3).
+    """
+    if attack_cv <= 0:
+        return None
+    if escort_cv <= 0:
+        return len(ODDS_COLUMNS) - 1
+    ratio = Fraction(attack_cv, escort_cv)
+    if ratio < ODDS_COLUMNS[0]:
+        return None
+    return max(i for i, c in enumerate(ODDS_COLUMNS) if ratio >= c)
+
+
+def dice_row(difference: int) -> int:
+    """Index of the dice-difference row for interdictor's score minus escort's."""
+    for i, (low, high) in enumerate(DICE_ROWS):
+        if (low is None or difference >= low) and (high is None or difference <= high):
+            return i
+    raise AssertionError("DICE_ROWS cover every integer")  # pragma: no cover
+
+
+@dataclass(frozen=True)
+class MerchantCombat:
+    """Inputs of one merchant-warfare combat on a route."""
+
+    attack_cv: int
+    escort_cv: int
+    german_sub_units: int = 0  # interdicting German submarine flotillas
+    other_units: int = 0  # every other interdicting unit
+    surface_raider: bool = False  # the raiders include surface units (Surface % applies)
+    shift: int = 0  # net column shift, + in the interdictor's favour
+    attack_bonus: int = 0  # Advantage Card die bonus for the interdictor
+    escort_bonus: int = 0  # … for the escort
+
+
+@dataclass(frozen=True)
+class MerchantResult:
+    combat: bool
+    base_column: int | None = None
+    column: int | None = None
+    attack_roll: int = 0
+    escort_roll: int = 0
+    difference: int = 0
+    row: int | None = None
+    colour: str = ""
+    raider_steps: int = 0
+    escort_steps: int = 0
+    tonnage_lost: int = 0
+
+    @property
+    def cell(self) -> str:
+        if not self.combat or self.row is None or self.column is None:
+            return "no combat (odds below 1:3)"
+        return (
+            f"row {ROW_LABELS[self.row]}, column {ODDS_LABELS[self.column]}: {COLOURS[self.colour]}"
+        )
+
+
+def resolve(
+    c: MerchantCombat, attack_roll: int, escort_roll: int, short_row: str = DEFAULT_SHORT_ROW
+) -> MerchantResult:
+    """Resolve one merchant combat with the two d6 rolls."""
+    base = odds_column(c.attack_cv, c.escort_cv)
+    if base is None:
+        return MerchantResult(False, attack_roll=attack_roll, escort_roll=escort_roll)
+    column = min(max(base + c.shift, 0), len(ODDS_COLUMNS) - 1)
+    difference = (attack_roll + c.attack_bonus) - (escort_roll + c.escort_bonus)
+    row = dice_row(difference)
+    colour = colour_table(short_row)[row][column]
+    res = RESULTS[colour]
+    raider_pct = res.raider_surface_pct if c.surface_raider else res.raider_sub_pct
+    tonnage = math.floor(c.german_sub_units * res.german_sub_rate) + math.floor(
+        c.other_units * res.other_rate
+    )
+    return MerchantResult(
+        True,
+        base,
+        column,
+        attack_roll,
+        escort_roll,
+        difference,
+        row,
+        colour,
+        raider_steps=c.escort_cv * raider_pct // 100,
+        escort_steps=c.attack_cv * res.escort_pct // 100,
+        tonnage_lost=tonnage,
+    )
+
+
+def distribution(
+    c: MerchantCombat, short_row: str = DEFAULT_SHORT_ROW
+) -> dict[tuple[str, int, int, int], Fraction]:
+    """Exact probability of every (colour, raider steps, escort steps, tonnage) result."""
+    out: dict[tuple[str, int, int, int], Fraction] = {}
+    for a in range(1, 7):
+        for e in range(1, 7):
+            r = resolve(c, a, e, short_row)
+            key = (r.colour or "none", r.raider_steps, r.escort_steps, r.tonnage_lost)
+            out[key] = out.get(key, Fraction(0)) + Fraction(1, 36)
+    return out
