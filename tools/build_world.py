@@ -6,8 +6,8 @@ What it does
        dissolves all country polygons into one land geometry (shapely).
     2. Rasterises land on a regular 0.25° lon/lat grid (a cell is land if its centre is on land).
        Only latitudes between ``LAT_MIN`` and ``LAT_MAX`` belong to the board, less the
-       icebound Arctic coasts of Siberia and North America; polar waters are not part of any
-       sea area.
+       icebound Arctic coasts of Siberia and North America and Hudson Bay (``OFF_BOARD``);
+       polar waters are not part of any sea area.
     3. Runs a multi-source flood fill (Dijkstra, distance through water in kilometres, east-west
        steps scaled by cos(latitude), wrapping at 180°) over the sea cells from the seed points
        in ``data/world/sea_area_seeds.csv``. Each seed's region is therefore connected through
@@ -59,7 +59,6 @@ import subprocess
 import sys
 import tempfile
 import zipfile
-from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -87,14 +86,17 @@ WHEEL_SHAPEFILE = WHEEL_DATASETS + "naturalearth_lowres/naturalearth_lowres"
 RES = 0.25  # grid cell size in degrees
 LAT_MIN = -60.0  # southern edge of the board
 LAT_MAX = 80.0  # northern edge of the board
-# The icebound Arctic Ocean coasts of Siberia and North America (north of ARCTIC_LAT from
-# ARCTIC_EAST eastward across the date line to ARCTIC_WEST) are off the board too.
-ARCTIC_LAT = 66.0
-ARCTIC_EAST = 60.0
-ARCTIC_WEST = -80.0
+# Icebound waters without naval operations are off the board too: boxes of
+# (lon_min, lon_max, lat_min, lat_max).
+OFF_BOARD: tuple[tuple[float, float, float, float], ...] = (
+    (60.0, 180.0, 66.0, 90.0),  # Arctic Ocean coast of Siberia (east of Novaya Zemlya)
+    (-180.0, -45.0, 66.0, 90.0),  # Arctic Ocean coast of North America, Baffin Bay
+    (-96.0, -76.0, 50.0, 70.0),  # Hudson Bay and Foxe Basin
+)
 KM_PER_DEG = 111.32  # length of one degree of latitude (and of longitude at the equator)
-AREA_SIMPLIFY = 0.3  # degrees, sea-area outlines
-LAND_SIMPLIFY = 0.12  # degrees, coastline for drawing
+AREA_SIMPLIFY = 0.5  # degrees (coverage simplification tolerance), sea-area outlines
+WRAP_PAD = 60.0  # degrees of longitude repeated beyond ±180 when tracing outlines
+LAND_SIMPLIFY = 0.1  # degrees, coastline for drawing
 LAND_MIN_AREA = 0.02  # square degrees; smaller land rings are dropped from land.json
 
 # Annex B "Length of Route" column, by serial.
@@ -127,8 +129,8 @@ class Grid:
         return LAT_MAX - (row + 0.5) * RES
 
     def cell(self, lon: float, lat: float) -> tuple[int, int]:
-        col = int(math.floor((lon + 180.0) / RES)) % self.ncols
-        row = int(math.floor((LAT_MAX - lat) / RES))
+        col = math.floor((lon + 180.0) / RES) % self.ncols
+        row = math.floor((LAT_MAX - lat) / RES)
         return min(max(row, 0), self.nrows - 1), col
 
 
@@ -137,8 +139,17 @@ class Grid:
 
 def fetch_wheel(tmp: Path) -> Path:
     """Download the geopandas wheel (which carries the Natural Earth data) with pip."""
-    cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
-           "--dest", str(tmp), GEOPANDAS_REQ]
+    cmd = [
+        sys.executable,
+        "-m",
+        "pip",
+        "download",
+        "--no-deps",
+        "--only-binary=:all:",
+        "--dest",
+        str(tmp),
+        GEOPANDAS_REQ,
+    ]
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
     wheels = sorted(tmp.glob("geopandas-*.whl"))
     if not wheels:
@@ -149,10 +160,12 @@ def fetch_wheel(tmp: Path) -> Path:
 def read_wheel(wheel: Path) -> tuple[shapefile.Reader, str]:
     """Open the shapefile inside the wheel; also return its Natural Earth version text."""
     with zipfile.ZipFile(wheel) as zf:
-        parts = {ext: io.BytesIO(zf.read(f"{WHEEL_SHAPEFILE}.{ext}")) for ext in
-                 ("shp", "shx", "dbf")}
-        versions = sorted(n for n in zf.namelist()
-                          if n.startswith(WHEEL_DATASETS) and n.endswith("VERSION.txt"))
+        parts = {
+            ext: io.BytesIO(zf.read(f"{WHEEL_SHAPEFILE}.{ext}")) for ext in ("shp", "shx", "dbf")
+        }
+        versions = sorted(
+            n for n in zf.namelist() if n.startswith(WHEEL_DATASETS) and n.endswith("VERSION.txt")
+        )
         version = "\n".join(f"{n}: {zf.read(n).decode('utf-8').strip()}" for n in versions)
     reader = shapefile.Reader(shp=parts["shp"], shx=parts["shx"], dbf=parts["dbf"])
     return reader, version or "(no VERSION file in the wheel)"
@@ -183,8 +196,9 @@ def read_csv(path: Path) -> list[dict[str, str]]:
 
 
 def read_seeds() -> list[Seed]:
-    seeds = [Seed(r["id"], r["name"], float(r["lon"]), float(r["lat"]))
-             for r in read_csv(SEEDS_CSV)]
+    seeds = [
+        Seed(r["id"], r["name"], float(r["lon"]), float(r["lat"])) for r in read_csv(SEEDS_CSV)
+    ]
     ids = [s.id for s in seeds]
     dupes = sorted({i for i in ids if ids.count(i) > 1})
     if dupes:
@@ -213,8 +227,10 @@ def rasterise(land: MultiPolygon) -> tuple[Grid, np.ndarray]:
     lats = LAT_MAX - (np.arange(grid.nrows) + 0.5) * RES
     xx, yy = np.meshgrid(lons, lats)
     shapely.prepare(land)
-    arctic = (yy > ARCTIC_LAT) & ((xx > ARCTIC_EAST) | (xx < ARCTIC_WEST))
-    return grid, ~shapely.contains_xy(land, xx, yy) & ~arctic
+    off = np.zeros(xx.shape, dtype=bool)
+    for lon_min, lon_max, lat_min, lat_max in OFF_BOARD:
+        off |= (xx > lon_min) & (xx < lon_max) & (yy > lat_min) & (yy < lat_max)
+    return grid, ~shapely.contains_xy(land, xx, yy) & ~off
 
 
 def flood_fill(grid: Grid, sea: np.ndarray, seeds: list[Seed]) -> np.ndarray:
@@ -260,58 +276,70 @@ def flood_fill(grid: Grid, sea: np.ndarray, seeds: list[Seed]) -> np.ndarray:
     return np.array(region, dtype=np.int32).reshape(nrows, ncols)
 
 
-def unwrapped_columns(grid: Grid, regions: np.ndarray, k: int, seed: Seed) -> dict[int, int]:
-    """Continuous column index (may be < 0 or >= ncols) for each cell of region k.
+def region_parts(grid: Grid, regions: np.ndarray) -> list[tuple[int, Polygon]]:
+    """Every region's cells as polygons on the grid padded east and west by ``WRAP_PAD``.
 
-    A breadth-first walk from the seed through the region's cells, carrying the column across
-    the 180° seam, so that an area straddling the date line keeps continuous longitudes.
+    The padding repeats the other side of the 180° seam, so each area straddling the date line
+    appears whole, with continuous longitudes, around its seed (plus partial copies near the
+    padded edges, which only serve to keep the coverage complete). Returns (region, polygon)
+    for every connected part, in a deterministic order.
     """
-    ncols = grid.ncols
-    row0, col0 = grid.cell(seed.lon, seed.lat)
-    seen: dict[int, int] = {row0 * ncols + col0: col0}
-    queue = deque([(row0, col0)])
-    while queue:
-        row, ucol = queue.popleft()
-        for dr, dc in ((0, -1), (0, 1), (-1, 0), (1, 0)):
-            r, uc = row + dr, ucol + dc
-            if not 0 <= r < grid.nrows:
-                continue
-            idx = r * ncols + uc % ncols
-            if idx in seen or regions[r, uc % ncols] != k:
-                continue
-            seen[idx] = uc
-            queue.append((r, uc))
-    return seen
-
-
-def region_geometry(grid: Grid, cells: dict[int, int]) -> Polygon:
-    """Union of a region's cells as one polygon (largest part, holes kept)."""
-    rows: dict[int, list[int]] = {}
-    for idx, ucol in cells.items():
-        rows.setdefault(idx // grid.ncols, []).append(ucol)
-    boxes = []
-    for row in sorted(rows):
-        cols = sorted(rows[row])
+    pad = round(WRAP_PAD / RES)
+    ext = np.concatenate([regions[:, -pad:], regions, regions[:, :pad]], axis=1)
+    runs: dict[int, list[Polygon]] = {}
+    for row in range(grid.nrows):
+        labels = ext[row]
         north = LAT_MAX - row * RES
-        start = prev = cols[0]
-        for c in [*cols[1:], None]:
-            if c is not None and c == prev + 1:
-                prev = c
-                continue
-            boxes.append(box(-180.0 + start * RES, north - RES, -180.0 + (prev + 1) * RES, north))
-            if c is not None:
-                start = prev = c
-    geom = shapely.union_all(boxes)
-    if isinstance(geom, MultiPolygon):
-        geom = max(geom.geoms, key=lambda g: (g.area, g.bounds))
-    return geom
+        edges = np.flatnonzero(np.diff(labels)) + 1
+        starts = np.concatenate([[0], edges])
+        stops = np.concatenate([edges, [labels.size]])
+        for a, b in zip(starts.tolist(), stops.tolist(), strict=True):
+            k = int(labels[a])
+            if k >= 0:
+                west = -180.0 + (a - pad) * RES
+                east = -180.0 + (b - pad) * RES
+                runs.setdefault(k, []).append(box(west, north - RES, east, north))
+    parts: list[tuple[int, Polygon]] = []
+    for k in sorted(runs):
+        geom = shapely.union_all(runs[k])
+        polys = list(geom.geoms) if isinstance(geom, MultiPolygon) else [geom]
+        parts += [(k, g) for g in sorted(polys, key=lambda g: g.bounds)]
+    return parts
 
 
-def outline(poly: Polygon) -> list[tuple[float, float]]:
-    """Simplified exterior ring, counter-clockwise, without the closing point."""
-    ring = Polygon(poly.exterior).simplify(AREA_SIMPLIFY, preserve_topology=True)
-    ring = shapely.geometry.polygon.orient(ring, 1.0)
-    return list(ring.exterior.coords)[:-1]
+def simplified_outlines(
+    grid: Grid, regions: np.ndarray, seeds: list[Seed]
+) -> list[tuple[Polygon, list[tuple[float, float]]]]:
+    """Per area: its unsimplified polygon and its simplified outline ring.
+
+    The region polygons form a coverage (they tile the sea without overlaps), simplified as a
+    whole (``shapely.coverage_simplify``) so that neighbouring areas keep one common border.
+    Vertices are first placed at every grid corner along each edge so that shared edges have
+    identical vertices, as the coverage algorithm requires.
+    """
+    parts = region_parts(grid, regions)
+    dense = shapely.segmentize(np.array([g for _, g in parts], dtype=object), RES)
+    dense = shapely.set_precision(dense, RES)  # exact lattice coordinates, no float noise
+    if not shapely.coverage_is_valid(dense):
+        raise SystemExit("internal error: the region polygons do not form a valid coverage")
+    simple = shapely.coverage_simplify(dense, AREA_SIMPLIFY)
+    result = []
+    for k, s in enumerate(seeds):
+        row, col = grid.cell(s.lon, s.lat)
+        here = shapely.points(grid.lon(col), grid.lat(row))
+        found = [i for i, (kk, g) in enumerate(parts) if kk == k and g.contains(here)]
+        if len(found) != 1:
+            raise SystemExit(f"{s.id}: seed not inside exactly one part of its region")
+        i = found[0]
+        poly = parts[i][1]
+        if abs(poly.area - float((regions == k).sum()) * RES * RES) > 1e-6:
+            raise SystemExit(f"{s.id}: region is not connected or wraps beyond WRAP_PAD")
+        geom = simple[i]
+        if isinstance(geom, MultiPolygon):
+            geom = max(geom.geoms, key=lambda g: (g.area, g.bounds))
+        ring = shapely.geometry.polygon.orient(Polygon(geom.exterior), 1.0)
+        result.append((poly, list(ring.exterior.coords)[:-1]))
+    return result
 
 
 def cell_area_km2(grid: Grid) -> np.ndarray:
@@ -401,31 +429,33 @@ def write_land(land: MultiPolygon, version: str) -> None:
     LAND_JSON.parent.mkdir(parents=True, exist_ok=True)
     doc = {
         "source": "Natural Earth 1:110m Admin 0 - Countries (naturalearth_lowres, as shipped in "
-                  "geopandas 0.14.4), all countries dissolved into land; simplified to "
-                  f"{LAND_SIMPLIFY} degrees. Rings are outer coastlines and inner lake holes: "
-                  "draw with the odd-even fill rule.",
+        "geopandas 0.14.4), all countries dissolved into land; simplified to "
+        f"{LAND_SIMPLIFY} degrees. Rings are outer coastlines and inner lake holes: "
+        "draw with the odd-even fill rule.",
         "licence": "Public domain (Natural Earth, https://www.naturalearthdata.com). "
-                   "See NATURAL_EARTH_LICENSE.txt.",
+        "See NATURAL_EARTH_LICENSE.txt.",
         "rings": land_rings(land),
     }
     text = json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n"
     LAND_JSON.write_bytes(text.encode("utf-8"))
-    LICENSE_TXT.write_bytes((
-        "Map data: Natural Earth (https://www.naturalearthdata.com)\n"
-        "\n"
-        "resources/map/land.json and the sea-area outlines in data/world/sea_areas.csv are\n"
-        "derived from the Natural Earth 1:110m Admin 0 - Countries dataset, as carried in the\n"
-        "geopandas 0.14.4 wheel (geopandas/datasets/naturalearth_lowres).\n"
-        "\n"
-        "Natural Earth vector and raster map data is in the public domain. No permission is\n"
-        "needed to use it; crediting the authors is optional (\"Made with Natural Earth.\").\n"
-        "Terms of use: https://www.naturalearthdata.com/about/terms-of-use/\n"
-        "\n"
-        "Natural Earth version (VERSION file(s) of the geopandas datasets folder; the\n"
-        "naturalearth_lowres folder carries none of its own, and both datasets are produced\n"
-        "by the same geopandas script from the same Natural Earth release):\n"
-        f"{version}\n"
-    ).encode("utf-8"))
+    LICENSE_TXT.write_bytes(
+        (
+            "Map data: Natural Earth (https://www.naturalearthdata.com)\n"
+            "\n"
+            "resources/map/land.json and the sea-area outlines in data/world/sea_areas.csv are\n"
+            "derived from the Natural Earth 1:110m Admin 0 - Countries dataset, as carried in the\n"
+            "geopandas 0.14.4 wheel (geopandas/datasets/naturalearth_lowres).\n"
+            "\n"
+            "Natural Earth vector and raster map data is in the public domain. No permission is\n"
+            'needed to use it; crediting the authors is optional ("Made with Natural Earth.").\n'
+            "Terms of use: https://www.naturalearthdata.com/about/terms-of-use/\n"
+            "\n"
+            "Natural Earth version (VERSION file(s) of the geopandas datasets folder; the\n"
+            "naturalearth_lowres folder carries none of its own, and both datasets are produced\n"
+            "by the same geopandas script from the same Natural Earth release):\n"
+            f"{version}\n"
+        ).encode()
+    )
 
 
 # --------------------------------------------------------------------------- checks
@@ -450,10 +480,31 @@ def check_bases(grid: Grid, regions: np.ndarray, seeds: list[Seed]) -> dict[str,
         near = seeds[k].id if k >= 0 else "(none)"
         if near != b["sea_area"]:
             mismatches += 1
-            print(f"  base {b['id']:<18} assigned {b['sea_area']:<24} nearest sea cell "
-                  f"({d:.0f} km) in {near}")
+            print(
+                f"  base {b['id']:<18} assigned {b['sea_area']:<24} nearest sea cell "
+                f"({d:.0f} km) in {near}"
+            )
     print(f"bases: {len(bases)} places, {mismatches} differ from their nearest sea cell")
     return {b["id"]: b["sea_area"] for b in bases}
+
+
+def fill_sea_areas(grid: Grid, regions: np.ndarray, ids: list[str]) -> None:
+    """Give every shipyard of the built-in scenarios with an empty ``sea_area`` the area of its
+    nearest sea cell (shipyards lie up rivers and in docks, so the nearest water decides)."""
+    for path in sorted(ROOT.glob("data/scenarios/*/shipyards.csv")):
+        with path.open(encoding="utf-8", newline="") as f:
+            reader = csv.DictReader(f)
+            header = list(reader.fieldnames or [])
+            rows = list(reader)
+        filled = 0
+        for row in rows:
+            if not row["sea_area"].strip():
+                k, _ = nearest_region(grid, regions, float(row["lon"]), float(row["lat"]))
+                row["sea_area"] = ids[k]
+                filled += 1
+        if filled:
+            write_csv(path, header, [[r[h] for h in header] for r in rows])
+        print(f"{path.relative_to(ROOT)}: {filled} shipyard sea areas filled in")
 
 
 def check_routes(graph: nx.Graph, base_area: dict[str, str]) -> bool:
@@ -465,8 +516,11 @@ def check_routes(graph: nx.Graph, base_area: dict[str, str]) -> bool:
     print(f"{'#':>2}  {'route':<32} {'moves':>5}  {'class':<5} {'chart':<5}  result  path")
     for r in read_csv(ROUTES_CSV):
         serial = int(r["serial"])
-        stops = [base_area[r["origin"]], *[v for v in r["via"].split(";") if v],
-                 base_area[r["destination"]]]
+        stops = [
+            base_area[r["origin"]],
+            *[v for v in r["via"].split(";") if v],
+            base_area[r["destination"]],
+        ]
         path = [stops[0]]
         for nxt in stops[1:]:
             path += nx.shortest_path(graph, path[-1], nxt)[1:]
@@ -474,8 +528,10 @@ def check_routes(graph: nx.Graph, base_area: dict[str, str]) -> bool:
         cls, chart = route_class(moves), CHART_CLASS[serial]
         ok = cls == chart
         ok_all &= ok
-        print(f"{serial:>2}  {r['name']:<32} {moves:>5}  {cls:<5} {chart:<5}  "
-              f"{'OK' if ok else 'WRONG':<6}  {' > '.join(path)}")
+        print(
+            f"{serial:>2}  {r['name']:<32} {moves:>5}  {cls:<5} {chart:<5}  "
+            f"{'OK' if ok else 'WRONG':<6}  {' > '.join(path)}"
+        )
     return ok_all
 
 
@@ -504,27 +560,30 @@ def main(argv: list[str] | None = None) -> int:
     grid, sea = rasterise(land)
     regions = flood_fill(grid, sea, seeds)
     unreached = int((sea & (regions < 0)).sum())
-    print(f"grid {grid.ncols}x{grid.nrows} at {RES} deg; {int(sea.sum())} sea cells, "
-          f"{unreached} not reached by any seed (lakes, inland seas)")
+    print(
+        f"grid {grid.ncols}x{grid.nrows} at {RES} deg; {int(sea.sum())} sea cells, "
+        f"{unreached} not reached by any seed (lakes, inland seas)"
+    )
 
     # Outlines, label points and sizes.
     areas_km2 = np.zeros(len(seeds))
-    np.add.at(areas_km2, regions[regions >= 0],
-              np.broadcast_to(cell_area_km2(grid)[:, None], regions.shape)[regions >= 0])
+    np.add.at(
+        areas_km2,
+        regions[regions >= 0],
+        np.broadcast_to(cell_area_km2(grid)[:, None], regions.shape)[regions >= 0],
+    )
     area_rows: list[list[str]] = []
+    outlines = simplified_outlines(grid, regions, seeds)
     for k, s in enumerate(seeds):
-        cells = unwrapped_columns(grid, regions, k, s)
-        if len(cells) != int((regions == k).sum()):
-            raise SystemExit(f"{s.id}: region is not connected")
-        poly = region_geometry(grid, cells)
+        poly, ring_pts = outlines[k]
         label = polylabel(poly, tolerance=0.05)
         lon = (label.x + 180.0) % 360.0 - 180.0
         if nearest_region(grid, regions, lon, label.y)[0] != k:
             lon, lat = s.lon, s.lat
         else:
             lat = label.y
-        ring = " ".join(f"{fmt(x)},{fmt(y)}" for x, y in outline(poly))
-        area_rows.append([s.id, s.name, f"{lon:.2f}", f"{lat:.2f}", ring])
+        ring = " ".join(f"{fmt(x)},{fmt(y)}" for x, y in ring_pts)
+        area_rows.append([s.id, s.name, fmt(lon), fmt(lat), ring])
     write_csv(SEA_AREAS_CSV, ["id", "name", "lon", "lat", "polygon"], area_rows)
 
     # Adjacency.
@@ -539,27 +598,35 @@ def main(argv: list[str] | None = None) -> int:
         if (a, b) in edges:
             print(f"  note: strait {name!r} ({a} / {b}) is also open water in the raster")
         edges[(a, b)] = ("strait", name)
-    write_csv(ADJACENCY_CSV, ["a", "b", "kind", "name"],
-              [[a, b, kind, name] for (a, b), (kind, name) in sorted(edges.items())])
+    write_csv(
+        ADJACENCY_CSV,
+        ["a", "b", "kind", "name"],
+        [[a, b, kind, name] for (a, b), (kind, name) in sorted(edges.items())],
+    )
     write_land(land, version)
 
     graph = nx.Graph()
     graph.add_nodes_from(ids)
     graph.add_edges_from(edges)
     connected = nx.is_connected(graph)
-    print(f"sea areas: {len(seeds)}; edges: {len(edges)} "
-          f"({sum(1 for v in edges.values() if v[0] == 'strait')} straits); "
-          f"graph {'connected' if connected else 'NOT CONNECTED'}")
+    print(
+        f"sea areas: {len(seeds)}; edges: {len(edges)} "
+        f"({sum(1 for v in edges.values() if v[0] == 'strait')} straits); "
+        f"graph {'connected' if connected else 'NOT CONNECTED'}"
+    )
     if not connected:
         for comp in nx.connected_components(graph):
             print("  component:", sorted(comp))
     sizes = np.sqrt(areas_km2)
-    print(f"area sizes (sqrt of area, km): min {sizes.min():.0f}, median "
-          f"{float(np.median(sizes)):.0f}, max {sizes.max():.0f}")
+    print(
+        f"area sizes (sqrt of area, km): min {sizes.min():.0f}, median "
+        f"{float(np.median(sizes)):.0f}, max {sizes.max():.0f}"
+    )
     for k in np.argsort(sizes, kind="stable"):
         print(f"  {ids[k]:<28} {sizes[k]:6.0f} km  ({len(list(graph[ids[k]]))} neighbours)")
 
     base_area = check_bases(grid, regions, seeds)
+    fill_sea_areas(grid, regions, ids)
     routes_ok = check_routes(graph, base_area)
     print("routes:", "all 28 classes match the chart" if routes_ok else "SOME CLASSES ARE WRONG")
     return 0 if connected and routes_ok else 1
