@@ -1,0 +1,27 @@
+"""The scenario format document describes exactly the columns the program reads."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from campaign.schemas import TABLES
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "scenario-format.md"
+
+
+def sections() -> dict[str, str]:
+    text = DOC.read_text(encoding="utf-8")
+    parts = re.split(r"^## ", text, flags=re.M)
+    return {p.split()[0]: p for p in parts[1:]}
+
+
+def test_every_file_and_column_is_documented_in_order() -> None:
+    docs = sections()
+    for schema in TABLES:
+        assert schema.file in docs, f"docs/scenario-format.md has no section {schema.file}"
+        section = docs[schema.file]
+        named = re.findall(r"^\| ([a-z_, ]+) \|", section, flags=re.M)
+        documented = [n.strip() for cell in named for n in cell.split(",") if n.strip()]
+        documented = [n for n in documented if n != "column"]
+        assert documented == list(schema.names), schema.file
