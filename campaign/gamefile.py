@@ -113,17 +113,19 @@ class GameFile:
                     "scenario_toml": scenario.meta.to_toml(),
                     "program_version": __version__,
                 }
-                db["meta"].insert_all([{"key": k, "value": v} for k, v in meta.items()], pk="key")
+                db.table("meta").insert_all(
+                    [{"key": k, "value": v} for k, v in meta.items()], pk="key"
+                )
                 for schema in TABLES:
                     rows = scenario.rows(table_name(schema))
-                    db[f"sc_{table_name(schema)}"].insert_all(
+                    db.table(f"sc_{table_name(schema)}").insert_all(
                         [_to_sql(schema, r, i) for i, r in enumerate(rows)]
                     )
                 text = state.to_json()
-                db["current"].insert(
+                db.table("current").insert(
                     {"id": 1, "turn": state.turn, "step": state.step, "state": text}
                 )
-                db["turn_starts"].insert({"turn": state.turn, "state": text})
+                db.table("turn_starts").insert({"turn": state.turn, "state": text})
                 db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             db.close()
             os.replace(tmp, path)
@@ -195,7 +197,7 @@ class GameFile:
     # -- reading -----------------------------------------------------------------------
     @property
     def name(self) -> str:
-        return str(self.db["meta"].get("name")["value"])
+        return str(self.db.table("meta").get("name")["value"])
 
     def state(self) -> GameState:
         """The game state now."""
@@ -235,13 +237,15 @@ class GameFile:
         """
         text = state.to_json()
         with self.db.atomic():
-            self.db["current"].update(1, {"turn": state.turn, "step": state.step, "state": text})
+            self.db.table("current").update(
+                1, {"turn": state.turn, "step": state.step, "state": text}
+            )
             if state.step == 0:
-                self.db["turn_starts"].upsert({"turn": state.turn, "state": text}, pk="turn")
+                self.db.table("turn_starts").upsert({"turn": state.turn, "state": text}, pk="turn")
             if events:
-                self.db["events"].insert_all(list(events))
+                self.db.table("events").insert_all(list(events))
             if dice:
-                self.db["dice"].insert_all(list(dice))
+                self.db.table("dice").insert_all(list(dice))
 
     def reopen_turn(self, turn: int) -> GameState:
         """Make the start of ``turn`` the current state again (undo of whole turns).
@@ -252,9 +256,9 @@ class GameFile:
         start = self.turn_start(turn)
         text = start.to_json()
         with self.db.atomic():
-            self.db["current"].update(1, {"turn": start.turn, "step": 0, "state": text})
+            self.db.table("current").update(1, {"turn": start.turn, "step": 0, "state": text})
             self.db.execute("DELETE FROM turn_starts WHERE turn > ?", [turn])
-            self.db["events"].insert(
+            self.db.table("events").insert(
                 {
                     "turn": turn,
                     "step": 0,
@@ -292,18 +296,18 @@ class GameFile:
 
 
 def _create_schema(db: sqlite_utils.Database) -> None:
-    db["meta"].create({"key": str, "value": str}, pk="key")
+    db.table("meta").create({"key": str, "value": str}, pk="key")
     for schema in TABLES:
         columns: dict[str, Any] = {"row_order": int}
         columns.update({c.name: _sql_type(c.kind) for c in schema.columns})
-        db[f"sc_{table_name(schema)}"].create(columns, pk="row_order")
-    db["current"].create({"id": int, "turn": int, "step": int, "state": str}, pk="id")
-    db["turn_starts"].create({"turn": int, "state": str}, pk="turn")
-    db["events"].create(
+        db.table(f"sc_{table_name(schema)}").create(columns, pk="row_order")
+    db.table("current").create({"id": int, "turn": int, "step": int, "state": str}, pk="id")
+    db.table("turn_starts").create({"turn": int, "state": str}, pk="turn")
+    db.table("events").create(
         {"seq": int, "turn": int, "step": int, "kind": str, "nation": str, "data": str},
         pk="seq",
     )
-    db["dice"].create(
+    db.table("dice").create(
         {
             "seq": int,
             "turn": int,
@@ -321,7 +325,7 @@ def _create_schema(db: sqlite_utils.Database) -> None:
 
 
 def _load_scenario(db: sqlite_utils.Database, path: Path) -> Scenario:
-    meta_row = db["meta"].get("scenario_toml")
+    meta_row = db.table("meta").get("scenario_toml")
     meta, problems = parse_meta(str(meta_row["value"]).encode("utf-8"), "scenario.toml")
     tables: dict[str, Table] = {}
     for schema in TABLES:

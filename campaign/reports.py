@@ -28,7 +28,8 @@ UNIT_TYPE_NAMES = {
 def situation(scenario: Scenario, state: GameState, nation: str | None = None) -> dict[str, Any]:
     """Per nation: units by type, state and base; tonnage; LSP; routes with effective lift.
 
-    Raises KeyError for an unknown nation.
+    Without ``nation``, every nation with anything to report (countries that only hold
+    ports are left out). Raises KeyError for an unknown nation.
     """
     nations = scenario.by_id("nations")
     if nation is not None and nation not in nations:
@@ -56,7 +57,7 @@ def situation(scenario: Scenario, state: GameState, nation: str | None = None) -
                     "carries_air": u.carries_air,
                 }
             )
-        routes = [
+        routes: list[dict[str, Any]] = [
             {
                 "serial": line.serial,
                 "id": line.id,
@@ -70,7 +71,9 @@ def situation(scenario: Scenario, state: GameState, nation: str | None = None) -
             for line in chart
             if line.nation == nid
         ]
-        on_routes = sum(r["tonnage"] for r in routes)
+        on_routes = sum(int(r["tonnage"]) for r in routes)
+        if nation is None and not (units or routes or state.tonnage.get(nid) or state.lsp_of(nid)):
+            continue  # a country that only holds ports: nothing to report
         out["nations"].append(
             {
                 "id": nid,

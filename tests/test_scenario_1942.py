@@ -18,44 +18,79 @@ from tests import seeds
 #: Annex A, nation by nation: the seed's text for each fleet base → our id
 ANNEX_A = {
     ("United Kingdom and Commonwealth", "uk"): {
-        "Scapa Flow": "scapa_flow", "Portsmouth": "portsmouth", "Gibraltar": "gibraltar",
-        "Plymouth": "plymouth", "Malta": "malta", "Simonstown (Cape Town)": "simonstown",
-        "Alexandria": "alexandria", "Bombay": "bombay", "Singapore": "singapore",
-        "Freetown (Sierra Leone)": "freetown", "Calcutta": "calcutta", "Sydney": "sydney",
-        "Melbourne": "melbourne", "Adelaide": "adelaide", "Halifax, Nova Scotia": "halifax",
-        "Trincomalee": "trincomalee", "Bermuda": "bermuda", "Vancouver": "vancouver",
+        "Scapa Flow": "scapa_flow",
+        "Portsmouth": "portsmouth",
+        "Gibraltar": "gibraltar",
+        "Plymouth": "plymouth",
+        "Malta": "malta",
+        "Simonstown (Cape Town)": "simonstown",
+        "Alexandria": "alexandria",
+        "Bombay": "bombay",
+        "Singapore": "singapore",
+        "Freetown (Sierra Leone)": "freetown",
+        "Calcutta": "calcutta",
+        "Sydney": "sydney",
+        "Melbourne": "melbourne",
+        "Adelaide": "adelaide",
+        "Halifax, Nova Scotia": "halifax",
+        "Trincomalee": "trincomalee",
+        "Bermuda": "bermuda",
+        "Vancouver": "vancouver",
         "King George Sound (W Australia)": "king_george_sound",
     },
     ("USA", "usa"): {
-        "Norfolk (Chesapeake Bay)": "norfolk", "Guantanamo Bay": "guantanamo_bay",
-        "Newport Rhode Island": "newport", "Charleston": "charleston",
-        "Balboa (Panama Pacific)": "balboa", "Colon (Panama Atlantic)": "colon",
-        "Pascagoula (Mississippi)": "pascagoula", "San Diego": "san_diego",
-        "Pearl Harbour (Hawaii)": "pearl_harbour", "Guam": "guam",
+        "Norfolk (Chesapeake Bay)": "norfolk",
+        "Guantanamo Bay": "guantanamo_bay",
+        "Newport Rhode Island": "newport",
+        "Charleston": "charleston",
+        "Balboa (Panama Pacific)": "balboa",
+        "Colon (Panama Atlantic)": "colon",
+        "Pascagoula (Mississippi)": "pascagoula",
+        "San Diego": "san_diego",
+        "Pearl Harbour (Hawaii)": "pearl_harbour",
+        "Guam": "guam",
     },
     ("Japan", "japan"): {
-        "Nagasaki": "nagasaki", "Masanpo (Seoul)": "masanpo", "Truk": "truk",
-        "Port Arthur": "port_arthur", "Maku (islands west of Formosa)": "maku",
-        "Ominato (northern tip of Honshu)": "ominato", "Saigon (after Turn 3)": "saigon",
+        "Nagasaki": "nagasaki",
+        "Masanpo (Seoul)": "masanpo",
+        "Truk": "truk",
+        "Port Arthur": "port_arthur",
+        "Maku (islands west of Formosa)": "maku",
+        "Ominato (northern tip of Honshu)": "ominato",
+        "Saigon (after Turn 3)": "saigon",
     },
     ("Germany", "germany"): {
-        "Kiel": "kiel", "Wilhelmshaven": "wilhelmshaven", "Danzig": "danzig",
-        "Kristiansand": "kristiansand", "Trondheim": "trondheim",
+        "Kiel": "kiel",
+        "Wilhelmshaven": "wilhelmshaven",
+        "Danzig": "danzig",
+        "Kristiansand": "kristiansand",
+        "Trondheim": "trondheim",
         "Gotenhafen (Gdynia)": "gotenhafen",
     },
     ("Italy", "italy"): {
-        "Naples": "naples", "La Spezia": "la_spezia", "Cagliari (Sardinia)": "cagliari",
+        "Naples": "naples",
+        "La Spezia": "la_spezia",
+        "Cagliari (Sardinia)": "cagliari",
         "Taranto": "taranto",
     },
     ("USSR", "ussr"): {"Murmansk": "murmansk", "Vladivostock": "vladivostok"},
     ("France", "vichy_france"): {
-        "Casablanca": "casablanca", "Tunis": "tunis", "Dakar": "dakar",
+        "Casablanca": "casablanca",
+        "Tunis": "tunis",
+        "Dakar": "dakar",
         "Libreville (W coast of Africa)": "libreville",
-        "Djibouti (French Somaliland)": "djibouti", "Toulon": "toulon", "Beirut": "beirut",
-        "Brest": "brest", "Diego Suarez": "diego_suarez", "Martinique": "martinique",
+        "Djibouti (French Somaliland)": "djibouti",
+        "Toulon": "toulon",
+        "Beirut": "beirut",
+        "Brest": "brest",
+        "Diego Suarez": "diego_suarez",
+        "Martinique": "martinique",
     },
-    ("Netherlands", "netherlands"): {"Batavia": "batavia", "Surabaya": "surabaya",
-                                     "Sabang": "sabang"},
+    ("Netherlands", "netherlands"): {
+        "Batavia": "batavia",
+        "Surabaya": "surabaya",
+        "Sabang": "sabang",
+    },
     ("Spain", "spain"): {"Cadiz": "cadiz"},
     ("Greece", "greece"): {"Athens": "athens"},
 }
@@ -145,8 +180,10 @@ def test_every_annex_b_route_has_the_charts_length_class(scenario: Scenario) -> 
     report = []
     for serial, name, _tonnage, length, _lift in chart:
         line = lines[serial]
-        report.append(f"{serial:>2} {name:<34} {line.moves:>2} moves {line.length.label:<5} "
-                      f"chart {length:<5} {' > '.join(line.path)}")
+        report.append(
+            f"{serial:>2} {name:<34} {line.moves:>2} moves {line.length.label:<5} "
+            f"chart {length:<5} {' > '.join(line.path)}"
+        )
         assert line.length.label == length, report[-1]
     print("\n".join(report))
 
@@ -173,10 +210,25 @@ def test_the_board_is_one_connected_graph_of_80_to_140_sea_areas(scenario: Scena
     straits = " ".join(e["name"] for e in scenario.rows("adjacency") if e["kind"] == "strait")
     for strait in ("Gibraltar", "Suez", "Panama", "Bosporus", "Danish", "Malacca", "Sunda"):
         assert strait in straits
-    required = {"baltic_sea", "black_sea", "red_sea", "mediterranean", "caribbean",
-                "gulf_of_mexico", "bay_of_bengal", "south_china_sea", "yellow_sea",
-                "sea_of_japan", "east_china_sea", "north_sea", "norwegian_sea",
-                "coral_sea", "tasman_sea", "java_sea", "arabian_sea"}
+    required = {
+        "baltic_sea",
+        "black_sea",
+        "red_sea",
+        "mediterranean",
+        "caribbean",
+        "gulf_of_mexico",
+        "bay_of_bengal",
+        "south_china_sea",
+        "yellow_sea",
+        "sea_of_japan",
+        "east_china_sea",
+        "north_sea",
+        "norwegian_sea",
+        "coral_sea",
+        "tasman_sea",
+        "java_sea",
+        "arabian_sea",
+    }
     ids = " ".join(world.areas)
     assert all(name in ids for name in required), sorted(n for n in required if n not in ids)
 
@@ -195,9 +247,7 @@ def test_known_distances_on_the_board(scenario: Scenario) -> None:
     assert d("san_diego", "singapore") >= 7
 
 
-def test_export_of_the_built_in_scenario_is_identical(
-    scenario: Scenario, tmp_path: Path
-) -> None:
+def test_export_of_the_built_in_scenario_is_identical(scenario: Scenario, tmp_path: Path) -> None:
     write_scenario(scenario, tmp_path)
     folder = paths.scenario_dir("1942")
     for path in folder.iterdir():

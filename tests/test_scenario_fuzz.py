@@ -37,7 +37,7 @@ nasty_cells = st.one_of(
     st.just("x,y"),
     st.just("line\nbreak"),
     st.text(max_size=12),
-    st.integers(-10**6, 10**6).map(str),
+    st.integers(-(10**6), 10**6).map(str),
     st.floats(allow_nan=True, allow_infinity=True).map(str),
 )
 
@@ -56,14 +56,29 @@ def write(path: Path, rows: list[list[str]]) -> None:
 def mutations(draw: st.DrawFn) -> tuple[str, str, object]:
     kind = draw(
         st.sampled_from(
-            ["cell", "cell", "cell", "drop_row", "dup_row", "drop_column", "rename_column",
-             "truncate", "bytes", "delete_file", "empty_file", "toml"]
+            [
+                "cell",
+                "cell",
+                "cell",
+                "drop_row",
+                "dup_row",
+                "drop_column",
+                "rename_column",
+                "truncate",
+                "bytes",
+                "delete_file",
+                "empty_file",
+                "toml",
+            ]
         )
     )
     file = draw(st.sampled_from(CSV_FILES))
     if kind == "cell":
-        return kind, file, (draw(st.integers(0, 10**6)), draw(st.integers(0, 50)),
-                            draw(nasty_cells))
+        return (
+            kind,
+            file,
+            (draw(st.integers(0, 10**6)), draw(st.integers(0, 50)), draw(nasty_cells)),
+        )
     if kind in ("drop_row", "dup_row", "drop_column", "rename_column"):
         return kind, file, draw(st.integers(0, 10**6))
     if kind == "truncate":
@@ -71,9 +86,22 @@ def mutations(draw: st.DrawFn) -> tuple[str, str, object]:
     if kind == "bytes":
         return kind, file, draw(st.binary(min_size=1, max_size=8))
     if kind == "toml":
-        return kind, META_FILE, draw(st.sampled_from(
-            ["first_turn = 0\n", "last_turn = 'x'\n", "start_period = 9\n", "[[[",
-             "id = 3\n", "\xff"]))
+        return (
+            kind,
+            META_FILE,
+            draw(
+                st.sampled_from(
+                    [
+                        "first_turn = 0\n",
+                        "last_turn = 'x'\n",
+                        "start_period = 9\n",
+                        "[[[",
+                        "id = 3\n",
+                        "\xff",
+                    ]
+                )
+            ),
+        )
     return kind, file, None
 
 

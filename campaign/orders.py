@@ -1,0 +1,410 @@
+"""A nation's orders for one turn, read from JSON (``docs/orders-format.md``).
+
+Orders follow the seed's first seven steps (002 "Turn sequence"): supplies moved (1),
+strategic transfers (3), tonnage allocated to routes and new routes (4), units allocated to
+merchant protection, task forces or attacking merchant shipping (5), Naval Operations Flags
+placed on operations (6) and Advantage Cards played (7). Step 2 (production) needs no
+orders.
+
+:func:`parse_orders` turns JSON into typed :class:`Orders`, naming every malformed field;
+:mod:`campaign.rules` checks them against the rules before anything happens.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+CARGO_KINDS = (
+    "manpower",
+    "tank",
+    "aircraft",
+    "raw_material",
+    "oil",
+    "food",
+    "tungsten",
+    "aluminium",
+    "rubber",
+)
+#: Tungsten, aluminium and rubber: *any number … from the same resource area* per point.
+BULK_CARGO = ("tungsten", "aluminium", "rubber")
+OPERATION_KINDS = ("sea_control", "minor_invasion", "major_invasion", "surface_raid")
+CARD_USES = ("extra_flag", "range", "die_bonus", "column_shift", "other")
+STANCES = ("intervene", "stay")
+
+
+@dataclass(frozen=True)
+class OrderProblem:
+    """An order that breaks a rule: which nation, which order, which rule, what is wrong."""
+
+    nation: str
+    order: str  # e.g. "task_forces[0] 'Kido Butai'"
+    rule: str  # e.g. "002 Operational Range"
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.nation}: {self.order}: {self.message} ({self.rule})"
+
+
+class OrdersError(Exception):
+    """Orders refused as a whole; carries every problem."""
+
+    def __init__(self, problems: list[OrderProblem]) -> None:
+        self.problems = problems
+        super().__init__(
+            f"{len(problems)} problem{'s' if len(problems) != 1 else ''} with the orders:\n"
+            + "\n".join(str(p) for p in problems)
+        )
+
+
+@dataclass(frozen=True)
+class SupplyMove:
+    """Step 1: move LSP (or cargo for the other games) along a route, origin → destination."""
+
+    route: str
+    lsp: int = 0
+    cargo: str = ""
+    points: int = 0
+
+
+@dataclass(frozen=True)
+class Transfer:
+    """Step 3: a strategic base-to-base transfer of one unit (any distance)."""
+
+    unit: str
+    to: str
+
+
+@dataclass(frozen=True)
+class NewRoute:
+    """Step 4: a new merchant route, created by diverting tonnage to it."""
+
+    id: str
+    name: str
+    origin: str
+    destination: str
+    via: tuple[str, ...] = ()
+    tonnage: int = 0
+
+
+@dataclass(frozen=True)
+class AirAllocation:
+    air: str  # an air.csv id
+    points: int
+
+
+@dataclass(frozen=True)
+class Escort:
+    """Step 5a: units (and land-based air) protecting a merchant route."""
+
+    route: str
+    units: tuple[str, ...] = ()
+    air: tuple[AirAllocation, ...] = ()
+
+
+@dataclass(frozen=True)
+class Raid:
+    """Step 5c: units attacking merchant shipping on a route, in a sea area of its path.
+
+    Submarines and aircraft need no flag; surface raiders are ordered as a task force with a
+    ``surface_raid`` operation instead.
+    """
+
+    route: str
+    area: str
+    units: tuple[str, ...] = ()
+    air: tuple[AirAllocation, ...] = ()
+
+
+@dataclass(frozen=True)
+class TaskForce:
+    """Step 5b: a Task Force formed at a base (its units must all be there)."""
+
+    id: str
+    name: str
+    base: str
+    units: tuple[str, ...]
+    lsp: int = 0
+    air: tuple[AirAllocation, ...] = ()
+    stance: str = "intervene"  # without an operation: oppose enemy operations in range?
+
+
+@dataclass(frozen=True)
+class Operation:
+    """Step 6: a naval operation with its Naval Operations Flag (and a Military flag for a
+    major invasion). An amphibious operation has a covering force and an invasion force
+    under one flag."""
+
+    id: str
+    kind: str
+    area: str
+    task_forces: tuple[str, ...]
+    target: str = ""  # the place invaded (minor/major invasion)
+    invasion_force: str = ""  # the task force carrying the troops
+    manpower: int = 0
+    tanks: int = 0
+    route: str = ""  # surface raid: the route attacked
+
+
+@dataclass(frozen=True)
+class CardPlay:
+    """Step 7: one Advantage Card played for one of its five uses."""
+
+    card: str
+    use: str
+    task_force: str = ""  # range; die_bonus / column_shift in that force's combat
+    route: str = ""  # die_bonus / column_shift in that route's merchant combat
+    beneficiary: str = ""  # an ally the card is played for (extra_flag: whose flag)
+    text: str = ""  # use "other": what is asked of Game Control
+
+
+@dataclass(frozen=True)
+class Orders:
+    nation: str
+    turn: int
+    supplies: tuple[SupplyMove, ...] = ()
+    transfers: tuple[Transfer, ...] = ()
+    tonnage: Mapping[str, int] = field(default_factory=dict)
+    new_routes: tuple[NewRoute, ...] = ()
+    escorts: tuple[Escort, ...] = ()
+    task_forces: tuple[TaskForce, ...] = ()
+    raids: tuple[Raid, ...] = ()
+    operations: tuple[Operation, ...] = ()
+    cards: tuple[CardPlay, ...] = ()
+
+    def to_json(self) -> str:
+        return json.dumps(orders_to_data(self), indent=2, ensure_ascii=False)
+
+
+# -- parsing -----------------------------------------------------------------------------
+class _Reader:
+    """Reads one JSON object into dataclasses, collecting problems with their paths."""
+
+    def __init__(self, nation: str) -> None:
+        self.nation = nation
+        self.problems: list[OrderProblem] = []
+
+    def bad(self, where: str, message: str) -> None:
+        self.problems.append(OrderProblem(self.nation, where, "orders format", message))
+
+    def obj(self, value: Any, where: str) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            self.bad(where, f"must be an object {{…}}, not {type(value).__name__}")
+            return {}
+        return value
+
+    def items(self, data: dict[str, Any], key: str) -> list[tuple[str, dict[str, Any]]]:
+        value = data.get(key, [])
+        if not isinstance(value, list):
+            self.bad(key, "must be a list […]")
+            return []
+        return [(f"{key}[{i}]", self.obj(v, f"{key}[{i}]")) for i, v in enumerate(value)]
+
+    def text(self, d: dict[str, Any], key: str, where: str, required: bool = True) -> str:
+        value = d.get(key, "")
+        if not isinstance(value, str):
+            self.bad(f"{where}.{key}", "must be text")
+            return ""
+        if required and not value:
+            self.bad(f"{where}.{key}", "is missing")
+        return value
+
+    def count(self, d: dict[str, Any], key: str, where: str, default: int = 0) -> int:
+        value = d.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            self.bad(f"{where}.{key}", f"must be a whole number ≥ 0, not {value!r}")
+            return 0
+        if value > 10_000:
+            self.bad(f"{where}.{key}", f"{value} is absurdly large")
+            return 0
+        return value
+
+    def ids(self, d: dict[str, Any], key: str, where: str) -> tuple[str, ...]:
+        value = d.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+            self.bad(f"{where}.{key}", "must be a list of ids")
+            return ()
+        return tuple(value)
+
+    def choice(
+        self,
+        d: dict[str, Any],
+        key: str,
+        where: str,
+        choices: tuple[str, ...],
+        default: str | None = None,
+    ) -> str:
+        value = d.get(key, default)
+        if value not in choices:
+            self.bad(f"{where}.{key}", f"{value!r} is not one of {', '.join(choices)}")
+            return choices[0]
+        return str(value)
+
+    def air(self, d: dict[str, Any], where: str) -> tuple[AirAllocation, ...]:
+        out = []
+        for i, a in enumerate(d.get("air", []) if isinstance(d.get("air", []), list) else []):
+            w = f"{where}.air[{i}]"
+            a = self.obj(a, w)
+            out.append(AirAllocation(self.text(a, "air", w), self.count(a, "points", w, 1)))
+        if not isinstance(d.get("air", []), list):
+            self.bad(f"{where}.air", "must be a list")
+        return tuple(out)
+
+
+KNOWN_KEYS = {
+    "nation",
+    "turn",
+    "supplies",
+    "transfers",
+    "tonnage",
+    "new_routes",
+    "escorts",
+    "task_forces",
+    "raids",
+    "operations",
+    "cards",
+    "notes",
+}
+
+
+def parse_orders(data: Any, nation: str | None = None) -> Orders:
+    """Typed orders from decoded JSON; raises :class:`OrdersError` naming every bad field."""
+    r = _Reader(nation or "?")
+    d = r.obj(data, "orders")
+    who = d.get("nation", nation)
+    if not isinstance(who, str) or not who:
+        r.bad("nation", "is missing")
+        who = nation or "?"
+    r.nation = who
+    if nation is not None and who != nation:
+        r.bad("nation", f"the file is for '{who}', not '{nation}'")
+    for key in d:
+        if key not in KNOWN_KEYS:
+            r.bad(key, "is not a kind of order; valid: " + ", ".join(sorted(KNOWN_KEYS)))
+    turn = r.count(d, "turn", "orders", 0)
+    supplies = tuple(
+        SupplyMove(
+            r.text(s, "route", w),
+            r.count(s, "lsp", w),
+            r.choice(s, "cargo", w, ("", *CARGO_KINDS), "") if "cargo" in s else "",
+            r.count(s, "points", w),
+        )
+        for w, s in r.items(d, "supplies")
+    )
+    transfers = tuple(
+        Transfer(r.text(t, "unit", w), r.text(t, "to", w)) for w, t in r.items(d, "transfers")
+    )
+    tonnage_raw = r.obj(d.get("tonnage", {}), "tonnage")
+    tonnage = {str(k): r.count(tonnage_raw, k, "tonnage") for k in tonnage_raw}
+    new_routes = tuple(
+        NewRoute(
+            r.text(n, "id", w),
+            r.text(n, "name", w),
+            r.text(n, "origin", w),
+            r.text(n, "destination", w),
+            r.ids(n, "via", w),
+            r.count(n, "tonnage", w),
+        )
+        for w, n in r.items(d, "new_routes")
+    )
+    escorts = tuple(
+        Escort(r.text(e, "route", w), r.ids(e, "units", w), r.air(e, w))
+        for w, e in r.items(d, "escorts")
+    )
+    task_forces = tuple(
+        TaskForce(
+            r.text(t, "id", w),
+            r.text(t, "name", w, required=False) or r.text(t, "id", w),
+            r.text(t, "base", w),
+            r.ids(t, "units", w),
+            r.count(t, "lsp", w),
+            r.air(t, w),
+            r.choice(t, "stance", w, STANCES, "intervene"),
+        )
+        for w, t in r.items(d, "task_forces")
+    )
+    raids = tuple(
+        Raid(r.text(x, "route", w), r.text(x, "area", w), r.ids(x, "units", w), r.air(x, w))
+        for w, x in r.items(d, "raids")
+    )
+    operations = tuple(
+        Operation(
+            r.text(o, "id", w),
+            r.choice(o, "kind", w, OPERATION_KINDS),
+            r.text(o, "area", w),
+            r.ids(o, "task_forces", w),
+            r.text(o, "target", w, required=False),
+            r.text(o, "invasion_force", w, False),
+            r.count(o, "manpower", w),
+            r.count(o, "tanks", w),
+            r.text(o, "route", w, required=False),
+        )
+        for w, o in r.items(d, "operations")
+    )
+    cards = tuple(
+        CardPlay(
+            r.text(c, "card", w),
+            r.choice(c, "use", w, CARD_USES),
+            r.text(c, "task_force", w, False),
+            r.text(c, "route", w, False),
+            r.text(c, "beneficiary", w, False),
+            r.text(c, "text", w, False),
+        )
+        for w, c in r.items(d, "cards")
+    )
+    if r.problems:
+        raise OrdersError(r.problems)
+    return Orders(
+        who,
+        turn,
+        supplies,
+        transfers,
+        tonnage,
+        new_routes,
+        escorts,
+        task_forces,
+        raids,
+        operations,
+        cards,
+    )
+
+
+def load_orders(text: str, nation: str | None = None) -> Orders:
+    """Orders from JSON text."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise OrdersError(
+            [
+                OrderProblem(
+                    nation or "?",
+                    f"line {exc.lineno}, column {exc.colno}",
+                    "orders format",
+                    f"not valid JSON: {exc.msg}",
+                )
+            ]
+        ) from None
+    return parse_orders(data, nation)
+
+
+def orders_to_data(orders: Orders) -> dict[str, Any]:
+    """Plain data (the JSON file's content) of ``orders``, without empty sections."""
+
+    def clean(obj: Any) -> Any:
+        if hasattr(obj, "__dataclass_fields__"):
+            return {
+                k: clean(getattr(obj, k))
+                for k in obj.__dataclass_fields__
+                if getattr(obj, k) not in ("", (), None)
+                and not (k in ("lsp", "points", "manpower", "tanks") and getattr(obj, k) == 0)
+            }
+        if isinstance(obj, tuple | list):
+            return [clean(x) for x in obj]
+        if isinstance(obj, Mapping):
+            return {k: clean(v) for k, v in obj.items()}
+        return obj
+
+    data = clean(orders)
+    return {k: v for k, v in data.items() if v not in ({}, [])}
