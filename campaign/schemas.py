@@ -161,6 +161,13 @@ LSP = TableSchema(
     description="Logistic Support Points at fleet bases",
 )
 
+LSP_SUPPLY = TableSchema(
+    "lsp_supply.csv",
+    (_id("nation", "nation"), _turn(), _id("base", "base"), _count("points", 100)),
+    key=("nation", "turn", "base"),
+    description="LSP delivered by the economy each turn",
+)
+
 AIR = TableSchema(
     "air.csv",
     (
@@ -257,6 +264,7 @@ TABLES: tuple[TableSchema, ...] = (
     ROUTES,
     UNITS,
     LSP,
+    LSP_SUPPLY,
     AIR,
     AIR_RANGES,
     GARRISONS,

@@ -183,6 +183,11 @@ class _Checker:
         lsp = self.t["lsp"]
         for line, row in _rows(lsp):
             self.at_friendly_base(lsp, line, row["nation"], row["base"], "LSP", ("fleet_base",))
+        supply = self.t["lsp_supply"]
+        for line, row in _rows(supply):
+            self.at_friendly_base(
+                supply, line, row["nation"], row["base"], "LSP supply", ("fleet_base", "port")
+            )
         air = self.t["air"]
         for line, row in _rows(air):
             self.at_friendly_base(
@@ -249,7 +254,7 @@ class _Checker:
         if self.meta is None:
             return
         first, last = self.meta.first_turn, self.meta.last_turn
-        for name in ("flags", "production"):
+        for name in ("flags", "production", "lsp_supply"):
             table = self.t[name]
             for line, row in _rows(table):
                 if not first <= row["turn"] <= last:
