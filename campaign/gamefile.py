@@ -264,10 +264,37 @@ class GameFile:
                     "step": 0,
                     "kind": "turn_reopened",
                     "nation": None,
+                    "text": f"Turn {turn} reopened from its start.",
+                    "visible": "",
                     "data": json.dumps({"turn": turn}),
                 }
             )
         return start
+
+    def orders(self, turn: int) -> dict[str, str]:
+        """Nation → the orders JSON stored for ``turn``."""
+        rows = self.db.query(
+            "SELECT nation, data FROM orders WHERE turn = ? ORDER BY nation", [turn]
+        )
+        return {r["nation"]: r["data"] for r in rows}
+
+    def set_orders(self, turn: int, nation: str, data: str | None) -> None:
+        """Store (or with ``None`` remove) a nation's orders for ``turn``, in one transaction."""
+        with self.db.atomic():
+            self.db.execute("DELETE FROM orders WHERE turn = ? AND nation = ?", [turn, nation])
+            if data is not None:
+                self.db.table("orders").insert({"turn": turn, "nation": nation, "data": data})
+
+    def dice_rows(self) -> list[dict[str, Any]]:
+        return list(self.db.query("SELECT * FROM dice ORDER BY seq"))
+
+    def meta(self, key: str, default: str = "") -> str:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", [key]).fetchone()
+        return str(row[0]) if row else default
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.db.atomic():
+            self.db.table("meta").upsert({"key": key, "value": value}, pk="key")
 
     def save_as(self, target: str | Path) -> None:
         """Copy this game to ``target`` through the backup API; future saves go there."""
@@ -304,9 +331,19 @@ def _create_schema(db: sqlite_utils.Database) -> None:
     db.table("current").create({"id": int, "turn": int, "step": int, "state": str}, pk="id")
     db.table("turn_starts").create({"turn": int, "state": str}, pk="turn")
     db.table("events").create(
-        {"seq": int, "turn": int, "step": int, "kind": str, "nation": str, "data": str},
+        {
+            "seq": int,
+            "turn": int,
+            "step": int,
+            "kind": str,
+            "nation": str,
+            "text": str,
+            "visible": str,
+            "data": str,
+        },
         pk="seq",
     )
+    db.table("orders").create({"turn": int, "nation": str, "data": str}, pk=("turn", "nation"))
     db.table("dice").create(
         {
             "seq": int,

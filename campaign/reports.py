@@ -7,12 +7,15 @@ turns it into text for a terminal or a printed handout.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .routes import route_chart
 from .scenario import Scenario
 from .schemas import UNIT_TYPES
 from .state import GameState
+
+if TYPE_CHECKING:
+    from .engine import Campaign
 
 UNIT_TYPE_NAMES = {
     "fleet_carrier": "Fleet Carrier Group",
@@ -135,4 +138,35 @@ def format_situation(data: dict[str, Any]) -> str:
                     f"                 {r['serial']:>2}  {r['name'][:34]:<34} {r['tonnage']:>7}"
                     f"  {r['length']:<6} {r['effective_lift']:>5}"
                 )
+    return "\n".join(lines)
+
+
+def turn_report(campaign: Campaign, nation: str | None = None, turn: int | None = None) -> str:
+    """A turn's events in words, step by step, as Game Control or one team sees them.
+
+    The dice log's head hash is printed so every team holds an anchor against which the
+    rolls can be checked later (``seacontrol-cli report`` on the same game).
+    """
+    from .turn import STEPS
+
+    state = campaign.state
+    if turn is None:
+        turn = state.turn if state.step else max(state.turn - 1, campaign.scenario.meta.first_turn)
+    events = campaign.events(nation, turn)
+    nations = campaign.scenario.by_id("nations")
+    who = "Game Control (everything)" if nation is None else f"{nations[nation]['name']} team"
+    lines = [
+        f"Sea Control — turn {turn} ({campaign.scenario.meta.period_of(turn)}) — {who}",
+        f"Dice log: {len(campaign.dice_log())} rolls; chain head {campaign.dice_head()}",
+    ]
+    by_step: dict[int, list[str]] = defaultdict(list)
+    for event in events:
+        by_step[event.step].append(event.text)
+    for step in STEPS:
+        texts = by_step.get(step.number, [])
+        lines.append("")
+        lines.append(f"Step {step.number} — {step.name}")
+        lines += [f"  • {text}" for text in texts] or ["  (nothing to report)"]
+    for extra in sorted(k for k in by_step if k == 0 or k > len(STEPS)):
+        lines += ["", "Between turns"] + [f"  • {text}" for text in by_step[extra]]
     return "\n".join(lines)

@@ -54,6 +54,13 @@ class GameState:
     garrisons: dict[str, dict[str, int]] = field(default_factory=dict)  # base → nation → n
     air: dict[str, AirUnit] = field(default_factory=dict)
     cards_played: list[str] = field(default_factory=list)
+    #: routes created during play (step 4): id → the routes.csv columns
+    extra_routes: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: sea areas where each side's merchant routes are contested (from the last step 8)
+    contested: dict[str, list[str]] = field(default_factory=dict)
+    #: what this turn's steps decided, for the later steps and the reports (JSON data):
+    #: transferred units, unit assignments, flags, cards in play, battles …
+    turn_record: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> str:
         data = asdict(self)
@@ -77,6 +84,22 @@ class GameState:
     def lsp_of(self, nation: str) -> dict[str, int]:
         """Base → LSP of ``nation`` there (bases with none left out)."""
         return {b: n[nation] for b, n in self.lsp.items() if n.get(nation)}
+
+    def lsp_at(self, base: str, nation: str) -> int:
+        return self.lsp.get(base, {}).get(nation, 0)
+
+    def add_lsp(self, base: str, nation: str, points: int) -> None:
+        here = self.lsp.setdefault(base, {})
+        here[nation] = here.get(nation, 0) + points
+        if here[nation] == 0:
+            del here[nation]
+        if not here:
+            del self.lsp[base]
+
+    def total_tonnage(self, nation: str, route_nations: dict[str, str]) -> int:
+        """All of ``nation``'s tonnage points: on its routes and unallocated."""
+        on_routes = sum(t for r, t in self.routes.items() if route_nations.get(r) == nation)
+        return on_routes + self.tonnage.get(nation, 0)
 
 
 def initial_state(scenario: Scenario) -> GameState:

@@ -1,0 +1,182 @@
+"""The board as the rules see it at a moment: a scenario and a game state together.
+
+Sides, who holds what, ranges, merchant routes with their paths and length classes — the
+questions every step asks, answered in one place.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cached_property
+
+from .csvdata import Row
+from .routes import RouteLine, route_line
+from .scenario import Scenario
+from .state import GameState
+from .units import NAVAL_RANGE
+from .world import World
+
+
+class Board:
+    def __init__(self, scenario: Scenario, state: GameState) -> None:
+        self.scenario = scenario
+        self.state = state
+        self.world: World = scenario.world
+        self.nations = scenario.by_id("nations")
+        self.bases = scenario.by_id("bases")
+        self.shipyards = scenario.by_id("shipyards")
+        self.air_rows = scenario.by_id("air")
+        self.cards = scenario.by_id("cards")
+
+    # -- sides ---------------------------------------------------------------------------
+    def side(self, nation: str) -> str:
+        return str(self.nations[nation]["side"]) if nation in self.nations else ""
+
+    def friendly(self, a: str, b: str) -> bool:
+        """Same nation, or both on the same (non-neutral) side."""
+        if a == b:
+            return True
+        side = self.side(a)
+        return side != "neutral" and side == self.side(b)
+
+    def enemies(self, a: str, b: str) -> bool:
+        return not self.friendly(a, b)
+
+    def side_key(self, nation: str) -> str:
+        """The side a nation fights on; each neutral fights alone."""
+        side = self.side(nation)
+        return nation if side == "neutral" else side
+
+    def teams(self) -> list[str]:
+        """Nations that play: those with units, cards, flags or tonnage."""
+        active = {u.nation for u in self.state.units.values()}
+        active |= {c["nation"] for c in self.scenario.rows("cards")}
+        active |= {f["nation"] for f in self.scenario.rows("flags") if f["naval"]}
+        active |= {n for n, t in self.state.tonnage.items() if t}
+        return [n for n in self.nations if n in active]
+
+    # -- places --------------------------------------------------------------------------
+    def holder(self, place: str) -> str:
+        return str(self.state.holders.get(place) or self.bases[place]["holder"])
+
+    def area_of(self, place: str) -> str:
+        return str(self.bases[place]["sea_area"])
+
+    def is_fleet_base(self, place: str, turn: int | None = None) -> bool:
+        base = self.bases.get(place)
+        if base is None or base["kind"] != "fleet_base":
+            return False
+        start = base["from_turn"]
+        return start is None or (turn if turn is not None else self.state.turn) >= start
+
+    def fleet_bases_of(self, nation: str) -> list[str]:
+        """Fleet bases held by ``nation`` and usable this turn."""
+        return [b for b in self.bases if self.is_fleet_base(b) and self.holder(b) == nation]
+
+    def open_to(self, nation: str, place: str) -> bool:
+        """Can ``nation``'s merchant route end at ``place``? (own, allied or neutral-held)"""
+        holder = self.holder(place)
+        return self.friendly(nation, holder) or self.side(holder) == "neutral"
+
+    def km(self, a: tuple[float, float], b: tuple[float, float]) -> float:
+        lon1, lat1, lon2, lat2 = map(math.radians, (a[0], a[1], b[0], b[1]))
+        c = math.sin(lat1) * math.sin(lat2) + math.cos(lat1) * math.cos(lat2) * math.cos(
+            lon2 - lon1
+        )
+        return 6371.0 * math.acos(max(-1.0, min(1.0, c)))
+
+    def nearest_fleet_base(self, nation: str, area: str, lonlat: tuple[float, float]) -> str:
+        """002 step 2: the fleet base nearest a shipyard — fewest sea areas away, then km."""
+        bases = self.fleet_bases_of(nation)
+        if not bases:
+            raise LookupError(f"{nation} holds no fleet base")
+        return min(
+            bases,
+            key=lambda b: (
+                self.world.distance(area, self.area_of(b)),
+                self.km(lonlat, (self.bases[b]["lon"], self.bases[b]["lat"])),
+                b,
+            ),
+        )
+
+    # -- ranges --------------------------------------------------------------------------
+    def distance(self, place_or_area: str, area: str) -> int:
+        start = self.area_of(place_or_area) if place_or_area in self.bases else place_or_area
+        return self.world.distance(start, area)
+
+    def naval_range(self, bonus: int = 0) -> int:
+        return NAVAL_RANGE + bonus
+
+    def air_range(self, nation: str, kind: str, turn: int | None = None) -> int:
+        """002 "Operational Range": the nation's air range now (air_ranges.csv)."""
+        turn = turn if turn is not None else self.state.turn
+        best: tuple[int, int] | None = None
+        for row in self.scenario.rows("air_ranges"):
+            applies = row["nation"] == nation and row["kind"] == kind
+            if (
+                applies
+                and row["from_turn"] <= turn
+                and (best is None or row["from_turn"] > best[0])
+            ):
+                best = (row["from_turn"], row["range"])
+        return best[1] if best else 0
+
+    def air_in_range(self, air_id: str, area: str) -> bool:
+        air = self.state.air.get(air_id)
+        if air is None:
+            return False
+        return self.distance(air.base, area) <= self.air_range(air.nation, air.kind)
+
+    # -- flags ---------------------------------------------------------------------------
+    def flags(self, nation: str, turn: int | None = None) -> tuple[int, int]:
+        """(naval, military) Operations Flags of ``nation`` this turn (flags.csv)."""
+        turn = turn if turn is not None else self.state.turn
+        for row in self.scenario.rows("flags"):
+            if row["nation"] == nation and row["turn"] == turn:
+                return row["naval"], row["military"]
+        return 0, 0
+
+    # -- routes --------------------------------------------------------------------------
+    @cached_property
+    def route_rows(self) -> dict[str, Row]:
+        rows: dict[str, Row] = {r["id"]: r for r in self.scenario.rows("routes")}
+        rows.update(self.state.extra_routes)
+        return rows
+
+    def route(self, route_id: str) -> RouteLine:
+        """The route's chart line with its tonnage now."""
+        return route_line(
+            self.scenario, self.route_rows[route_id], self.state.routes.get(route_id, 0)
+        )
+
+    def route_nation(self, route_id: str) -> str:
+        return str(self.route_rows[route_id]["nation"])
+
+    def route_nations(self) -> dict[str, str]:
+        return {r: str(row["nation"]) for r, row in self.route_rows.items()}
+
+    def route_working(self, route_id: str) -> tuple[bool, str]:
+        """002: *both ends … in your hands or the hands of your allies, and uncontested*."""
+        row = self.route_rows[route_id]
+        nation = str(row["nation"])
+        contested = set(self.state.contested.get(self.side_key(nation), []))
+        for end in ("origin", "destination"):
+            place = str(row[end])
+            if not self.open_to(nation, place):
+                return False, f"{self.bases[place]['name']} is held by {self.holder(place)}"
+            if self.area_of(place) in contested:
+                return False, f"{self.bases[place]['name']}'s sea area is contested"
+        return True, "working"
+
+    def unit_name(self, unit_id: str) -> str:
+        unit = self.state.units.get(unit_id)
+        return unit.name if unit else unit_id
+
+    def place_name(self, place: str) -> str:
+        return str(self.bases[place]["name"]) if place in self.bases else place
+
+    def area_name(self, area: str) -> str:
+        return self.world.areas[area].name if area in self.world.areas else area
+
+    def card_value(self, card: str) -> int:
+        return int(self.cards[card]["value"])

@@ -1,0 +1,196 @@
+"""The engine's public API: one :class:`Campaign` object per open game.
+
+The desktop app, the command line and the tests all drive the rules through it::
+
+    campaign = Campaign.open("game.seacontrol")
+    campaign.set_orders("japan", load_orders(text))   # checked against the rules
+    campaign.resolve(to_step=10, seed=1942)            # step by step, saved after each
+    print(campaign.report(nation="japan"))
+
+Every step is saved in one transaction with its events and dice, so a game interrupted
+between steps carries on where it stopped, and the same scenario, orders and seed give the
+same game file byte for byte.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from .board import Board
+from .dice import GENESIS, Dice, DiceLog, Roll, SeededDice, verify_chain
+from .events import Event, visible
+from .gamefile import GameFile
+from .losses import LossPolicy, SpreadLosses
+from .orders import OrderProblem, Orders, OrdersError, load_orders
+from .rules import check_orders, check_turn
+from .scenario import Scenario
+from .state import GameState
+from .turn import STEPS, Turn, end_turn
+
+#: builds the dice for one step: (turn, step, log) → Dice
+DiceFactory = Callable[[int, int, DiceLog], Dice]
+
+
+def seeded(seed: int | str) -> DiceFactory:
+    """Seeded dice, one stream per step: a step's rolls depend only on the seed, the turn
+    and the step, so resolving a turn in one go or step by step gives the same game."""
+
+    def make(turn: int, step: int, log: DiceLog) -> Dice:
+        return SeededDice(f"{seed}/{turn}/{step}", log)
+
+    return make
+
+
+class Campaign:
+    """An open game and the rules acting on it."""
+
+    def __init__(self, game: GameFile, losses: LossPolicy | None = None) -> None:
+        self.game = game
+        self.losses: LossPolicy = losses or SpreadLosses()
+
+    @classmethod
+    def open(cls, path: str | Path, losses: LossPolicy | None = None) -> Campaign:
+        return cls(GameFile.open(path), losses)
+
+    def close(self) -> None:
+        self.game.close()
+
+    def __enter__(self) -> Campaign:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- reading ---------------------------------------------------------------------------
+    @property
+    def scenario(self) -> Scenario:
+        return self.game.scenario
+
+    @property
+    def state(self) -> GameState:
+        return self.game.state()
+
+    def board(self) -> Board:
+        return Board(self.scenario, self.state)
+
+    def orders(self, turn: int | None = None) -> dict[str, Orders]:
+        """Every nation's stored orders for ``turn`` (default: the current turn)."""
+        turn = turn if turn is not None else self.state.turn
+        return {n: load_orders(text, n) for n, text in self.game.orders(turn).items()}
+
+    def events(self, nation: str | None = None, turn: int | None = None) -> list[Event]:
+        """The event log, as ``nation`` may see it (``None``: Game Control sees all)."""
+        return visible([Event.from_row(r) for r in self.game.events(turn)], nation)
+
+    def dice_log(self) -> list[Roll]:
+        return [Roll(**{k: r[k] for k in Roll.__dataclass_fields__}) for r in self.game.dice_rows()]
+
+    def dice_head(self) -> str:
+        rolls = self.game.dice_rows()
+        return str(rolls[-1]["hash"]) if rolls else GENESIS
+
+    def verify_dice(self) -> list[str]:
+        """Problems with the dice log (an edited, removed or reordered roll)."""
+        return verify_chain(self.dice_log())
+
+    # -- orders ----------------------------------------------------------------------------
+    def check(self, orders: Orders) -> list[OrderProblem]:
+        """The rules ``orders`` break, given the other nations' stored orders."""
+        return check_orders(self.board(), orders, self.orders())
+
+    def set_orders(self, nation: str, orders: Orders) -> None:
+        """Store a nation's orders for this turn; refused whole if any rule is broken."""
+        state = self.state
+        if state.step != 0:
+            raise OrdersError(
+                [
+                    OrderProblem(
+                        nation,
+                        "orders",
+                        "002 Turn sequence",
+                        f"turn {state.turn} is already being resolved "
+                        f"(step {state.step} done); reopen the turn to "
+                        "change orders",
+                    )
+                ]
+            )
+        if orders.nation != nation:
+            raise OrdersError(
+                [
+                    OrderProblem(
+                        nation, "nation", "orders format", f"the orders are for '{orders.nation}'"
+                    )
+                ]
+            )
+        problems = self.check(orders)
+        if problems:
+            raise OrdersError(problems)
+        self.game.set_orders(state.turn, nation, orders.to_json())
+
+    def clear_orders(self, nation: str) -> None:
+        self.game.set_orders(self.state.turn, nation, None)
+
+    # -- resolution ------------------------------------------------------------------------
+    def resolve(
+        self,
+        to_step: int = 10,
+        seed: int | str | None = None,
+        dice: DiceFactory | None = None,
+        on_step: Callable[[int, list[Event]], None] | None = None,
+    ) -> list[Event]:
+        """Resolve the current turn's steps up to ``to_step`` (10: the whole turn, and the
+        next turn begins). Orders are checked together first; if any nation's break a rule
+        nothing is applied and :class:`OrdersError` lists every problem."""
+        if not 1 <= to_step <= len(STEPS):
+            raise ValueError(f"steps run from 1 to {len(STEPS)}")
+        if dice is None:
+            if seed is None:
+                seed = self.game.meta("seed") or self.scenario.meta.id
+            if not self.game.meta("seed"):
+                self.game.set_meta("seed", str(seed))
+            dice = seeded(seed)
+        state = self.state
+        orders = self.orders(state.turn)
+        if state.step == 0:
+            problems = check_turn(Board(self.scenario, state), orders)
+            if problems:
+                raise OrdersError(problems)
+        events: list[Event] = []
+        while state.step < to_step:
+            number = state.step + 1
+            log = DiceLog(self.dice_log())
+            before = len(log.rolls)
+            turn = Turn(self.scenario, state, orders, dice(state.turn, number, log), self.losses)
+            turn.dice.turn, turn.dice.step = state.turn, number
+            state.step = number
+            STEPS[number - 1].run(turn)
+            if number == len(STEPS):
+                end_turn(turn)
+            new_rolls = log.rolls[before:]
+            self.game.save(state, [e.row() for e in turn.events], [r.__dict__ for r in new_rolls])
+            events += turn.events
+            if on_step:
+                on_step(number, turn.events)
+            if number == len(STEPS):
+                break
+        return events
+
+    def reopen_turn(self, turn: int) -> GameState:
+        """Undo back to the start of ``turn``; its orders are kept to be changed or resolved
+        again, later turns' orders are dropped."""
+        state = self.game.reopen_turn(turn)
+        with self.game.db.atomic():
+            self.game.db.execute("DELETE FROM orders WHERE turn > ?", [turn])
+        return state
+
+    # -- reports ---------------------------------------------------------------------------
+    def report(self, nation: str | None = None, turn: int | None = None) -> str:
+        """The turn's events in words, for Game Control or for one team (fog of war)."""
+        from .reports import turn_report
+
+        return turn_report(self, nation, turn)
+
+
+def load_orders_file(path: str | Path, nation: str | None = None) -> Orders:
+    return load_orders(Path(path).read_text(encoding="utf-8"), nation)

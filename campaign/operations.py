@@ -1,0 +1,521 @@
+"""Step 8: *Assess results of Naval Operations* (002 "Conducting Operations", "Amphibious
+Operations", "Naval Combat").
+
+Each operation goes to its sea area under its Naval Operations Flag. *Naval Combat occurs if
+an enemy TF within range opposes the Operation. Any enemy TF within range may choose to
+intervene — the intervening TF does not need a NOF to do this, but it does also need an
+LSP.* The battle is fought on the damage table; *the side that has lost the most combat
+value must withdraw and has lost*. An operation whose side did not lose goes ahead: a minor
+invasion fights its landing, a major invasion is handed to the land game, a surface raid
+goes on to attack its route in step 9. LSP are consumed by every task force that operated
+or intervened.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .board import Board
+from .events import UMPIRE
+from .forces import air_points, fleet_cv, land_air_cv
+from .losses import Casualty, LossRequest
+from .naval_combat import CombatSide, FireResult, dice_for, fire
+from .orders import Operation, TaskForce
+from .state import Unit
+from .turn import Turn, card_bonus, unit_casualty
+from .units import GARRISON_CV, MANPOWER_CV, TANK_CV, land_air_values
+
+TFKey = tuple[str, str]  # (nation, task force id)
+
+
+@dataclass
+class Force:
+    """One side of a battle: its task forces, units and supporting air."""
+
+    key: str  # side key (allies / axis / a neutral nation)
+    task_forces: list[TFKey] = field(default_factory=list)
+    units: list[Unit] = field(default_factory=list)
+    air: list[tuple[str, int]] = field(default_factory=list)  # (air id, points) in range
+    lsp: int = 0
+
+    @property
+    def nations(self) -> set[str]:
+        return {n for n, _ in self.task_forces}
+
+
+def naval_operations(t: Turn) -> None:
+    board = t.board
+    tfs: dict[TFKey, TaskForce] = {
+        (n, tf.id): tf for n in t.nations() for tf in t.orders[n].task_forces
+    }
+    ops = [(n, op) for n in t.nations() for op in t.orders[n].operations]
+    committed: set[TFKey] = {(n, tf_id) for n, op in ops for tf_id in op.task_forces}
+    spent: set[TFKey] = set()
+    contested: dict[str, set[str]] = {}
+    record = t.record
+    record.setdefault("surface_raids", [])
+    by_area: dict[str, list[tuple[str, Operation]]] = {}
+    for n, op in ops:
+        by_area.setdefault(op.area, []).append((n, op))
+    if not ops:
+        t.emit("no_operations", "No naval operations this turn.")
+    for area in sorted(by_area):
+        area_ops = by_area[area]
+        sides: dict[str, Force] = {}
+        for n, op in area_ops:
+            force = sides.setdefault(board.side_key(n), Force(board.side_key(n)))
+            for tf_id in op.task_forces:
+                _join(force, (n, tf_id), tfs, t, area)
+        op_sides = list(sides)
+        if len(op_sides) == 1:
+            _interveners(t, board, area, op_sides[0], tfs, committed, sides)
+        for force in sides.values():
+            spent.update(force.task_forces)
+        if len(sides) >= 2:
+            winner = _battle(t, board, area, sides, attacker=op_sides[0])
+        else:
+            winner = op_sides[0]
+            for n, op in area_ops:
+                t.emit(
+                    "operation_unopposed",
+                    f"{op.kind.replace('_', ' ').capitalize()} "
+                    f"'{op.id}' in {board.area_name(area)} is not opposed.",
+                    n,
+                    operation=op.id,
+                    area=area,
+                )
+        for n, op in area_ops:
+            if board.side_key(n) != winner:
+                t.emit(
+                    "operation_failed",
+                    f"'{op.id}' ({n}) withdraws from {board.area_name(area)}: the operation fails.",
+                    n,
+                    operation=op.id,
+                    area=area,
+                )
+                continue
+            for other in {board.side_key(x) for x in board.nations}:
+                if other != winner:
+                    contested.setdefault(other, set()).add(area)
+            _carry_out(t, board, n, op, tfs)
+    for key in sorted(spent):
+        tf = tfs[key]
+        have = t.state.lsp_at(tf.base, key[0])
+        used = min(tf.lsp, have)
+        if used:
+            t.state.add_lsp(tf.base, key[0], -used)
+            t.emit(
+                "lsp_consumed",
+                f"'{tf.name}' consumes {used} LSP at {board.place_name(tf.base)}.",
+                key[0],
+                (key[0], UMPIRE),
+                task_force=tf.id,
+                lsp=used,
+            )
+    record["contested_next"] = {k: sorted(v) for k, v in sorted(contested.items())}
+
+
+def _join(force: Force, key: TFKey, tfs: dict[TFKey, TaskForce], t: Turn, area: str) -> None:
+    tf = tfs[key]
+    force.task_forces.append(key)
+    force.units += [t.state.units[u] for u in tf.units if t.state.units[u].state != "sunk"]
+    force.air += [(a.air, a.points) for a in tf.air if t.board.air_in_range(a.air, area)]
+    force.lsp += tf.lsp
+
+
+def _interveners(
+    t: Turn,
+    board: Board,
+    area: str,
+    op_side: str,
+    tfs: dict[TFKey, TaskForce],
+    committed: set[TFKey],
+    sides: dict[str, Force],
+) -> None:
+    """Enemy task forces standing by with LSP whose range reaches the area join the battle
+    (each task force intervenes once a turn, in the first operation it can reach)."""
+    op_nation = next(iter(sides[op_side].nations))
+    for key in sorted(tfs):
+        nation, tf_id = key
+        tf = tfs[key]
+        if key in committed or tf.stance != "intervene" or tf.lsp < 1:
+            continue
+        if board.friendly(nation, op_nation):
+            continue
+        side = board.side_key(nation)
+        if board.side(nation) == "neutral" and not any(
+            board.holder(b) == nation for b in board.bases if board.area_of(b) == area
+        ):
+            continue  # neutrals only defend their own waters
+        if len(sides) == 2 and side not in sides:
+            continue
+        bonus = sum(
+            1
+            for e in t.record.get("cards", [])
+            if e["use"] == "range" and e["task_force"] == tf_id and e["beneficiary"] == nation
+        )
+        if board.distance(tf.base, area) > board.naval_range(bonus):
+            continue
+        committed.add(key)
+        _join(sides.setdefault(side, Force(side)), key, tfs, t, area)
+        t.emit(
+            "task_force_intervenes",
+            f"'{tf.name}' ({nation}) intervenes in {board.area_name(area)}.",
+            nation,
+            task_force=tf_id,
+            area=area,
+        )
+
+
+def _side_of(t: Turn, board: Board, force: Force, area: str) -> CombatSide:
+    cv = sum(fleet_cv(u) for u in force.units) + sum(
+        land_air_cv(t.state.air[a].kind, p, "fleet") for a, p in force.air
+    )
+    air = air_points(force.units) + sum(p for _, p in force.air)
+    at_base = any(
+        board.is_fleet_base(b)
+        and board.area_of(b) == area
+        and any(board.friendly(board.holder(b), n) for n in force.nations)
+        for b in board.bases
+    )
+    tf_keys = list(force.task_forces)
+    bonus = card_bonus(t, "die_bonus", task_forces=tf_keys, nations=force.nations)
+    shift = card_bonus(t, "column_shift", task_forces=tf_keys, nations=force.nations)
+    return CombatSide(
+        force.key,
+        cv,
+        air,
+        at_base,
+        force.lsp,
+        len(force.units),
+        die_bonus=bonus,
+        column_shift=shift,
+    )
+
+
+def _describe_fire(result: FireResult) -> str:
+    mods = ", ".join(f"{m.label} {m.value:+d}" for m in result.modifiers) or "no modifiers"
+    dice = "; ".join(f"CV {d.cv} rolled {d.roll} → {d.modified}: {d.steps}" for d in result.dice)
+    return f"{mods}; {dice}" if dice else mods
+
+
+def _battle(t: Turn, board: Board, area: str, sides: dict[str, Force], attacker: str) -> str:
+    """Fight the battle; returns the winning side key."""
+    keys = sorted(sides, key=lambda k: (k != attacker, k))[:2]
+    a, b = sides[keys[0]], sides[keys[1]]
+    side_a, side_b = _side_of(t, board, a, area), _side_of(t, board, b, area)
+    where = board.area_name(area)
+    rolls_a = t.dice.rolls(len(dice_for(side_a.cv)), f"naval combat in {where}: {a.key} fire")
+    rolls_b = t.dice.rolls(len(dice_for(side_b.cv)), f"naval combat in {where}: {b.key} fire")
+    fire_a, fire_b = fire(side_a, side_b, rolls_a), fire(side_b, side_a, rolls_b)
+    nations = (*tuple(sorted(a.nations | b.nations)), UMPIRE)
+    t.emit(
+        "naval_combat",
+        f"Battle in {where}: {a.key} CV {side_a.cv} ({len(a.units)} units, {side_a.air_points} "
+        f"air) against {b.key} CV {side_b.cv} ({len(b.units)} units, {side_b.air_points} air). "
+        f"{a.key}: {_describe_fire(fire_a)} — {fire_a.steps} step(s). "
+        f"{b.key}: {_describe_fire(fire_b)} — {fire_b.steps} step(s).",
+        "",
+        nations,
+        area=area,
+        sides={
+            f.key: {
+                "task_forces": [list(k) for k in f.task_forces],
+                "units": [u.id for u in f.units],
+                "air": [list(x) for x in f.air],
+                "cv": s.cv,
+                "air_points": s.air_points,
+                "lsp": f.lsp,
+            }
+            for f, s in ((a, side_a), (b, side_b))
+        },
+        fire={fire_a.side: _fire_data(fire_a), fire_b.side: _fire_data(fire_b)},
+    )
+    lost = {}
+    for force, steps, cv_before in ((a, fire_b.steps, side_a.cv), (b, fire_a.steps, side_b.cv)):
+        context = f"battle in {where}"
+        request = LossRequest(
+            f"{force.key} in {where}",
+            tuple(sorted(force.nations)),
+            steps,
+            tuple(unit_casualty(u, fleet_cv) for u in force.units),
+            context,
+        )
+        for uid in t.take_losses(request):
+            t.hit_unit(t.state.units[uid], context)
+        cv_after = sum(fleet_cv(u) for u in force.units) + sum(
+            land_air_cv(t.state.air[x].kind, p, "fleet") for x, p in force.air if x in t.state.air
+        )
+        lost[force.key] = (cv_before - cv_after, cv_after)
+    (lost_a, end_a), (lost_b, end_b) = lost[a.key], lost[b.key]
+    if lost_a != lost_b:
+        winner = a.key if lost_a < lost_b else b.key
+        why = "lost less combat value"
+    elif end_a != end_b:
+        winner = a.key if end_a > end_b else b.key
+        why = "equal losses; higher CV at the end"
+    else:
+        winner = b.key
+        why = "equal losses and equal CV: the operation is not pressed home"
+    loser = b.key if winner == a.key else a.key
+    t.emit(
+        "battle_result",
+        f"{winner} wins in {where} ({why}): {a.key} lost CV {lost_a}, "
+        f"{b.key} lost CV {lost_b}; {loser} withdraws.",
+        "",
+        nations,
+        area=area,
+        winner=winner,
+        loser=loser,
+        cv_lost={a.key: lost_a, b.key: lost_b},
+        cv_end={a.key: end_a, b.key: end_b},
+    )
+    return winner
+
+
+def _fire_data(result: FireResult) -> dict[str, object]:
+    return {
+        "modifiers": [[m.label, m.value] for m in result.modifiers],
+        "dice": [[d.cv, d.roll, d.modified, d.steps] for d in result.dice],
+        "steps": result.steps,
+    }
+
+
+def _carry_out(
+    t: Turn, board: Board, nation: str, op: Operation, tfs: dict[TFKey, TaskForce]
+) -> None:
+    if op.kind == "minor_invasion":
+        _landing(t, board, nation, op, tfs)
+    elif op.kind == "major_invasion":
+        cv = sum(
+            fleet_cv(t.state.units[u], with_submarines=False)
+            for tf_id in op.task_forces
+            for u in tfs[(nation, tf_id)].units
+        )
+        t.emit(
+            "major_landing",
+            f"Major landing at {board.place_name(op.target)}: "
+            f"{op.manpower} manpower and {op.tanks} tank point(s) go ashore, supported by "
+            f"CV {cv}. Hand over to the land game.",
+            nation,
+            operation=op.id,
+            place=op.target,
+            area=op.area,
+            manpower=op.manpower,
+            tanks=op.tanks,
+            support_cv=cv,
+            task_forces=list(op.task_forces),
+        )
+    elif op.kind == "surface_raid":
+        units = [
+            u
+            for tf_id in op.task_forces
+            for u in tfs[(nation, tf_id)].units
+            if t.state.units[u].state != "sunk"
+        ]
+        air = [[a.air, a.points] for tf_id in op.task_forces for a in tfs[(nation, tf_id)].air]
+        t.record["surface_raids"].append(
+            {"nation": nation, "route": op.route, "area": op.area, "units": units, "air": air}
+        )
+        t.emit(
+            "surface_raid_sails",
+            f"Surface raiders of '{op.id}' reach "
+            f"'{board.route(op.route).name}' in {board.area_name(op.area)}.",
+            nation,
+            (nation, UMPIRE),
+            operation=op.id,
+            route=op.route,
+        )
+    else:
+        t.emit(
+            "sea_control",
+            f"{nation} holds {board.area_name(op.area)} ('{op.id}').",
+            nation,
+            operation=op.id,
+            area=op.area,
+        )
+
+
+def _landing(
+    t: Turn, board: Board, nation: str, op: Operation, tfs: dict[TFKey, TaskForce]
+) -> None:
+    """002 "Minor Invasions": troops (manpower 8, tank 6) and the invasion TF against the
+    garrison (a manpower point each) and the island's Air Points; *if the attacking land
+    forces are wiped out then the landing was unsuccessful*."""
+    place = op.target
+    name = board.place_name(place)
+    defender = board.holder(place)
+    units = [
+        t.state.units[u]
+        for tf_id in op.task_forces
+        for u in tfs[(nation, tf_id)].units
+        if t.state.units[u].state != "sunk" and t.state.units[u].type != "submarine"
+    ]
+    air = [
+        (a.air, a.points)
+        for tf_id in op.task_forces
+        for a in tfs[(nation, tf_id)].air
+        if board.air_in_range(a.air, op.area)
+    ]
+    craft = sum(
+        1
+        for u in tfs[(nation, op.invasion_force)].units
+        if t.state.units[u].type == "landing_craft" and t.state.units[u].state != "sunk"
+    )
+    garrison = t.state.garrisons.get(place, {}).get(defender, 0)
+    island_air = [
+        a
+        for a in t.state.air.values()
+        if a.base == place and a.points > 0 and board.friendly(a.nation, defender)
+    ]
+    troops = [("manpower", MANPOWER_CV)] * op.manpower + [("tank", TANK_CV)] * op.tanks
+    a_cv = (
+        sum(fleet_cv(u, with_submarines=False) for u in units)
+        + sum(land_air_cv(t.state.air[x].kind, p, "fleet") for x, p in air)
+        + sum(cv for _, cv in troops)
+    )
+    d_cv = garrison * GARRISON_CV + sum(
+        a.points * land_air_values(a.kind).fleet for a in island_air
+    )
+    context = f"landing at {name}"
+    survivors = len(troops)
+    if d_cv > 0:
+        attacker = CombatSide(
+            nation,
+            a_cv,
+            air_points(units) + sum(p for _, p in air),
+            units=len(units) or 1,
+            lsp=1,
+            minor_invasion_without_landing_craft=craft == 0,
+        )
+        defence = CombatSide(
+            defender,
+            d_cv,
+            sum(a.points for a in island_air),
+            at_own_fleet_base_area=board.is_fleet_base(place),
+        )
+        rolls_a = t.dice.rolls(len(dice_for(a_cv)), f"landing at {name}: {nation} fire")
+        rolls_d = t.dice.rolls(len(dice_for(d_cv)), f"landing at {name}: {defender} fire")
+        fire_a, fire_d = fire(attacker, defence, rolls_a), fire(defence, attacker, rolls_d)
+        t.emit(
+            "landing_combat",
+            f"Landing at {name}: {nation} CV {a_cv} (troops "
+            f"{op.manpower} manpower, {op.tanks} tank{'; no landing craft' if not craft else ''}"
+            f") against {defender} CV {d_cv} ({garrison} garrison, "
+            f"{sum(a.points for a in island_air)} air). {nation}: {_describe_fire(fire_a)} — "
+            f"{fire_a.steps} step(s). {defender}: {_describe_fire(fire_d)} — {fire_d.steps} "
+            "step(s).",
+            nation,
+            area=op.area,
+            place=place,
+            attack_cv=a_cv,
+            defence_cv=d_cv,
+            fire={nation: _fire_data(fire_a), defender: _fire_data(fire_d)},
+        )
+        candidates = [unit_casualty(u, lambda x: fleet_cv(x, with_submarines=False)) for u in units]
+        candidates += [
+            Casualty(f"{kind}_{i + 1}", nation, kind, f"{kind} point {i + 1}", cv_now=cv)
+            for i, (kind, cv) in enumerate(troops)
+        ]
+        chosen = t.take_losses(
+            LossRequest(
+                f"{nation} landing at {name}",
+                (nation,),
+                fire_d.steps,
+                tuple(candidates),
+                context,
+                protect=("manpower", "tank"),
+            )
+        )
+        for cid in chosen:
+            if cid in t.state.units:
+                t.hit_unit(t.state.units[cid], context)
+            else:
+                survivors -= 1
+        d_candidates = [
+            Casualty(
+                f"garrison_{i + 1}", defender, "garrison", f"garrison {i + 1}", cv_now=GARRISON_CV
+            )
+            for i in range(garrison)
+        ]
+        d_candidates += [
+            Casualty(
+                f"air:{a.id}:{i + 1}",
+                a.nation,
+                "air",
+                f"Air Point of {a.id}",
+                cv_now=land_air_values(a.kind).fleet,
+            )
+            for a in island_air
+            for i in range(a.points)
+        ]
+        d_chosen = t.take_losses(
+            LossRequest(
+                f"{defender} defending {name}",
+                (defender,),
+                fire_a.steps,
+                tuple(d_candidates),
+                context,
+            )
+        )
+        for cid in d_chosen:
+            if cid.startswith("garrison_"):
+                garrison -= 1
+            else:
+                air_id = cid.split(":")[1]
+                t.state.air[air_id].points -= 1
+        t.state.garrisons.setdefault(place, {})[defender] = garrison
+    if survivors <= 0:
+        t.emit(
+            "landing_failed",
+            f"The landing at {name} fails: the troops are wiped out.",
+            nation,
+            operation=op.id,
+            place=place,
+        )
+        return
+    _capture(t, board, place, nation, survivors)
+    t.emit(
+        "landing_succeeded",
+        f"{nation} takes {name}: {survivors} troop point(s) ashore become its garrison.",
+        nation,
+        operation=op.id,
+        place=place,
+        garrison=survivors,
+    )
+
+
+def _capture(t: Turn, board: Board, place: str, nation: str, survivors: int) -> None:
+    """The place changes hands; surviving defenders and Air Points are removed; enemy
+    units in port there fall back to their nation's nearest fleet base."""
+    t.state.holders[place] = nation
+    t.state.garrisons[place] = {nation: survivors}
+    for air in list(t.state.air.values()):
+        if air.base == place and not board.friendly(air.nation, nation):
+            del t.state.air[air.id]
+    for unit in t.state.units.values():
+        if unit.base == place and unit.state != "sunk" and not board.friendly(unit.nation, nation):
+            try:
+                refuge = board.nearest_fleet_base(
+                    unit.nation,
+                    board.area_of(place),
+                    (board.bases[place]["lon"], board.bases[place]["lat"]),
+                )
+            except LookupError:
+                unit.state = "sunk"
+                t.emit(
+                    "unit_sunk",
+                    f"{unit.name} is lost with {board.place_name(place)}.",
+                    unit.nation,
+                    unit=unit.id,
+                )
+                continue
+            unit.base = refuge
+            t.emit(
+                "unit_transferred",
+                f"{unit.name} escapes from {board.place_name(place)} "
+                f"to {board.place_name(refuge)}.",
+                unit.nation,
+                unit=unit.id,
+                to=refuge,
+            )

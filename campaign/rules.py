@@ -1,0 +1,573 @@
+"""Orders checked against the rules before anything happens.
+
+An order set is accepted whole or refused whole: :func:`check_orders` lists every problem,
+each naming the order and the rule it breaks. Nothing is applied until all nations' orders
+pass :func:`check_turn`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping
+
+from .board import Board
+from .orders import BULK_CARGO, AirAllocation, Operation, OrderProblem, Orders, TaskForce
+from .units import LANDING_CRAFT_CAPACITY
+
+#: rule names used in messages (the seed passage each order breaks)
+R_TURN = "002 Turn sequence"
+R_SUPPLY = "002 Transportation and Supply"
+R_ROUTE = "002 Economic Route Chart"
+R_TRANSFER = "002 Turn sequence, step 3"
+R_UNITS = "002 Turn sequence, step 5"
+R_TF = "002 Conducting Operations"
+R_RANGE = "002 Operational Range"
+R_FLAGS = "002 Naval Operations Flags"
+R_AMPHIB = "002 Amphibious Operations"
+R_CARDS = "002 Advantage Cards"
+R_LSP = "002 Logistic Support Points"
+R_RAID = "002 Deployments"
+
+#: rule option: troops an invasion force without landing craft may still put ashore
+#: (docs/rules-notes.md "Landing without landing craft")
+DEFAULT_IMPROVISED_LANDING = 2
+
+
+class _Check:
+    def __init__(self, board: Board, orders: Orders, others: Mapping[str, Orders]) -> None:
+        self.b = board
+        self.o = orders
+        self.others = others
+        self.nation = orders.nation
+        self.problems: list[OrderProblem] = []
+        self.options = board.scenario.meta.options
+
+    def bad(self, where: str, rule: str, message: str) -> None:
+        self.problems.append(OrderProblem(self.nation, where, rule, message))
+
+    # -- helpers -------------------------------------------------------------------------
+    def own_unit(self, unit_id: str, where: str) -> bool:
+        unit = self.b.state.units.get(unit_id)
+        if unit is None:
+            self.bad(where, R_UNITS, f"there is no unit '{unit_id}'")
+            return False
+        if unit.nation != self.nation:
+            self.bad(where, R_UNITS, f"{unit.name} is {unit.nation}'s, not {self.nation}'s")
+            return False
+        if unit.state == "sunk":
+            self.bad(where, R_UNITS, f"{unit.name} has been sunk")
+            return False
+        return True
+
+    def route_exists(self, route: str, where: str) -> bool:
+        new = {r.id for r in self.o.new_routes}
+        if route not in self.b.route_rows and route not in new:
+            self.bad(where, R_ROUTE, f"there is no merchant route '{route}'")
+            return False
+        return True
+
+    def tf_range_bonus(self, nation: str, tf_id: str) -> int:
+        bonus = 0
+        for orders in [self.o, *self.others.values()]:
+            for card in orders.cards:
+                if (
+                    card.use == "range"
+                    and card.task_force == tf_id
+                    and ((card.beneficiary or orders.nation) == nation)
+                ):
+                    bonus += 1
+        return bonus
+
+    # -- step 1 --------------------------------------------------------------------------
+    def supplies(self) -> None:
+        used: Counter[str] = Counter()
+        lsp_out: Counter[str] = Counter()
+        for i, move in enumerate(self.o.supplies):
+            where = f"supplies[{i}] (route '{move.route}')"
+            if move.route not in self.b.route_rows:
+                self.bad(where, R_ROUTE, f"there is no merchant route '{move.route}'")
+                continue
+            if self.b.route_nation(move.route) != self.nation:
+                self.bad(where, R_SUPPLY, f"the route is {self.b.route_nation(move.route)}'s")
+                continue
+            working, why = self.b.route_working(move.route)
+            if not working:
+                self.bad(where, R_ROUTE, f"the route does not work this turn: {why}")
+            if move.lsp == 0 and move.points == 0:
+                self.bad(where, R_SUPPLY, "moves nothing: give lsp or cargo and points")
+            if move.points and not move.cargo:
+                self.bad(where, R_SUPPLY, "points given without a cargo kind")
+            cost = 2 * move.lsp
+            if move.cargo:
+                cost += 1 if move.cargo in BULK_CARGO else move.points
+            used[move.route] += cost
+            if move.lsp:
+                lsp_out[str(self.b.route_rows[move.route]["origin"])] += move.lsp
+        for route, cost in used.items():
+            lift = self.b.route(route).effective_lift
+            if cost > lift:
+                self.bad(
+                    f"supplies (route '{route}')",
+                    R_SUPPLY,
+                    f"needs {cost} tonnage points of lift but the route's effective lift is "
+                    f"{lift} (1 point per manpower/tank/aircraft/raw material/oil/food point, "
+                    "1 per bulk resource area, 2 per LSP)",
+                )
+        supply = self.lsp_supply()
+        for origin, n in lsp_out.items():
+            have = self.b.state.lsp_at(origin, self.nation) + supply[origin]
+            if n > have:
+                self.bad(
+                    f"supplies (LSP from {self.b.place_name(origin)})",
+                    R_LSP,
+                    f"moves {n} LSP but {self.nation} has only {have} there",
+                )
+
+    def lsp_supply(self) -> Counter[str]:
+        out: Counter[str] = Counter()
+        for row in self.b.scenario.rows("lsp_supply"):
+            if row["nation"] == self.nation and row["turn"] == self.b.state.turn:
+                out[row["base"]] += row["points"]
+        return out
+
+    def projected_lsp(self) -> Counter[str]:
+        """LSP of this nation at each place once step 1 is done."""
+        stock: Counter[str] = Counter(self.b.state.lsp_of(self.nation))
+        stock.update(self.lsp_supply())
+        for move in self.o.supplies:
+            if move.lsp and move.route in self.b.route_rows:
+                row = self.b.route_rows[move.route]
+                stock[str(row["origin"])] -= move.lsp
+                stock[str(row["destination"])] += move.lsp
+        return stock
+
+    # -- step 3 --------------------------------------------------------------------------
+    def transfers(self) -> None:
+        for i, t in enumerate(self.o.transfers):
+            where = f"transfers[{i}] ({self.b.unit_name(t.unit)})"
+            if not self.own_unit(t.unit, where):
+                continue
+            base = self.b.bases.get(t.to)
+            if base is None:
+                self.bad(where, R_TRANSFER, f"there is no base '{t.to}'")
+                continue
+            if base["kind"] == "island":
+                self.bad(where, R_TRANSFER, f"{base['name']} has no port facilities")
+            holder = self.b.holder(t.to)
+            if not self.b.friendly(self.nation, holder):
+                self.bad(where, R_TRANSFER, f"{base['name']} is held by {holder}")
+
+    # -- step 4 --------------------------------------------------------------------------
+    def tonnage(self) -> None:
+        new_ids = Counter(r.id for r in self.o.new_routes)
+        for i, r in enumerate(self.o.new_routes):
+            where = f"new_routes[{i}] ('{r.id}')"
+            if r.id in self.b.route_rows or new_ids[r.id] > 1:
+                self.bad(where, R_ROUTE, f"route id '{r.id}' is already taken")
+            for end in (r.origin, r.destination):
+                if end not in self.b.bases:
+                    self.bad(where, R_ROUTE, f"there is no base or port '{end}'")
+                elif not self.b.open_to(self.nation, end):
+                    self.bad(
+                        where, R_ROUTE, f"{self.b.place_name(end)} is held by {self.b.holder(end)}"
+                    )
+            for area in r.via:
+                if area not in self.b.world:
+                    self.bad(where, R_ROUTE, f"there is no sea area '{area}'")
+        allocation = {
+            route: tonnage
+            for route, tonnage in self.b.state.routes.items()
+            if self.b.route_rows.get(route, {}).get("nation") == self.nation
+        }
+        for route, points in self.o.tonnage.items():
+            where = f"tonnage['{route}']"
+            if route in self.b.route_rows:
+                if self.b.route_nation(route) != self.nation:
+                    self.bad(where, R_ROUTE, f"the route is {self.b.route_nation(route)}'s")
+                    continue
+            elif route not in new_ids:
+                self.bad(where, R_ROUTE, f"there is no merchant route '{route}'")
+                continue
+            allocation[route] = points
+        for r in self.o.new_routes:
+            allocation.setdefault(r.id, r.tonnage)
+            if r.id not in self.o.tonnage:
+                allocation[r.id] = r.tonnage
+        total = self.b.state.total_tonnage(self.nation, self.b.route_nations())
+        if sum(allocation.values()) > total:
+            self.bad(
+                "tonnage",
+                R_ROUTE,
+                f"allocates {sum(allocation.values())} tonnage points; {self.nation} has {total}",
+            )
+
+    # -- step 5 --------------------------------------------------------------------------
+    def allocations(self) -> None:
+        place: dict[str, str] = {}
+
+        def claim(unit_id: str, where: str) -> None:
+            if unit_id in place:
+                self.bad(
+                    where,
+                    R_UNITS,
+                    f"{self.b.unit_name(unit_id)} is already in "
+                    f"{place[unit_id]}; a unit can be in one place only",
+                )
+            else:
+                place[unit_id] = where
+
+        for i, t in enumerate(self.o.transfers):
+            claim(t.unit, f"transfers[{i}]")
+        air_used: Counter[str] = Counter()
+        for i, e in enumerate(self.o.escorts):
+            where = f"escorts[{i}] (route '{e.route}')"
+            if self.route_exists(e.route, where) and e.route in self.b.route_rows:
+                owner = self.b.route_nation(e.route)
+                if not self.b.friendly(self.nation, owner):
+                    self.bad(where, R_RAID, f"the route is {owner}'s: escort your side's routes")
+            for u in e.units:
+                if self.own_unit(u, where):
+                    claim(u, where)
+            self.air(e.air, where, air_used)
+        tf_ids = Counter(t.id for t in self.o.task_forces)
+        projected = self.projected_lsp()
+        lsp_at: Counter[str] = Counter()
+        for i, tf in enumerate(self.o.task_forces):
+            where = f"task_forces[{i}] '{tf.name}'"
+            if tf_ids[tf.id] > 1:
+                self.bad(where, R_TF, f"task force id '{tf.id}' is used twice")
+            self.task_force(tf, where, claim)
+            lsp_at[tf.base] += tf.lsp
+            self.air(tf.air, where, air_used)
+        for base, n in lsp_at.items():
+            if n > projected[base] and base in self.b.bases:
+                self.bad(
+                    f"task forces at {self.b.place_name(base)}",
+                    R_LSP,
+                    f"allocate {n} LSP but {self.nation} will have {projected[base]} there "
+                    "after this turn's supplies",
+                )
+        for i, raid in enumerate(self.o.raids):
+            where = f"raids[{i}] (route '{raid.route}')"
+            self.raid(raid.route, raid.area, where)
+            for u in raid.units:
+                if not self.own_unit(u, where):
+                    continue
+                claim(u, where)
+                unit = self.b.state.units[u]
+                if unit.type != "submarine":
+                    self.bad(
+                        where,
+                        R_FLAGS,
+                        f"{unit.name} is a surface unit: surface raiders need a task force "
+                        "with a surface_raid operation and its Naval Operations Flag",
+                    )
+                elif raid.area in self.b.world and self.b.distance(unit.base, raid.area) > (
+                    self.b.naval_range()
+                ):
+                    self.bad(
+                        where,
+                        R_RANGE,
+                        f"{unit.name} at {self.b.place_name(unit.base)} is "
+                        f"{self.b.distance(unit.base, raid.area)} sea areas from "
+                        f"{self.b.area_name(raid.area)}; naval range is "
+                        f"{self.b.naval_range()}",
+                    )
+            self.air(raid.air, where, air_used, area=raid.area)
+
+    def raid(self, route: str, area: str, where: str) -> None:
+        if not self.route_exists(route, where) or route not in self.b.route_rows:
+            return
+        owner = self.b.route_nation(route)
+        if self.b.friendly(self.nation, owner):
+            self.bad(where, R_RAID, f"the route is {owner}'s, on your own side")
+        if area not in self.b.world:
+            self.bad(where, R_RAID, f"there is no sea area '{area}'")
+        elif area not in self.b.route(route).path:
+            self.bad(
+                where,
+                R_RAID,
+                f"{self.b.area_name(area)} is not on the route's path: "
+                + ", ".join(self.b.route(route).path),
+            )
+
+    def task_force(self, tf: TaskForce, where: str, claim: Callable[[str, str], None]) -> None:
+        if tf.base not in self.b.bases:
+            self.bad(where, R_TF, f"there is no base '{tf.base}'")
+            return
+        if not self.b.is_fleet_base(tf.base):
+            self.bad(
+                where,
+                R_TF,
+                f"{self.b.place_name(tf.base)} is not a fleet base "
+                "(this turn): ranges are measured from a fleet base",
+            )
+        elif not self.b.friendly(self.nation, self.b.holder(tf.base)):
+            self.bad(
+                where, R_TF, f"{self.b.place_name(tf.base)} is held by {self.b.holder(tf.base)}"
+            )
+        if not tf.units:
+            self.bad(where, R_TF, "has no units")
+        for u in tf.units:
+            if not self.own_unit(u, where):
+                continue
+            claim(u, where)
+            unit = self.b.state.units[u]
+            if unit.base != tf.base:
+                self.bad(
+                    where,
+                    R_TF,
+                    f"{unit.name} is at {self.b.place_name(unit.base)}, "
+                    f"not {self.b.place_name(tf.base)}",
+                )
+
+    def air(
+        self,
+        allocations: tuple[AirAllocation, ...],
+        where: str,
+        used: Counter[str],
+        area: str = "",
+    ) -> None:
+        for a in allocations:
+            air = self.b.state.air.get(a.air)
+            if air is None:
+                self.bad(where, R_UNITS, f"there are no Air Points '{a.air}'")
+                continue
+            if air.nation != self.nation:
+                self.bad(where, R_UNITS, f"Air Points '{a.air}' are {air.nation}'s")
+                continue
+            used[a.air] += a.points
+            if used[a.air] > air.points:
+                self.bad(
+                    where,
+                    R_UNITS,
+                    f"'{a.air}' has {air.points} Air Points, {used[a.air]} are allocated",
+                )
+            if area and area in self.b.world and not self.b.air_in_range(a.air, area):
+                self.bad(
+                    where,
+                    R_RANGE,
+                    f"Air Points at {self.b.place_name(air.base)} have range "
+                    f"{self.b.air_range(air.nation, air.kind)} and cannot reach "
+                    f"{self.b.area_name(area)}",
+                )
+
+    # -- step 6 --------------------------------------------------------------------------
+    def operations(self) -> None:
+        tfs = {t.id: t for t in self.o.task_forces}
+        ids = Counter(o.id for o in self.o.operations)
+        in_op: dict[str, str] = {}
+        naval = military = 0
+        for i, op in enumerate(self.o.operations):
+            where = f"operations[{i}] '{op.id}'"
+            if ids[op.id] > 1:
+                self.bad(where, R_FLAGS, f"operation id '{op.id}' is used twice")
+            naval += 1
+            if op.kind == "major_invasion":
+                military += 1
+            if op.area not in self.b.world:
+                self.bad(where, R_TF, f"there is no sea area '{op.area}'")
+                continue
+            if not op.task_forces:
+                self.bad(where, R_TF, "names no task force")
+            for tf_id in op.task_forces:
+                tf = tfs.get(tf_id)
+                if tf is None:
+                    self.bad(where, R_TF, f"there is no task force '{tf_id}' in these orders")
+                    continue
+                if tf_id in in_op:
+                    self.bad(where, R_FLAGS, f"'{tf.name}' is already in {in_op[tf_id]}")
+                in_op[tf_id] = where
+                if tf.lsp < 1:
+                    self.bad(
+                        where,
+                        R_TF,
+                        f"'{tf.name}' has no LSP allocated: a task force "
+                        "needs at least one LSP to conduct an operation",
+                    )
+                if tf.base in self.b.bases:
+                    reach = self.b.naval_range(self.tf_range_bonus(self.nation, tf.id))
+                    dist = self.b.distance(tf.base, op.area)
+                    if dist > reach:
+                        self.bad(
+                            where,
+                            R_RANGE,
+                            f"'{tf.name}' at {self.b.place_name(tf.base)} is {dist} sea "
+                            f"areas from {self.b.area_name(op.area)}; its range is {reach}",
+                        )
+                for a in tf.air:
+                    if a.air in self.b.state.air and not self.b.air_in_range(a.air, op.area):
+                        air = self.b.state.air[a.air]
+                        self.bad(
+                            where,
+                            R_RANGE,
+                            f"Air Points at {self.b.place_name(air.base)} (range "
+                            f"{self.b.air_range(air.nation, air.kind)}) cannot reach "
+                            f"{self.b.area_name(op.area)}",
+                        )
+            if op.kind in ("minor_invasion", "major_invasion"):
+                self.invasion(op, tfs, where)
+            elif op.kind == "surface_raid":
+                if not op.route:
+                    self.bad(where, R_RAID, "a surface raid names the route it attacks")
+                else:
+                    self.raid(op.route, op.area, where)
+        have_naval, have_military = self.b.flags(self.nation)
+        extra = self.extra_flags()
+        if naval > have_naval + extra:
+            self.bad(
+                "operations",
+                R_FLAGS,
+                f"{naval} operations need {naval} Naval Operations Flags; {self.nation} has "
+                f"{have_naval} this turn" + (f" and {extra} from cards" if extra else ""),
+            )
+        if military > have_military:
+            self.bad(
+                "operations",
+                R_AMPHIB,
+                f"{military} major invasion(s) need Military Operations Flags; "
+                f"{self.nation} has {have_military}",
+            )
+
+    def extra_flags(self) -> int:
+        n = 0
+        for orders in [self.o, *self.others.values()]:
+            for card in orders.cards:
+                if card.use == "extra_flag" and (card.beneficiary or orders.nation) == self.nation:
+                    n += 1
+        return n
+
+    def invasion(self, op: Operation, tfs: Mapping[str, TaskForce], where: str) -> None:
+        if op.target not in self.b.bases:
+            self.bad(where, R_AMPHIB, f"there is no place '{op.target}' to invade")
+            return
+        place = self.b.bases[op.target]
+        if self.b.area_of(op.target) != op.area:
+            self.bad(
+                where,
+                R_AMPHIB,
+                f"{place['name']} is in {self.b.area_name(place['sea_area'])}"
+                f", not {self.b.area_name(op.area)}",
+            )
+        if self.b.friendly(self.nation, self.b.holder(op.target)):
+            self.bad(where, R_AMPHIB, f"{place['name']} is already held by your side")
+        if op.kind == "minor_invasion" and not place["island"]:
+            self.bad(
+                where,
+                R_AMPHIB,
+                f"{place['name']} is not an island: a landing there is a "
+                "major invasion into the Land Combat map",
+            )
+        if op.invasion_force not in op.task_forces:
+            self.bad(
+                where,
+                R_AMPHIB,
+                "the invasion_force must be one of the operation's task "
+                "forces (a covering force and an invasion force)",
+            )
+            return
+        troops = op.manpower + op.tanks
+        if troops < 1:
+            self.bad(where, R_AMPHIB, "an invasion lands at least one manpower or tank point")
+        tf = tfs.get(op.invasion_force)
+        if tf is None:
+            return
+        craft = sum(
+            1
+            for u in tf.units
+            if u in self.b.state.units
+            and self.b.state.units[u].type == "landing_craft"
+            and self.b.state.units[u].state != "sunk"
+        )
+        capacity = craft * LANDING_CRAFT_CAPACITY
+        if craft == 0:
+            capacity = int(self.options.get("improvised_landing", DEFAULT_IMPROVISED_LANDING))
+        if troops > capacity:
+            self.bad(
+                where,
+                R_AMPHIB,
+                f"{troops} manpower/tank points but the invasion force can land {capacity} "
+                + (
+                    f"({craft} Landing Craft Group(s) × {LANDING_CRAFT_CAPACITY})"
+                    if craft
+                    else "without landing craft"
+                ),
+            )
+
+    # -- step 7 --------------------------------------------------------------------------
+    def cards(self) -> None:
+        seen: Counter[str] = Counter()
+        tfs = {t.id for t in self.o.task_forces}
+        for i, card in enumerate(self.o.cards):
+            where = f"cards[{i}] ('{card.card}')"
+            row = self.b.cards.get(card.card)
+            seen[card.card] += 1
+            if row is None:
+                self.bad(where, R_CARDS, f"there is no Advantage Card '{card.card}'")
+                continue
+            if row["nation"] != self.nation:
+                self.bad(where, R_CARDS, f"the card is in {row['nation']}'s hand")
+            if card.card in self.b.state.cards_played or seen[card.card] > 1:
+                self.bad(where, R_CARDS, "each card may only be played ONCE")
+            who = card.beneficiary or self.nation
+            if who not in self.b.nations or not self.b.friendly(self.nation, who):
+                self.bad(where, R_CARDS, f"cards may be played for allies only, not '{who}'")
+                continue
+            target_orders = self.o if who == self.nation else self.others.get(who)
+            target_tfs = (
+                tfs
+                if who == self.nation
+                else ({t.id for t in target_orders.task_forces} if target_orders else None)
+            )
+            if card.use == "range" and not card.task_force:
+                self.bad(where, R_CARDS, "a range card names the task force it extends")
+            if card.use in ("die_bonus", "column_shift") and bool(card.task_force) == bool(
+                card.route
+            ):
+                self.bad(
+                    where,
+                    R_CARDS,
+                    "name either the task force or the route whose combat the card is for",
+                )
+            if card.task_force and target_tfs is not None and card.task_force not in target_tfs:
+                self.bad(
+                    where, R_CARDS, f"there is no task force '{card.task_force}' in {who}'s orders"
+                )
+            if card.route and card.route not in self.b.route_rows:
+                self.bad(where, R_CARDS, f"there is no merchant route '{card.route}'")
+            if card.use == "other" and not card.text.strip():
+                self.bad(where, R_CARDS, "say what Game Control is asked to allow (text)")
+
+    def run(self) -> list[OrderProblem]:
+        if self.nation not in self.b.nations:
+            self.bad("nation", R_TURN, f"there is no nation '{self.nation}'")
+            return self.problems
+        if self.o.turn and self.o.turn != self.b.state.turn:
+            self.bad(
+                "turn",
+                R_TURN,
+                f"the orders are for turn {self.o.turn}; the game is on turn {self.b.state.turn}",
+            )
+        self.supplies()
+        self.transfers()
+        self.tonnage()
+        self.allocations()
+        self.operations()
+        self.cards()
+        return self.problems
+
+
+def check_orders(
+    board: Board, orders: Orders, others: Mapping[str, Orders] | None = None
+) -> list[OrderProblem]:
+    """Every rule ``orders`` break (empty: the orders may be carried out)."""
+    others = {n: o for n, o in (others or {}).items() if n != orders.nation}
+    return _Check(board, orders, others).run()
+
+
+def check_turn(board: Board, all_orders: Mapping[str, Orders]) -> list[OrderProblem]:
+    """Every nation's orders checked together (cards for allies, shared ranges)."""
+    problems: list[OrderProblem] = []
+    for orders in all_orders.values():
+        problems += check_orders(board, orders, all_orders)
+    return problems
