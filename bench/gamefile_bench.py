@@ -65,8 +65,10 @@ def main() -> None:
         load_times = measure(load, args.runs)
         save_times = measure(save, args.runs)
         game.close()
-    print(f"1942 game file: {size / 1024:.0f} KiB, {len(scenario.rows('units'))} units, "
-          f"{len(scenario.rows('sea_areas'))} sea areas")
+    print(
+        f"1942 game file: {size / 1024:.0f} KiB, {len(scenario.rows('units'))} units, "
+        f"{len(scenario.rows('sea_areas'))} sea areas"
+    )
     report("read scenario CSV folder", scenario_times, 1000)
     report("load game file", load_times, 100)
     report("save game (1 transaction)", save_times, 100)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 #: odds columns, interdictor : escort — "1:3 or less" … "4:1 or more"
 ODDS_COLUMNS: tuple[Fraction, ...] = (
@@ -87,6 +88,7 @@ def seed_rows() -> list[tuple[str, ...]]:
     return [tuple(line.split()) for line in _COLOUR_TEXT.strip().splitlines()]
 
 
+@lru_cache(maxsize=8)
 def colour_table(short_row: str = DEFAULT_SHORT_ROW) -> tuple[tuple[str, ...], ...]:
     """The full 9×9 colour table with the short row read as ``short_row``."""
     if short_row not in SHORT_ROW_READINGS:
@@ -208,7 +210,7 @@ def resolve(
         row,
         colour,
         raider_steps=c.escort_cv * raider_pct // 100,
-        escort_steps=c.attack_cv * res.escort_pct // 100,
+        escort_steps=c.attack_cv * res.escort_pct // 100 if c.escort_cv > 0 else 0,
         tonnage_lost=tonnage,
     )
 

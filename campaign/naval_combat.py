@@ -111,21 +111,21 @@ def modifiers(side: CombatSide, enemy: CombatSide) -> list[Modifier]:
     with no specialised landing craft. Advantage Card die bonuses and column shifts follow.
     """
     out: list[Modifier] = []
-    ratio = _ratio(side.cv, enemy.cv)
-    if ratio is not None:
-        if ratio >= 3:
+    a, b = side.cv, enemy.cv
+    if a > 0 or b > 0:  # x:0 counts as outnumbering by any ratio
+        if a >= 3 * b:
             out.append(Modifier("outnumbering 3:1 or more", +2))
-        elif ratio >= 2:
+        elif a >= 2 * b:
             out.append(Modifier("outnumbering 2:1", +1))
-        elif ratio <= Fraction(1, 3):
+        elif 3 * a <= b:
             out.append(Modifier("outnumbered 3:1 or more", -2))
-        elif ratio <= Fraction(1, 2):
+        elif 2 * a <= b:
             out.append(Modifier("outnumbered 2:1", -1))
-    air = _ratio(side.air_points, enemy.air_points)
-    if air is not None:
-        if air >= 3:
+    a, b = side.air_points, enemy.air_points
+    if a > 0 or b > 0:
+        if a >= 3 * b:
             out.append(Modifier("air supremacy (3:1 in air points)", +2))
-        elif air <= Fraction(1, 3):
+        elif 3 * a <= b:
             out.append(Modifier("air inferiority (outnumbered 3:1 in air points)", -2))
     if side.at_own_fleet_base_area:
         out.append(Modifier("in the same area as own fleet base", +1))
@@ -140,15 +140,6 @@ def modifiers(side: CombatSide, enemy: CombatSide) -> list[Modifier]:
     if side.column_shift:
         out.append(Modifier("Advantage Card column shift", side.column_shift))
     return out
-
-
-def _ratio(a: int, b: int) -> Fraction | None:
-    """a:b, with x:0 as "infinitely many" for x > 0 and None when both are 0."""
-    if a <= 0 and b <= 0:
-        return None
-    if b <= 0:
-        return Fraction(10**9)
-    return Fraction(a, b)
 
 
 @dataclass(frozen=True)
