@@ -142,6 +142,45 @@ def _rate_text(rate: Fraction, per: str) -> str:
     return f"1 per {rate.denominator} {per}s (round down)"
 
 
+def merchant_combat(
+    attack_cv: int,
+    escort_cv: int,
+    attacker: str,
+    attackers: int,
+    shift: int = 0,
+    bonus: int = 0,
+    escort_bonus: int = 0,
+) -> MerchantCombat:
+    """The combat's inputs from the calculator's terms, checked (ValueError says what is
+    wrong)."""
+    if attacker not in ATTACKERS:
+        raise ValueError(f"unknown attacker {attacker!r}; valid: {', '.join(ATTACKERS)}")
+    attack_cv = _check_int("interdictor CV", attack_cv)
+    escort_cv = _check_int("escort CV", escort_cv)
+    attackers = _check_int("number of attackers", attackers)
+    for name, value in (("shift", shift), ("bonus", bonus), ("escort bonus", escort_bonus)):
+        _check_int(name, value)
+    if attack_cv < 1:
+        raise ValueError(f"the interdictor's CV must be at least 1, not {attack_cv}")
+    if escort_cv < 0:
+        raise ValueError(f"escort CV cannot be negative ({escort_cv})")
+    if attackers < 1:
+        raise ValueError(f"there must be at least 1 interdicting unit, not {attackers}")
+    german = attacker == "german-sub"
+    surface = attacker.startswith("surface-")
+    combat = MerchantCombat(
+        attack_cv=attack_cv,
+        escort_cv=escort_cv,
+        german_sub_units=attackers if german else 0,
+        other_units=0 if german else attackers,
+        surface_raider=surface,
+        shift=shift,
+        attack_bonus=bonus,
+        escort_bonus=escort_bonus,
+    )
+    return combat
+
+
 def calc_merchant(
     attack_cv: int,
     escort_cv: int,
@@ -163,34 +202,12 @@ def calc_merchant(
     (air supremacy +2; a surface raider outclassing the escort +2 — see the module
     docstring); ``bonus`` / ``escort_bonus`` the Advantage Card die bonuses.
     """
-    if attacker not in ATTACKERS:
-        raise ValueError(f"unknown attacker {attacker!r}; valid: {', '.join(ATTACKERS)}")
-    attack_cv = _check_int("interdictor CV", attack_cv)
-    escort_cv = _check_int("escort CV", escort_cv)
-    attackers = _check_int("number of attackers", attackers)
-    for name, value in (("shift", shift), ("bonus", bonus), ("escort bonus", escort_bonus)):
-        _check_int(name, value)
-    if attack_cv < 1:
-        raise ValueError(f"the interdictor's CV must be at least 1, not {attack_cv}")
-    if escort_cv < 0:
-        raise ValueError(f"escort CV cannot be negative ({escort_cv})")
-    if attackers < 1:
-        raise ValueError(f"there must be at least 1 interdicting unit, not {attackers}")
+    combat = merchant_combat(attack_cv, escort_cv, attacker, attackers, shift, bonus, escort_bonus)
     attack_roll = _check_roll("interdictor's roll", attack_roll)
     escort_roll = _check_roll("escort's roll", escort_roll)
     mw.colour_table(short_row)  # refuses an unknown reading with the valid ones listed
     german = attacker == "german-sub"
     surface = attacker.startswith("surface-")
-    combat = MerchantCombat(
-        attack_cv=attack_cv,
-        escort_cv=escort_cv,
-        german_sub_units=attackers if german else 0,
-        other_units=0 if german else attackers,
-        surface_raider=surface,
-        shift=shift,
-        attack_bonus=bonus,
-        escort_bonus=escort_bonus,
-    )
     r = mw.resolve(combat, attack_roll, escort_roll, short_row)
     escort_steps = escort_steps_lost(combat, r.escort_steps)
     out: dict[str, Any] = {

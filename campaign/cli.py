@@ -13,11 +13,17 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import __version__, paths
+from . import __version__, calculator, paths
 from .csvdata import InputError, Problem
+from .engine import Campaign
 from .gamefile import GameFile, GameFileError, opened
+from .merchant_warfare import DEFAULT_SHORT_ROW, SHORT_ROW_READINGS
+from .naval_combat import CombatSide
+from .odds import merchant_odds, naval_odds
+from .orders import OrderProblem, OrdersError, load_orders
 from .reports import format_situation, situation
 from .scenario import Scenario, load_scenario, write_scenario
+from .turn import STEPS
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
@@ -191,6 +197,234 @@ def cmd_graph(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _order_problems_json(problems: Sequence[OrderProblem]) -> list[dict[str, str]]:
+    return [
+        {"nation": p.nation, "order": p.order, "rule": p.rule, "message": p.message}
+        for p in problems
+    ]
+
+
+def cmd_orders(args: argparse.Namespace) -> int:
+    path = Path(args.file)
+    if not path.is_file():
+        raise CliError(f"{path}: no such orders file")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise CliError(f"{path}: not UTF-8 text") from None
+    with Campaign.open(args.game) as campaign:
+        if args.nation not in campaign.scenario.by_id("nations"):
+            valid = ", ".join(campaign.board().teams())
+            raise CliError(f"unknown nation '{args.nation}'; valid: {valid}")
+        orders = load_orders(text, args.nation)
+        if args.check:
+            problems = campaign.check(orders)
+            if problems:
+                raise OrdersError(problems)
+        else:
+            campaign.set_orders(args.nation, orders)
+        turn = campaign.state.turn
+    counts = {
+        "task_forces": len(orders.task_forces),
+        "operations": len(orders.operations),
+        "escorts": len(orders.escorts),
+        "raids": len(orders.raids),
+        "supplies": len(orders.supplies),
+        "transfers": len(orders.transfers),
+        "cards": len(orders.cards),
+    }
+    if args.json:
+        _print_json(
+            {
+                "nation": args.nation,
+                "turn": turn,
+                "accepted": True,
+                "stored": not args.check,
+                "counts": counts,
+            }
+        )
+    else:
+        verb = "are valid" if args.check else "accepted"
+        detail = ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in counts.items() if n)
+        print(f"Orders for {args.nation}, turn {turn}, {verb}: {detail or 'nothing to do'}")
+    return EXIT_OK
+
+
+def cmd_resolve(args: argparse.Namespace) -> int:
+    with Campaign.open(args.game) as campaign:
+        start = campaign.state
+        if not campaign.orders(start.turn) and start.step == 0 and not args.allow_empty:
+            raise CliError(
+                f"no orders are stored for turn {start.turn}; give them with "
+                "'seacontrol-cli orders' or add --allow-empty to resolve anyway"
+            )
+        events = campaign.resolve(to_step=args.to_step or 10, seed=args.seed)
+        end = campaign.state
+        head = campaign.dice_head()
+    if args.json:
+        _print_json(
+            {
+                "turn": start.turn,
+                "from_step": start.step,
+                "state": {"turn": end.turn, "step": end.step},
+                "dice_head": head,
+                "events": [{"step": e.step, "kind": e.kind, "text": e.text} for e in events],
+            }
+        )
+        return EXIT_OK
+    step = None
+    for event in events:
+        if event.step != step:
+            step = event.step
+            print(f"Step {step} — {STEPS[step - 1].name}" if 1 <= step <= 10 else "")
+        print(f"  • {event.text}")
+    where = (
+        f"turn {end.turn} awaits orders"
+        if end.step == 0
+        else f"turn {end.turn}, step {end.step} done"
+    )
+    print(f"Resolved; {where}. Dice chain head {head}")
+    return EXIT_OK
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    with Campaign.open(args.game) as campaign:
+        nations = campaign.scenario.by_id("nations")
+        if args.nation and args.nation not in nations:
+            raise CliError(
+                f"unknown nation '{args.nation}'; valid: " + ", ".join(campaign.board().teams())
+            )
+        if args.json:
+            events = campaign.events(args.nation, args.turn)
+            _print_json(
+                {
+                    "nation": args.nation,
+                    "turn": args.turn,
+                    "dice_head": campaign.dice_head(),
+                    "dice_chain_ok": not campaign.verify_dice(),
+                    "events": [
+                        {
+                            "turn": e.turn,
+                            "step": e.step,
+                            "kind": e.kind,
+                            "nation": e.nation,
+                            "text": e.text,
+                            "data": e.data,
+                        }
+                        for e in events
+                    ],
+                }
+            )
+        else:
+            print(campaign.report(args.nation, args.turn))
+            problems = campaign.verify_dice()
+            if problems:
+                print("\nWARNING — the dice log has been tampered with:")
+                for p in problems:
+                    print(f"  {p}")
+    return EXIT_OK
+
+
+def _rolls(text: str) -> list[int]:
+    try:
+        return [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise CliError(f"--roll takes whole numbers separated by commas, not '{text}'") from None
+
+
+def cmd_calc(args: argparse.Namespace) -> int:
+    try:
+        if args.table == "naval":
+            if args.cv is None or args.roll is None:
+                raise CliError("calc naval needs --cv and --roll")
+            result = calculator.calc_naval(args.cv, _rolls(args.roll), args.drm)
+            text = calculator.format_naval(result)
+        else:
+            needed = (
+                "attack_cv",
+                "escort_cv",
+                "attack_roll",
+                "escort_roll",
+                "attacker",
+                "attackers",
+            )
+            missing = [n for n in needed if getattr(args, n) is None]
+            if missing:
+                raise CliError(
+                    "calc merchant needs " + ", ".join("--" + m.replace("_", "-") for m in missing)
+                )
+            result = calculator.calc_merchant(
+                args.attack_cv,
+                args.escort_cv,
+                args.attack_roll,
+                args.escort_roll,
+                args.attacker,
+                args.attackers,
+                shift=args.shift,
+                bonus=args.bonus,
+                escort_bonus=args.escort_bonus,
+                short_row=args.short_row,
+            )
+            text = calculator.format_merchant(result)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    if args.json:
+        _print_json(result)
+    else:
+        print(text)
+    return EXIT_OK
+
+
+def cmd_odds(args: argparse.Namespace) -> int:
+    try:
+        if args.kind == "naval":
+            if args.cv is None or args.enemy_cv is None:
+                raise CliError("odds naval needs --cv and --enemy-cv")
+            a = CombatSide(
+                "side",
+                args.cv,
+                args.air,
+                args.at_base,
+                args.lsp,
+                args.units,
+                args.no_landing_craft,
+                args.bonus,
+                args.shift,
+            )
+            b = CombatSide(
+                "enemy",
+                args.enemy_cv,
+                args.enemy_air,
+                args.enemy_at_base,
+                args.enemy_lsp,
+                args.enemy_units,
+                False,
+                args.enemy_bonus,
+                args.enemy_shift,
+            )
+            result: Any = naval_odds(a, b)
+        else:
+            if args.attack_cv is None or args.escort_cv is None or args.attacker is None:
+                raise CliError("odds merchant needs --attack-cv, --escort-cv and --attacker")
+            combat = calculator.merchant_combat(
+                args.attack_cv,
+                args.escort_cv,
+                args.attacker,
+                args.attackers or 1,
+                shift=args.shift,
+                bonus=args.bonus,
+                escort_bonus=args.escort_bonus,
+            )
+            result = merchant_odds(combat, args.short_row)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    if args.json:
+        _print_json(result.to_dict())
+    else:
+        print(result.format())
+    return EXIT_OK
+
+
 # -- the parser --------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
@@ -231,6 +465,55 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--name", help="the game's name")
     p.add_argument("--force", action="store_true", help="replace an existing file")
 
+    p = add("orders", cmd_orders, "check a nation's orders (JSON) and store them in the game")
+    p.add_argument("game")
+    p.add_argument("nation", help="the nation's id, e.g. japan")
+    p.add_argument("file", help="the orders file (docs/orders-format.md)")
+    p.add_argument("--check", action="store_true", help="only check them; store nothing")
+
+    p = add("resolve", cmd_resolve, "resolve the turn's steps (the whole turn by default)")
+    p.add_argument("game")
+    p.add_argument("--seed", help="the dice seed (stored in the game; default: the game's)")
+    p.add_argument(
+        "--to-step", type=int, choices=range(1, 11), metavar="N", help="stop after step N (1-10)"
+    )
+    p.add_argument(
+        "--allow-empty", action="store_true", help="resolve even if no nation has given orders"
+    )
+
+    p = add("report", cmd_report, "the turn's events, for Game Control or one team")
+    p.add_argument("game")
+    p.add_argument("--nation", help="a team's view (fog of war); default: Game Control")
+    p.add_argument("--turn", type=int, help="which turn (default: the last resolved)")
+
+    p = add("calc", cmd_calc, "the umpire's calculator: a table by hand with given dice")
+    p.add_argument("table", choices=("naval", "merchant"))
+    p.add_argument("--cv", type=int, help="naval: the firing side's combat value")
+    p.add_argument("--roll", help="naval: the d6 rolls, e.g. 4 or 6,3 (one per 20 CV)")
+    p.add_argument("--drm", type=int, default=0, help="naval: the total die modifier")
+    _merchant_args(p)
+
+    p = add("odds", cmd_odds, "exact odds of a naval or merchant combat")
+    p.add_argument("kind", choices=("naval", "merchant"))
+    p.add_argument("--cv", type=int, help="naval: your combat value")
+    p.add_argument("--enemy-cv", type=int, help="naval: the enemy's combat value")
+    p.add_argument("--air", type=int, default=0, help="naval: your air points")
+    p.add_argument("--enemy-air", type=int, default=0)
+    p.add_argument("--lsp", type=int, default=1, help="naval: LSP allocated (default 1)")
+    p.add_argument("--enemy-lsp", type=int, default=1)
+    p.add_argument("--units", type=int, default=1, help="naval: units in the force")
+    p.add_argument("--enemy-units", type=int, default=1)
+    p.add_argument("--at-base", action="store_true", help="naval: in your fleet base's area")
+    p.add_argument("--enemy-at-base", action="store_true")
+    p.add_argument(
+        "--no-landing-craft",
+        action="store_true",
+        help="naval: a minor invasion without landing craft (-2)",
+    )
+    p.add_argument("--enemy-bonus", type=int, default=0)
+    p.add_argument("--enemy-shift", type=int, default=0)
+    _merchant_args(p, odds=True)
+
     p = add("graph", cmd_graph, "the sea-area graph: size, connectivity, distances")
     p.add_argument("scenario", nargs="?", help="scenario folder or built-in name (1942)")
     p.add_argument(
@@ -240,6 +523,31 @@ def build_parser() -> argparse.ArgumentParser:
         help="sea-area distance between two bases (ids or names)",
     )
     return parser
+
+
+def _merchant_args(p: argparse.ArgumentParser, odds: bool = False) -> None:
+    p.add_argument("--attack-cv", type=int, help="merchant: the interdictors' CV")
+    p.add_argument("--escort-cv", type=int, help="merchant: the escorts' CV")
+    if not odds:
+        p.add_argument("--attack-roll", type=int, help="merchant: the interdictor's d6")
+        p.add_argument("--escort-roll", type=int, help="merchant: the escort's d6")
+    p.add_argument(
+        "--attacker",
+        choices=calculator.ATTACKERS,
+        help="merchant: what attacks (German subs differ from all others)",
+    )
+    p.add_argument("--attackers", type=int, help="merchant: how many interdicting units")
+    p.add_argument(
+        "--shift", type=int, default=0, help="column shift in the attacker's favour (naval: yours)"
+    )
+    p.add_argument("--bonus", type=int, default=0, help="Advantage Card die bonus (yours)")
+    p.add_argument("--escort-bonus", type=int, default=0, help="merchant: the escort's bonus")
+    p.add_argument(
+        "--short-row",
+        default=DEFAULT_SHORT_ROW,
+        choices=sorted(SHORT_ROW_READINGS),
+        help="reading of the colour table's short row (docs/rules-notes.md)",
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -252,6 +560,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             _print_json({"valid": False, "problems": _problems_json(exc.problems)})
         else:
             print(f"Invalid input — {exc}", file=sys.stderr)
+        return EXIT_INVALID
+    except OrdersError as exc:
+        if getattr(args, "json", False):
+            _print_json({"accepted": False, "problems": _order_problems_json(exc.problems)})
+        else:
+            print(f"Orders refused — {exc}", file=sys.stderr)
         return EXIT_INVALID
     except (CliError, GameFileError) as exc:
         if getattr(args, "json", False):

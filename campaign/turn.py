@@ -65,9 +65,12 @@ class Turn:
         return [n for n in self.scenario.by_id("nations") if n in self.orders]
 
     def take_losses(self, request: LossRequest) -> list[str]:
-        """Ask the owner (the loss policy) and check the answer."""
+        """Ask the owner (the loss policy) and check the answer; when every candidate is
+        lost anyway nobody is asked."""
         if request.due == 0:
             return []
+        if request.due == request.capacity:  # everything is lost: there is no choice
+            return [c.id for c in request.candidates for _ in range(c.steps_left)]
         chosen = list(self.losses.allocate(request))
         check_allocation(request, chosen)
         return chosen

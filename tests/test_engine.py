@@ -1,0 +1,263 @@
+"""The turn engine through its public API (campaign.engine.Campaign) on the mini scenario."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from campaign.dice import DiceError, DiceLog, ScriptedDice
+from campaign.engine import Campaign
+from campaign.gamefile import GameFile
+from campaign.losses import ScriptedLosses
+from campaign.orders import OrdersError, parse_orders
+from campaign.scenario import load_scenario
+
+BLUE: dict[str, Any] = {
+    "nation": "blue",
+    "turn": 1,
+    "supplies": [{"route": "blue_north", "lsp": 1}],
+    "task_forces": [
+        {
+            "id": "home",
+            "name": "Home Fleet",
+            "base": "blue_port",
+            "units": ["blue_cv1", "blue_bb1"],
+            "lsp": 1,
+        }
+    ],
+    "escorts": [{"route": "blue_north", "units": ["blue_es1"]}],
+    "operations": [
+        {
+            "id": "rock",
+            "kind": "minor_invasion",
+            "area": "east_sea",
+            "task_forces": ["home"],
+            "target": "rock",
+            "invasion_force": "home",
+            "manpower": 1,
+        }
+    ],
+    "cards": [{"card": "blue_radar", "use": "die_bonus", "task_force": "home"}],
+}
+RED: dict[str, Any] = {
+    "nation": "red",
+    "turn": 1,
+    "task_forces": [
+        {"id": "red_fleet", "name": "Red Fleet", "base": "red_port", "units": ["red_bb1"], "lsp": 1}
+    ],
+    "raids": [{"route": "blue_north", "area": "north_sea", "units": ["red_ss1"]}],
+}
+
+
+def new_game(tmp_path: Path, mini_dir: Path, name: str = "g.seacontrol") -> Path:
+    path = tmp_path / name
+    GameFile.create(path, load_scenario(mini_dir)).close()
+    return path
+
+
+@pytest.fixture
+def game(tmp_path: Path, mini_dir: Path) -> Path:
+    return new_game(tmp_path, mini_dir)
+
+
+def give(campaign: Campaign, *orders: dict[str, Any]) -> None:
+    for data in orders:
+        campaign.set_orders(data["nation"], parse_orders(data, data["nation"]))
+
+
+def scripted(per_step: dict[int, list[int]]) -> Any:
+    def make(turn: int, step: int, log: DiceLog) -> ScriptedDice:
+        return ScriptedDice(per_step.get(step, []), log)
+
+    return make
+
+
+def test_a_whole_turn_with_scripted_dice(game: Path) -> None:
+    # step 8: naval battle — blue CV 16 (1 die), red CV 5 (1 die); landing: blue CV 24
+    # (2 dice: 20 + 4), red CV 18 (1 die); step 9: interdictor then escort.
+    dice = scripted({8: [1, 5, 3, 2, 2], 9: [4, 6]})
+    with Campaign.open(game) as c:
+        give(c, BLUE, RED)
+        c.resolve(dice=dice)
+        state = c.state
+        assert state.turn == 2 and state.step == 0
+        assert state.units["red_bb1"].state == "sunk"
+        assert state.holders["rock"] == "blue"
+        assert state.garrisons["rock"] == {"blue": 1}
+        assert "red_air1" not in state.air
+        assert state.routes["blue_north"] == 5  # 6 - 1 lost (Blue: 1 per non-German unit)
+        assert state.lsp_at("blue_isle", "blue") == 1  # shipped in step 1
+        assert state.lsp_at("blue_port", "blue") == 0  # 2 - 1 shipped - 1 consumed
+        assert "blue_radar" in state.cards_played
+        kinds = [e.kind for e in c.events()]
+        for kind in (
+            "lsp_moved",
+            "task_force_formed",
+            "flag_placed",
+            "card_played",
+            "task_force_intervenes",
+            "naval_combat",
+            "battle_result",
+            "landing_combat",
+            "landing_succeeded",
+            "merchant_combat",
+            "turn_started",
+        ):
+            assert kind in kinds, kind
+        battle = next(e for e in c.events() if e.kind == "naval_combat")
+        blue_fire = battle.data["fire"]["allies"]
+        assert ["Advantage Card die bonus", 2] in blue_fire["modifiers"]
+        assert blue_fire["dice"] == [[16, 1, 7, 3]]
+        assert c.verify_dice() == []
+        assert len(c.dice_log()) == 7
+
+
+def test_an_unexpected_extra_roll_fails(game: Path) -> None:
+    with Campaign.open(game) as c:
+        give(c, BLUE, RED)
+        with pytest.raises(DiceError, match="unexpected extra roll"):
+            c.resolve(dice=scripted({8: [1, 5, 3, 2]}))
+
+
+def test_step_by_step_equals_the_whole_turn(tmp_path: Path, mini_dir: Path) -> None:
+    a, b = (
+        new_game(tmp_path, mini_dir, "a.seacontrol"),
+        new_game(tmp_path, mini_dir, "b.seacontrol"),
+    )
+    with Campaign.open(a) as c:
+        give(c, BLUE, RED)
+        c.resolve(seed=5)
+    with Campaign.open(b) as c:
+        give(c, BLUE, RED)
+        for step in range(1, 11):
+            c.resolve(to_step=step, seed=5)
+    assert hashlib.sha256(a.read_bytes()).digest() == hashlib.sha256(b.read_bytes()).digest()
+
+
+def test_invalid_orders_are_refused_whole_with_every_reason(game: Path) -> None:
+    bad = json.loads(json.dumps(BLUE))
+    bad["task_forces"][0]["lsp"] = 5  # only 1 left after shipping 1
+    bad["task_forces"].append(
+        {"id": "far", "name": "Far", "base": "blue_isle", "units": ["blue_bb1"], "lsp": 0}
+    )  # bb1 twice; isle no base
+    bad["operations"][0]["manpower"] = 3  # 3 > 2 without landing craft
+    bad["operations"].append(
+        {"id": "x", "kind": "sea_control", "area": "inner_sea", "task_forces": ["far"]}
+    )
+    bad["operations"].append(
+        {"id": "y", "kind": "sea_control", "area": "west_sea", "task_forces": ["far"]}
+    )  # 3 ops, 2 flags; far twice
+    bad["cards"].append({"card": "blue_radar", "use": "column_shift", "task_force": "home"})
+    bad["supplies"][0]["lsp"] = 4  # 4 LSP = 8 tonnage > lift 6; only 2 LSP there
+    bad["transfers"] = [{"unit": "blue_es1", "to": "red_port"}]  # enemy base; es1 twice
+    bad["raids"] = [{"route": "red_inner", "area": "east_sea", "units": ["blue_cv1"]}]
+    bad["tonnage"] = {"blue_home": 30}
+    with Campaign.open(game) as c:
+        with pytest.raises(OrdersError) as info:
+            c.set_orders("blue", parse_orders(bad, "blue"))
+        text = str(info.value)
+        for words in (
+            "allocate 5 LSP but blue will have",
+            "already in task_forces[0]",
+            "is not a fleet base",
+            "3 manpower/tank points but the invasion force can land 2",
+            "3 operations need 3 Naval Operations Flags; blue has 2",
+            "each card may only be played ONCE",
+            "effective lift is 6",
+            "moves 4 LSP but blue has only 2 there",
+            "Red Harbour is held by red",
+            "surface raiders need a task force",
+            "allocates 36 tonnage points; blue has 20",
+            "'Far' has no LSP allocated",
+        ):
+            assert words in text, words
+        assert all(p.rule.startswith("002") for p in info.value.problems)
+        assert c.orders() == {}
+
+
+def test_a_base_that_is_not_yet_a_fleet_base(game: Path) -> None:
+    far = {
+        "nation": "red",
+        "task_forces": [{"id": "t", "name": "T", "base": "red_far", "units": [], "lsp": 0}],
+    }
+    with Campaign.open(game) as c, pytest.raises(OrdersError, match=r"not a fleet base \(this"):
+        c.set_orders("red", parse_orders(far, "red"))
+
+
+def test_orders_cannot_change_once_resolution_starts(game: Path) -> None:
+    with Campaign.open(game) as c:
+        give(c, BLUE, RED)
+        c.resolve(to_step=3, seed=1)
+        with pytest.raises(OrdersError, match="already being resolved"):
+            give(c, RED)
+
+
+def test_reopening_a_turn_resolves_it_again_the_same_way(game: Path) -> None:
+    with Campaign.open(game) as c:
+        give(c, BLUE, RED)
+        c.resolve(seed=3)
+        first = c.state.to_json()
+        c.reopen_turn(1)
+        assert c.state.turn == 1 and c.state.units["blue_cv1"].state == "ready"
+        assert set(c.orders()) == {"blue", "red"}
+        c.resolve(seed=3)
+        assert c.state.to_json() == first
+        assert c.verify_dice() == []
+
+
+def test_team_reports_hide_what_the_enemy_cannot_know(game: Path) -> None:
+    with Campaign.open(game) as c:
+        give(c, BLUE, RED)
+        c.resolve(seed=11)
+        red = c.report("red", 1)
+        umpire = c.report(None, 1)
+        assert "Home Fleet' formed" in umpire and "Home Fleet' formed" not in red
+        assert "Red Fleet' formed" in red
+        assert "Battle in East Sea" in red
+        assert c.dice_head() in red
+
+
+def test_a_tampered_dice_log_is_detected(game: Path) -> None:
+    with Campaign.open(game) as c:
+        give(c, BLUE, RED)
+        c.resolve(seed=2)
+    conn = sqlite3.connect(game)
+    conn.execute("UPDATE dice SET value = 7 - value WHERE seq = 2")
+    conn.commit()
+    conn.close()
+    with Campaign.open(game) as c:
+        assert c.verify_dice() == ["roll 2: its contents were changed after it was rolled"]
+
+
+def test_production_arrives_at_the_fleet_base_nearest_its_shipyard(game: Path) -> None:
+    with Campaign.open(game) as c:
+        c.resolve(seed=1)  # turn 1: nothing ordered
+        c.resolve(seed=1)  # turn 2: Blue's new carriers are built
+        new = c.state.units["blue_new_cv"]
+        assert (new.base, new.state, new.carries_air) == ("blue_port", "ready", True)
+        assert c.state.lsp_at("blue_port", "blue") == 3  # 2 + 1 delivered on turn 2
+
+
+def test_repairs_one_unit_per_fleet_base_in_port(tmp_path: Path, mini_dir: Path) -> None:
+    path = new_game(tmp_path, mini_dir)
+    with Campaign.open(path) as c:
+        give(c, {"nation": "blue", "transfers": [{"unit": "blue_es1", "to": "blue_port"}]})
+        c.resolve(seed=4)
+        assert c.state.units["blue_es1"].state == "ready"
+        assert any(e.kind == "unit_repaired" for e in c.events())
+
+
+def test_a_person_chooses_the_losses(game: Path) -> None:
+    losses = ScriptedLosses([["blue_bb1", "blue_bb1", "blue_cv1"]])
+    with Campaign.open(game, losses=losses) as c:
+        give(c, BLUE, RED)
+        c.resolve(dice=scripted({8: [1, 5, 3, 2, 2], 9: [4, 6]}))
+        assert c.state.units["blue_bb1"].state == "sunk"
+        assert c.state.units["blue_cv1"].state == "damaged"
+        [asked] = losses.requests  # the other losses took everything: nobody is asked
+        assert asked.due == 3 and {x.kind for x in asked.candidates} == {"unit", "manpower"}
