@@ -272,12 +272,15 @@ def cmd_resolve(args: argparse.Namespace) -> int:
             }
         )
         return EXIT_OK
-    step = None
+    last = 10 if end.step == 0 else end.step
+    for number in range(start.step + 1, last + 1):
+        print(f"Step {number} — {STEPS[number - 1].name}")
+        texts = [e.text for e in events if e.step == number and e.turn == start.turn]
+        for text in texts or ["(nothing to report)"]:
+            print(f"  • {text}")
     for event in events:
-        if event.step != step:
-            step = event.step
-            print(f"Step {step} — {STEPS[step - 1].name}" if 1 <= step <= 10 else "")
-        print(f"  • {event.text}")
+        if event.turn != start.turn:
+            print(f"  • {event.text}")
     where = (
         f"turn {end.turn} awaits orders"
         if end.step == 0

@@ -547,13 +547,8 @@ def _merchant_combat(
         reasons.append("escorts outclassed by surface raider +2")
     raid_nations = {r[0] for r in raiders}
     escort_nations = {e[0] for e in escorts} | {owner}
-    shift += card_bonus(t, "column_shift", route=route_id, nations=raid_nations)
-    shift -= card_bonus(t, "column_shift", route=route_id, nations=escort_nations)
-    a_bonus = card_bonus(t, "die_bonus", route=route_id, nations=raid_nations)
-    e_bonus = card_bonus(t, "die_bonus", route=route_id, nations=escort_nations)
     german = sum(1 for u in raid_units if u.type == "submarine" and u.nation == "germany")
     others = len(raid_units) - german + sum(p for _, p in raid_air)
-    combat = mw.MerchantCombat(a_cv, e_cv, german, others, surface, shift, a_bonus, e_bonus)
     everyone = (*tuple(sorted(raid_nations | escort_nations)), UMPIRE)
     if mw.odds_column(a_cv, e_cv) is None:
         t.emit(
@@ -568,6 +563,12 @@ def _merchant_combat(
             escort_cv=e_cv,
         )
         return
+    # Cards are spent only on a combat that happens ("for a single attack").
+    shift += card_bonus(t, "column_shift", route=route_id, nations=raid_nations)
+    shift -= card_bonus(t, "column_shift", route=route_id, nations=escort_nations)
+    a_bonus = card_bonus(t, "die_bonus", route=route_id, nations=raid_nations)
+    e_bonus = card_bonus(t, "die_bonus", route=route_id, nations=escort_nations)
+    combat = mw.MerchantCombat(a_cv, e_cv, german, others, surface, shift, a_bonus, e_bonus)
     a_roll = t.dice.roll(f"merchant warfare '{route_name}': interdictor")
     e_roll = t.dice.roll(f"merchant warfare '{route_name}': escort")
     result = mw.resolve(combat, a_roll, e_roll, short_row)

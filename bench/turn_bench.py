@@ -1,0 +1,165 @@
+"""Resolving a whole turn: the 1942 world, and synthetic worlds 10× and 100× larger.
+
+Run: ``python bench/turn_bench.py [--runs N]``. Prints, for each world:
+
+* *rules*: the ten steps on a copy of the state, in memory (target for the 1942 world:
+  under 50 ms median) — what the engine costs;
+* *resolve + save*: ``Campaign.resolve`` including the ten one-transaction saves with
+  ``synchronous=FULL`` — what an umpire waits for.
+
+Orders: every nation gives the shipped sample orders for turn 1 where they exist
+(``data/scenarios/1942/sample-orders``), else standing orders (escorts on its routes,
+submarines against enemy routes, squadrons ready to intervene). A synthetic world is the
+1942 scenario copied N times side by side (sea areas, bases, units, routes; each copy's
+areas joined to the next), played with standing orders; the turn time should grow
+linearly with N.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from campaign import paths
+from campaign.autoplay import standing_orders
+from campaign.board import Board
+from campaign.dice import SeededDice
+from campaign.engine import Campaign
+from campaign.gamefile import GameFile
+from campaign.orders import Orders, load_orders
+from campaign.scenario import Scenario, load_scenario
+from campaign.turn import STEPS, Turn
+
+SAMPLES = paths.scenario_dir("1942") / "sample-orders"
+
+
+def synthetic(base: Scenario, copies: int) -> Scenario:
+    """The scenario repeated ``copies`` times; copy k's ids get the suffix ``_k``."""
+    if copies == 1:
+        return base
+    id_columns = {
+        "sea_areas": ("id",),
+        "adjacency": ("a", "b"),
+        "bases": ("id", "sea_area"),
+        "routes": ("id", "origin", "destination"),
+        "units": ("id", "base"),
+        "lsp": ("base",),
+        "lsp_supply": ("base",),
+        "air": ("id", "base"),
+        "garrisons": ("base",),
+        "shipyards": ("id", "sea_area"),
+        "production": ("id", "shipyard"),
+        "cards": ("id",),
+    }
+    tables: dict[str, list[dict[str, Any]]] = {}
+    for name, rows in base.tables.items():
+        if name not in id_columns:
+            tables[name] = [dict(r) for r in rows]
+            continue
+        out = []
+        for k in range(copies):
+            for row in rows:
+                new = dict(row)
+                if k:
+                    for col in id_columns[name]:
+                        new[col] = f"{row[col]}_{k}"
+                    if name == "routes":
+                        new["via"] = [f"{v}_{k}" for v in row["via"]]
+                        new["serial"] = row["serial"] + 1000 * k
+                out.append(new)
+        tables[name] = out
+    first = base.tables["sea_areas"][0]["id"]
+    for k in range(1, copies):
+        prev = first if k == 1 else f"{first}_{k - 1}"
+        tables["adjacency"].append(
+            {"a": prev, "b": f"{first}_{k}", "kind": "strait", "name": f"link {k}"}
+        )
+    nations = {n["id"]: n for n in tables["nations"]}
+    for n in nations.values():
+        n["tonnage"] = n["tonnage"] * copies
+    return Scenario(copy.deepcopy(base.meta), tables)
+
+
+def orders_for(board: Board, use_samples: bool) -> dict[str, Orders]:
+    out = {}
+    for nation in board.teams():
+        sample = SAMPLES / f"{nation}.json"
+        if use_samples and sample.is_file():
+            out[nation] = load_orders(sample.read_text(encoding="utf-8"), nation)
+        else:
+            out[nation] = standing_orders(board, nation)
+    return out
+
+
+def measure_rules(scenario: Scenario, runs: int, use_samples: bool) -> list[float]:
+    """The ten steps in memory on a fresh initial state (no game file, no validation of
+    the synthetic scenario, whose tonnage totals exceed what a real scenario may hold)."""
+    from campaign.state import initial_state
+
+    state = initial_state(scenario)
+    orders = orders_for(Board(scenario, state), use_samples)
+    times = []
+    for i in range(runs):
+        work = copy.deepcopy(state)
+        start = time.perf_counter()
+        turn = Turn(scenario, work, orders, SeededDice(i))
+        for step in STEPS:
+            work.step = step.number
+            step.run(turn)
+        times.append((time.perf_counter() - start) * 1000)
+    return times
+
+
+def measure_saved(scenario: Scenario, runs: int, use_samples: bool) -> list[float]:
+    """``Campaign.resolve`` on a real game file: rules plus ten saves."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "bench.seacontrol"
+        GameFile.create(path, scenario).close()
+        with Campaign.open(path) as campaign:
+            for nation, o in orders_for(campaign.board(), use_samples).items():
+                campaign.set_orders(nation, o)
+            times = []
+            for i in range(runs):
+                start = time.perf_counter()
+                campaign.resolve(seed=i)
+                times.append((time.perf_counter() - start) * 1000)
+                campaign.reopen_turn(1)
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=15)
+    args = parser.parse_args()
+    base = load_scenario()
+    print(f"{'world':<26}{'units':>7}{'areas':>7}   rules (median)   resolve + save (median)")
+    per_unit = None
+    for copies in (1, 10, 100):
+        scenario = synthetic(base, copies)
+        runs = args.runs if copies < 100 else max(3, args.runs // 5)
+        rules = measure_rules(scenario, runs, use_samples=copies == 1)
+        saved = measure_saved(scenario, max(3, runs // 3), copies == 1) if copies == 1 else []
+        units = len(scenario.tables["units"])
+        median = statistics.median(rules)
+        label = "1942" if copies == 1 else f"synthetic {copies}x"
+        target = (
+            "  target < 50 ms: " + ("ok" if median < 50 else "OVER TARGET") if copies == 1 else ""
+        )
+        per = median / units
+        growth = "" if per_unit is None else f"  ({per / per_unit:.2f}x the 1942 time per unit)"
+        per_unit = per_unit or per
+        print(
+            f"{label:<26}{units:>7}{len(scenario.tables['sea_areas']):>7}"
+            f"   {median:9.1f} ms   "
+            + (f"{statistics.median(saved):12.1f} ms" if saved else f"{'-':>15}")
+            + f"{target}{growth}"
+        )
+
+
+if __name__ == "__main__":
+    main()

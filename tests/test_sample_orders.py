@@ -1,0 +1,84 @@
+"""The shipped 1942 sample orders, through the command line as an umpire would use them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from campaign import paths
+from campaign.cli import main
+
+SAMPLES = paths.scenario_dir("1942") / "sample-orders"
+NATIONS = (
+    "usa",
+    "uk",
+    "japan",
+    "germany",
+    "italy",
+    "free_france",
+    "netherlands",
+    "vichy_france",
+    "ussr",
+)
+
+
+def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_every_playing_nation_has_sample_orders() -> None:
+    assert sorted(p.stem for p in SAMPLES.glob("*.json")) == sorted(NATIONS)
+
+
+def test_the_ten_steps_run_from_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = str(tmp_path / "1942.seacontrol")
+    assert cli(capsys, "new", "-o", game)[0] == 0
+    for nation in NATIONS:
+        code, out, err = cli(capsys, "orders", game, nation, str(SAMPLES / f"{nation}.json"))
+        assert code == 0, err
+        assert out.startswith(f"Orders for {nation}, turn 1, accepted")
+    code, out, err = cli(capsys, "resolve", game, "--seed", "1942")
+    assert code == 0, err
+    for step in range(1, 11):
+        assert f"Step {step} — " in out
+    for words in (
+        "LSP shipped",
+        "intervenes in Bismarck Sea",
+        "Battle in Bismarck Sea",
+        "Landing at Rabaul",
+        "Central North Atlantic",
+        "Advantage Card",
+        "Turn 2 begins",
+    ):
+        assert words in out, words
+    code, out, _ = cli(capsys, "report", game, "--nation", "germany", "--json")
+    events = json.loads(out)["events"]
+    assert code == 0 and events
+    assert not any(e["kind"] == "task_force_formed" and e["nation"] == "japan" for e in events)
+    code, out, _ = cli(capsys, "report", game)
+    assert "Game Control" in out and "chain head" in out
+
+
+def test_orders_that_break_the_rules_are_refused_with_reasons(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = str(tmp_path / "g.seacontrol")
+    cli(capsys, "new", "-o", game)
+    orders = json.loads((SAMPLES / "japan.json").read_text())
+    for tf in orders["task_forces"]:
+        tf["lsp"] = 9
+    bad = tmp_path / "japan.json"
+    bad.write_text(json.dumps(orders))
+    code, _, err = cli(capsys, "orders", game, "japan", str(bad))
+    assert code == 1
+    assert "Orders refused" in err and "002 Logistic Support Points" in err
+    code, out, _ = cli(capsys, "orders", game, "japan", str(bad), "--json")
+    assert code == 1 and json.loads(out)["accepted"] is False
+    code, _, err = cli(capsys, "resolve", game)
+    assert code == 1 and "no orders are stored" in err
