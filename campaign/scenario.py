@@ -138,12 +138,20 @@ class Scenario:
     #: problems of severity "warning" found when it was loaded
     warnings: list[Problem] = field(default_factory=list)
     _world: World | None = field(default=None, init=False, repr=False, compare=False)
+    _by_id: dict[str, dict[str, Row]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     def rows(self, name: str) -> list[Row]:
         return self.tables[name]
 
     def by_id(self, name: str) -> dict[str, Row]:
-        return {r["id"]: r for r in self.tables[name]}
+        """Rows of table ``name`` by id (built once: a scenario's tables do not change)."""
+        index = self._by_id.get(name)
+        if index is None:
+            index = {r["id"]: r for r in self.tables[name]}
+            self._by_id[name] = index
+        return index
 
     @property
     def world(self) -> World:

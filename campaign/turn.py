@@ -628,18 +628,15 @@ def repairs(t: Turn) -> None:
     Card* — units left In Port (or transferred there) this turn."""
     board = t.board
     where = t.record.get("assignments", {})
-    for base in sorted(board.bases):
+    damaged_at: dict[str, list[Unit]] = {}
+    for u in t.state.units.values():
+        if u.state == "damaged" and where.get(u.id, "in_port") in ("in_port", "transferred"):
+            damaged_at.setdefault(u.base, []).append(u)
+    for base in sorted(damaged_at):
         if not board.is_fleet_base(base):
             continue
         holder = board.holder(base)
-        waiting = [
-            u
-            for u in t.state.units.values()
-            if u.base == base
-            and u.state == "damaged"
-            and board.friendly(u.nation, holder)
-            and where.get(u.id, "in_port") in ("in_port", "transferred")
-        ]
+        waiting = [u for u in damaged_at[base] if board.friendly(u.nation, holder)]
         if not waiting:
             continue
         unit = max(waiting, key=lambda u: (unit_values(u.type, u.nation).fleet, u.type, u.id))

@@ -108,6 +108,10 @@ class World:
         edges = [(r["a"], r["b"], {"kind": r["kind"], "name": r["name"] or ""}) for r in edge_rows]
         return cls(areas, edges)
 
+    @cached_property
+    def _paths(self) -> dict[tuple[str, str, tuple[str, ...]], list[str]]:
+        return {}
+
     def __contains__(self, area: object) -> bool:
         return area in self.areas
 
@@ -123,7 +127,16 @@ class World:
 
     @cached_property
     def _distances(self) -> dict[str, dict[str, int]]:
-        return {src: dict(d) for src, d in nx.all_pairs_shortest_path_length(self.graph)}
+        """Distances from each source area, computed on first use (one BFS per source), so
+        a large board costs only for the areas actually asked about."""
+        return {}
+
+    def _from(self, area: str) -> dict[str, int]:
+        found = self._distances.get(area)
+        if found is None:
+            found = dict(nx.single_source_shortest_path_length(self.graph, area))
+            self._distances[area] = found
+        return found
 
     def distance(self, a: str, b: str) -> int:
         """Moves from sea area ``a`` to ``b`` (0 for the same area).
@@ -135,13 +148,13 @@ class World:
         if b not in self.areas:
             raise KeyError(b)
         try:
-            return self._distances[a][b]
+            return self._from(a)[b]
         except KeyError:
             raise ValueError(f"no sea path from {a} to {b}") from None
 
     def within(self, area: str, moves: int) -> set[str]:
         """All sea areas at most ``moves`` from ``area`` (the area itself included)."""
-        return {b for b, d in self._distances[area].items() if d <= moves}
+        return {b for b, d in self._from(area).items() if d <= moves}
 
     def path(self, a: str, b: str, via: Sequence[str] = ()) -> list[str]:
         """Shortest path of sea areas from ``a`` through each waypoint of ``via`` to ``b``.
@@ -150,12 +163,14 @@ class World:
         there are no waypoints. Ties between equally short paths are broken the same way on
         every run (the graph's insertion order), so paths are reproducible.
         """
-        stops = [a, *via, b]
-        path: list[str] = [a]
-        for start, end in itertools.pairwise(stops):
-            leg = nx.shortest_path(self.graph, start, end)
-            path.extend(leg[1:])
-        return path
+        key = (a, b, tuple(via))
+        cached = self._paths.get(key)
+        if cached is None:
+            cached = [a]
+            for start, end in itertools.pairwise([a, *via, b]):
+                cached.extend(nx.shortest_path(self.graph, start, end)[1:])
+            self._paths[key] = cached
+        return list(cached)
 
     def neighbours(self, area: str) -> list[str]:
         return sorted(self.graph.neighbors(area))
