@@ -19,7 +19,7 @@ from pathlib import Path
 
 from .board import Board
 from .dice import GENESIS, Dice, DiceLog, Roll, SeededDice, verify_chain
-from .events import Event, visible
+from .events import UMPIRE, Event, visible
 from .gamefile import GameFile
 from .losses import LossPolicy, SpreadLosses
 from .orders import OrderProblem, Orders, OrdersError, load_orders
@@ -183,6 +183,34 @@ class Campaign:
         with self.game.db.atomic():
             self.game.db.execute("DELETE FROM orders WHERE turn > ?", [turn])
         return state
+
+    def rule_on_card(self, card: str, ruling: str) -> Event:
+        """Record Game Control's ruling on a card played for *some other advantage outside
+        the rules at the discretion of Game Control* (002 "Advantage Cards")."""
+        played = [
+            e
+            for e in self.events()
+            if e.kind == "card_played"
+            and e.data.get("card") == card
+            and e.data.get("use") == "other"
+        ]
+        if not played:
+            raise ValueError(f"no card '{card}' has been played for Game Control to rule on")
+        if not ruling.strip():
+            raise ValueError("a ruling needs words")
+        asked = played[-1]
+        state = self.state
+        event = Event(
+            state.turn,
+            state.step,
+            "card_ruling",
+            f"Game Control rules on '{asked.data.get('text', '')}': {ruling.strip()}",
+            asked.nation,
+            {"card": card, "ruling": ruling.strip(), "asked_on_turn": asked.turn},
+            (asked.nation, UMPIRE),
+        )
+        self.game.save(state, [event.row()])
+        return event
 
     # -- reports ---------------------------------------------------------------------------
     def report(self, nation: str | None = None, turn: int | None = None) -> str:

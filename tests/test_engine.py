@@ -261,3 +261,19 @@ def test_a_person_chooses_the_losses(game: Path) -> None:
         assert c.state.units["blue_cv1"].state == "damaged"
         [asked] = losses.requests  # the other losses took everything: nobody is asked
         assert asked.due == 3 and {x.kind for x in asked.candidates} == {"unit", "manpower"}
+
+
+def test_game_control_rules_on_an_other_card(game: Path) -> None:
+    blue = json.loads(json.dumps(BLUE))
+    blue["cards"] = [{"card": "blue_radar", "use": "other", "text": "Spies report Red's plan"}]
+    with Campaign.open(game) as c:
+        give(c, blue, RED)
+        c.resolve(seed=1)
+        with pytest.raises(ValueError, match="no card 'red_surprise'"):
+            c.rule_on_card("red_surprise", "no")
+        event = c.rule_on_card("blue_radar", "Red's fleet is reported at Red Harbour")
+        assert event.visible_to == ("blue", "umpire")
+        assert "Spies report Red's plan" in event.text
+    with Campaign.open(game) as c:
+        assert any(e.kind == "card_ruling" for e in c.events("blue"))
+        assert not any(e.kind == "card_ruling" for e in c.events("red"))
