@@ -1,0 +1,280 @@
+"""The app's one door to the engine: a :class:`GameSession` holds the open game.
+
+Widgets never call the engine directly: they ask the session, which calls
+:class:`campaign.engine.Campaign`, keeps the game safe on disk, and announces what changed
+with Qt signals so each view redraws only what it shows.
+
+Files: the game is played in a *working copy* kept in the recovery folder; every order
+and every resolved step is written there at once (that is the autosave). *Save* copies the
+working copy to the game's own file through SQLite's backup API. If the program dies, the
+working copy is still there and is offered back at the next start.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QSettings, QStandardPaths, Signal
+
+from campaign import paths
+from campaign.board import Board
+from campaign.dice import DiceLog, ManualDice
+from campaign.engine import Campaign, DiceFactory, seeded
+from campaign.events import Event
+from campaign.gamefile import GameFile
+from campaign.losses import LossPolicy, SpreadLosses
+from campaign.orders import OrderProblem, Orders, OrdersError
+from campaign.scenario import Scenario, load_scenario
+from campaign.state import GameState
+
+MAX_RECENT = 8
+
+
+def recovery_dir() -> Path:
+    """Where working copies live (one per open game)."""
+    base = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
+    folder = Path(base or tempfile.gettempdir()) / "recovery"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+class GameSession(QObject):
+    """The open game, its file, and signals for everything that changes."""
+
+    gameChanged = Signal()  # a different game was opened (or none)
+    stateChanged = Signal()  # the state moved (a step resolved, a turn reopened)
+    ordersChanged = Signal(str)  # a nation's orders were stored
+    eventsAdded = Signal(list)  # new events (list[Event]) from a resolved step
+    dirtyChanged = Signal(bool)
+    stepResolved = Signal(int)  # the step number just resolved
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.campaign: Campaign | None = None
+        self.path: Path | None = None  # the game's own file (None: never saved)
+        self.working: Path | None = None  # the working copy
+        self.dirty = False
+        self.seed = "1942"
+        self.manual_dice: Callable[[str, int], int] | None = None  # set: umpire rolls
+        self.losses: LossPolicy = SpreadLosses()
+        self._state: GameState | None = None
+
+    # -- what is open ------------------------------------------------------------------------
+    @property
+    def is_open(self) -> bool:
+        return self.campaign is not None
+
+    def require(self) -> Campaign:
+        if self.campaign is None:
+            raise RuntimeError("no game is open")
+        return self.campaign
+
+    @property
+    def scenario(self) -> Scenario:
+        return self.require().scenario
+
+    @property
+    def state(self) -> GameState:
+        if self._state is None:
+            self._state = self.require().state
+        return self._state
+
+    def board(self) -> Board:
+        return Board(self.scenario, self.state)
+
+    @property
+    def title(self) -> str:
+        if not self.is_open:
+            return "Sea Control"
+        name = self.path.stem if self.path else f"{self.require().game.name} (not saved)"
+        state = self.state
+        when = self.scenario.meta.period_of(state.turn)
+        step = "orders" if state.step == 0 else f"step {state.step} done"
+        return f"{name}{' *' if self.dirty else ''} — turn {state.turn} ({when}), {step}"
+
+    # -- opening and saving --------------------------------------------------------------------
+    def new_game(self, scenario: Scenario | None = None, name: str | None = None) -> None:
+        """A new game from ``scenario`` (default: the built-in 1942), not yet saved."""
+        scenario = scenario or load_scenario(paths.scenario_dir("1942"))
+        working = self._new_working_copy()
+        GameFile.create(working, scenario, name=name)
+        self._attach(working, None, dirty=True)
+
+    def open(self, path: str | Path) -> None:
+        """Open a saved game: its working copy is made with the backup API."""
+        path = Path(path)
+        source = GameFile.open(path)  # refuses files that are not games, too new, damaged
+        working = self._new_working_copy()
+        try:
+            source.backup(working)
+        finally:
+            source.close()
+        self._attach(working, path, dirty=False)
+        self._remember(path)
+
+    def recover(self, working: Path) -> None:
+        """Carry on with a working copy left by a program that stopped."""
+        meta = _read_meta(working)
+        target = Path(meta["path"]) if meta.get("path") else None
+        self._attach(working, target, dirty=True)
+
+    def save(self) -> bool:
+        """Save to the game's own file; False if it has none yet (ask for Save As)."""
+        if self.path is None:
+            return False
+        self.save_as(self.path)
+        return True
+
+    def save_as(self, path: str | Path) -> None:
+        path = Path(path)
+        if path.suffix != ".seacontrol":
+            path = path.with_suffix(".seacontrol")
+        self.require().game.backup(path)
+        self.path = path
+        _write_meta(self.working, path)
+        self._remember(path)
+        self._set_dirty(False)
+        self.gameChanged.emit()
+
+    def close(self) -> None:
+        """Close the game; its working copy is removed (everything worth keeping is saved
+        or was refused by the user)."""
+        if self.campaign is not None:
+            self.campaign.close()
+        if self.working is not None:
+            for p in (self.working, _meta_path(self.working)):
+                if p.exists():
+                    p.unlink()
+        self.campaign, self.path, self.working, self._state = None, None, None, None
+        self._set_dirty(False)
+        self.gameChanged.emit()
+
+    def recoverable(self) -> list[Path]:
+        """Working copies left behind by a program that did not close them."""
+        mine = self.working
+        return sorted(p for p in recovery_dir().glob("*.seacontrol") if p != mine)
+
+    def recent(self) -> list[str]:
+        value = QSettings().value("recent", [])
+        items = value if isinstance(value, list) else [value] if value else []
+        return [str(p) for p in items if Path(str(p)).is_file()]
+
+    # -- orders and the turn ---------------------------------------------------------------------
+    def orders(self, nation: str) -> Orders | None:
+        return self.require().orders().get(nation)
+
+    def all_orders(self) -> dict[str, Orders]:
+        return self.require().orders()
+
+    def check(self, orders: Orders) -> list[OrderProblem]:
+        return self.require().check(orders)
+
+    def set_orders(self, nation: str, orders: Orders) -> list[OrderProblem]:
+        """Store orders; returns the problems instead if the rules refuse them."""
+        try:
+            self.require().set_orders(nation, orders)
+        except OrdersError as exc:
+            return exc.problems
+        self._set_dirty(True)
+        self.ordersChanged.emit(nation)
+        return []
+
+    def clear_orders(self, nation: str) -> None:
+        self.require().clear_orders(nation)
+        self._set_dirty(True)
+        self.ordersChanged.emit(nation)
+
+    def dice_factory(self) -> DiceFactory:
+        if self.manual_dice is None:
+            return seeded(self.seed)
+        ask = self.manual_dice
+
+        def make(turn: int, step: int, log: DiceLog) -> ManualDice:
+            return ManualDice(ask, log)
+
+        return make
+
+    def resolve(self, to_step: int | None = None) -> list[Event]:
+        """Resolve the next step (or up to ``to_step``); raises OrdersError if refused."""
+        campaign = self.require()
+        state = campaign.state
+        target = to_step if to_step is not None else state.step + 1
+        events: list[Event] = []
+
+        def each(number: int, new: list[Event]) -> None:
+            self._state = None
+            self.eventsAdded.emit(new)
+            self.stepResolved.emit(number)
+
+        campaign.losses = self.losses
+        events = campaign.resolve(to_step=target, dice=self.dice_factory(), on_step=each)
+        self._state = None
+        self._set_dirty(True)
+        self.stateChanged.emit()
+        return events
+
+    def reopen_turn(self, turn: int) -> None:
+        self.require().reopen_turn(turn)
+        self._state = None
+        self._set_dirty(True)
+        self.stateChanged.emit()
+
+    def events(self, nation: str | None = None, turn: int | None = None) -> list[Event]:
+        return self.require().events(nation, turn)
+
+    # -- internals -----------------------------------------------------------------------------
+    def _new_working_copy(self) -> Path:
+        return recovery_dir() / f"{uuid.uuid4().hex}.seacontrol"
+
+    def _attach(self, working: Path, path: Path | None, dirty: bool) -> None:
+        old = (self.campaign, self.working)
+        self.campaign = Campaign.open(working, self.losses)
+        self.working, self.path, self._state = working, path, None
+        _write_meta(working, path)
+        seed = self.campaign.game.meta("seed")
+        self.seed = seed or self.scenario.meta.id
+        if old[0] is not None:
+            old[0].close()
+            for p in (old[1], _meta_path(old[1]) if old[1] else None):
+                if p is not None and p.exists() and p != working:
+                    p.unlink()
+        self._set_dirty(dirty)
+        self.gameChanged.emit()
+
+    def _set_dirty(self, dirty: bool) -> None:
+        if dirty != self.dirty:
+            self.dirty = dirty
+            self.dirtyChanged.emit(dirty)
+
+    def _remember(self, path: Path) -> None:
+        items = [str(path)] + [p for p in self.recent() if p != str(path)]
+        QSettings().setValue("recent", items[:MAX_RECENT])
+
+
+def _meta_path(working: Path) -> Path:
+    return working.with_suffix(".json")
+
+
+def _write_meta(working: Path | None, path: Path | None) -> None:
+    if working is None:
+        return
+    data = {"path": str(path) if path else "", "pid": os.getpid()}
+    _meta_path(working).write_text(json.dumps(data), encoding="utf-8")
+
+
+def _read_meta(working: Path) -> dict[str, str]:
+    try:
+        return dict(json.loads(_meta_path(working).read_text(encoding="utf-8")))
+    except (OSError, ValueError):
+        return {}
+
+
+def discard_recovery(working: Path) -> None:
+    for p in (working, _meta_path(working)):
+        if p.exists():
+            p.unlink()
