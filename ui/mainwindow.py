@@ -1,0 +1,423 @@
+"""The main window: the sea chart in the middle, orders and details on the right, the
+turn's report (with the calculator and the odds) below, the ten steps across the top."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QUndoStack
+from PySide6.QtWidgets import (
+    QApplication,
+    QDockWidget,
+    QFileDialog,
+    QInputDialog,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QProgressDialog,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from campaign import paths
+from campaign.csvdata import InputError
+from campaign.dice import DiceError
+from campaign.gamefile import GameFileError
+from campaign.orders import OrdersError
+from campaign.scenario import load_scenario
+
+from . import export
+from .calculator import CalculatorPanel
+from .details import DetailsPanel
+from .dialogs import DialogLosses, ask_die
+from .mapview import SeaChart
+from .oddschart import OddsPanel
+from .orders import OrdersEditor
+from .report import ReportPanel
+from .session import GameSession, discard_recovery
+from .turnbar import TurnBar
+
+THEATRES = (
+    "Pacific",
+    "Atlantic",
+    "Mediterranean",
+    "Indian Ocean",
+    "East Indies",
+    "North Sea & Arctic",
+)
+FILTER = "Sea Control games (*.seacontrol)"
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, session: GameSession | None = None, ask_losses: bool = True) -> None:
+        super().__init__()
+        self.session = session or GameSession(self)
+        self.session.losses = DialogLosses(self, ask=ask_losses)
+        self.undo = QUndoStack(self)
+        self.setMinimumSize(1000, 640)
+        self.resize(1366, 768)
+        central = QWidget()
+        layout = QVBoxLayout(central)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        self.turnbar = TurnBar(self.session)
+        layout.addWidget(self.turnbar)
+        self.chart = SeaChart(self.session)
+        layout.addWidget(self.chart, 1)
+        self.setCentralWidget(central)
+
+        self.orders = OrdersEditor(self.session, self.undo)
+        self.details = DetailsPanel(self.session)
+        right = QTabWidget()
+        right.addTab(self.orders, "Orders")
+        right.addTab(self.details, "Details")
+        self.right_tabs = right
+        self.right = self._dock("Orders and details", right, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.report = ReportPanel(self.session)
+        self.calculator = CalculatorPanel()
+        self.odds = OddsPanel()
+        bottom = QTabWidget()
+        bottom.addTab(self.report, "Turn report")
+        bottom.addTab(self.odds, "Odds")
+        bottom.addTab(self.calculator, "Umpire's calculator")
+        self.bottom_tabs = bottom
+        self.bottom = self._dock("Report", bottom, Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.resizeDocks([self.right], [480], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.bottom], [230], Qt.Orientation.Vertical)
+        self.status = QLabel()
+        self.statusBar().addPermanentWidget(self.status)
+
+        self._menus()
+        self.turnbar.resolveRequested.connect(self.resolve)
+        self.turnbar.dice_mode.currentIndexChanged.connect(self._dice_mode)
+        self.chart.selected.connect(self._selected)
+        self.session.gameChanged.connect(self._update_title)
+        self.session.stateChanged.connect(self._update_title)
+        self.session.dirtyChanged.connect(lambda _d: self._update_title())
+        self.orders.problemsChanged.connect(self._problems)
+        self._update_title()
+
+    def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(title)
+        dock.setWidget(widget)
+        dock.setFeatures(
+            QDockWidget.DockWidgetFeature.DockWidgetMovable
+            | QDockWidget.DockWidgetFeature.DockWidgetFloatable
+        )
+        self.addDockWidget(area, dock)
+        return dock
+
+    # -- menus --------------------------------------------------------------------------------
+    def _action(
+        self, menu: QMenu, text: str, slot: object, shortcut: object = None, tip: str = ""
+    ) -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(shortcut)  # type: ignore[arg-type]
+        if tip:
+            action.setStatusTip(tip)
+        action.triggered.connect(slot)  # type: ignore[arg-type]
+        menu.addAction(action)
+        return action
+
+    def _menus(self) -> None:
+        bar = self.menuBar()
+        file = bar.addMenu("&File")
+        self._action(
+            file,
+            "&New game…",
+            self.new_game,
+            QKeySequence.StandardKey.New,
+            "Start a new game from a scenario",
+        )
+        self._action(file, "&Open…", self.open_game, QKeySequence.StandardKey.Open)
+        self.recent_menu = file.addMenu("Open &recent")
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        file.addSeparator()
+        self._action(file, "&Save", self.save, QKeySequence.StandardKey.Save)
+        self._action(file, "Save &as…", self.save_as, QKeySequence.StandardKey.SaveAs)
+        file.addSeparator()
+        self._action(
+            file,
+            "Reopen a &turn…",
+            self.reopen_turn,
+            tip="Go back to the start of an earlier turn (undo whole turns)",
+        )
+        exports = file.addMenu("&Export")
+        self._action(exports, "Turn report as PDF…", lambda: self._export("report", "pdf"))
+        self._action(exports, "Turn report as CSV…", lambda: self._export("report", "csv"))
+        self._action(exports, "Merchant route chart as PDF…", lambda: self._export("routes", "pdf"))
+        self._action(exports, "Merchant route chart as CSV…", lambda: self._export("routes", "csv"))
+        file.addSeparator()
+        self._action(file, "&Quit", self.close, QKeySequence.StandardKey.Quit)
+
+        edit = bar.addMenu("&Edit")
+        undo = self.undo.createUndoAction(self, "&Undo")
+        undo.setShortcut(QKeySequence.StandardKey.Undo)
+        redo = self.undo.createRedoAction(self, "&Redo")
+        redo.setShortcut(QKeySequence.StandardKey.Redo)
+        edit.addAction(undo)
+        edit.addAction(redo)
+
+        view = bar.addMenu("&View")
+        self._action(view, "&Fit the world", self.chart.fit_world, "Ctrl+0")
+        theatres = view.addMenu("&Theatre")
+        for name in THEATRES:
+            self._action(theatres, name, lambda _c=False, n=name: self.chart.zoom_to(n))
+        self._action(view, "Find…", self.find, QKeySequence.StandardKey.Find)
+        adjacency = self._action(view, "Show sea-area &links", self.chart.set_show_adjacency)
+        adjacency.setCheckable(True)
+        view.addSeparator()
+        self._action(view, "View as &Game Control", lambda: self.set_viewer(None))
+        self._action(
+            view,
+            "View as a &team…",
+            self.choose_team,
+            tip="Show only what one team may know (fog of war)",
+        )
+
+        help_ = bar.addMenu("&Help")
+        self._action(help_, "&About Sea Control", self.about)
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        recent = self.session.recent()
+        if not recent:
+            self.recent_menu.addAction("(none)").setEnabled(False)
+        for path in recent:
+            self._action(self.recent_menu, path, lambda _c=False, p=path: self.open_game(p))
+
+    # -- files ---------------------------------------------------------------------------------
+    def offer_recovery(self) -> bool:
+        """At start: offer back games left by a program that stopped. True if one was."""
+        for working in self.session.recoverable():
+            answer = QMessageBox.question(
+                self,
+                "Recover a game?",
+                "Sea Control stopped without closing a game. Its last state was kept "
+                f"(saved {working.stat().st_mtime and 'automatically after every step'}).\n\n"
+                "Recover it?",
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Discard,
+            )
+            if answer == QMessageBox.StandardButton.Yes:
+                try:
+                    self.session.recover(working)
+                    return True
+                except GameFileError as exc:
+                    self.error("The game could not be recovered", str(exc))
+            discard_recovery(working)
+        return False
+
+    def maybe_save(self) -> bool:
+        """Before unsaved changes would be lost: save, discard or cancel."""
+        if not self.session.is_open or not self.session.dirty:
+            return True
+        answer = QMessageBox.question(
+            self,
+            "Unsaved changes",
+            "The game has changes that are not saved. Save them?",
+            QMessageBox.StandardButton.Save
+            | QMessageBox.StandardButton.Discard
+            | QMessageBox.StandardButton.Cancel,
+        )
+        if answer == QMessageBox.StandardButton.Save:
+            return self.save()
+        return answer == QMessageBox.StandardButton.Discard
+
+    def new_game(self) -> None:
+        if not self.maybe_save():
+            return
+        choices = [*paths.builtin_scenarios(), "Another scenario folder…"]
+        choice, ok = QInputDialog.getItem(self, "New game", "Scenario:", choices, 0, False)
+        if not ok:
+            return
+        try:
+            if choice == choices[-1]:
+                folder = QFileDialog.getExistingDirectory(self, "Scenario folder")
+                if not folder:
+                    return
+                scenario = load_scenario(folder)
+            else:
+                scenario = load_scenario(paths.scenario_dir(choice))
+        except InputError as exc:
+            self.error("The scenario cannot be used", str(exc))
+            return
+        self.session.new_game(scenario)
+        self.chart.fit_world()
+
+    def open_game(self, path: str | None = None) -> None:
+        if not self.maybe_save():
+            return
+        if not path:
+            path, _ = QFileDialog.getOpenFileName(self, "Open a game", "", FILTER)
+            if not path:
+                return
+        try:
+            self.session.open(path)
+        except GameFileError as exc:
+            self.error("The game cannot be opened", str(exc))
+            return
+        self.chart.fit_world()
+
+    def save(self) -> bool:
+        if not self.session.is_open:
+            return False
+        if self.session.path is None:
+            return self.save_as()
+        try:
+            self.session.save()
+        except OSError as exc:
+            self.error(
+                "The game could not be saved",
+                f"{exc}. It is still safe in its working copy; try Save As to another folder.",
+            )
+            return False
+        self.statusBar().showMessage(f"Saved {self.session.path}", 4000)
+        return True
+
+    def save_as(self) -> bool:
+        if not self.session.is_open:
+            return False
+        start = str(self.session.path or Path.home() / "game.seacontrol")
+        path, _ = QFileDialog.getSaveFileName(self, "Save the game as", start, FILTER)
+        if not path:
+            return False
+        try:
+            self.session.save_as(path)
+        except OSError as exc:
+            self.error("The game could not be saved", str(exc))
+            return False
+        return True
+
+    def reopen_turn(self) -> None:
+        if not self.session.is_open:
+            return
+        turns = self.session.require().game.turns()
+        labels = [f"Turn {t} ({self.session.scenario.meta.period_of(t)})" for t in turns]
+        choice, ok = QInputDialog.getItem(
+            self, "Reopen a turn", "Go back to the start of:", labels, len(labels) - 1, False
+        )
+        if ok:
+            self.session.reopen_turn(turns[labels.index(choice)])
+
+    def _export(self, what: str, kind: str) -> None:
+        if not self.session.is_open:
+            return
+        suffix = {"pdf": "PDF (*.pdf)", "csv": "CSV (*.csv)"}[kind]
+        path, _ = QFileDialog.getSaveFileName(self, "Export", f"{what}.{kind}", suffix)
+        if not path:
+            return
+        viewer = self.report.viewer or None
+        try:
+            if what == "report":
+                func = export.export_report_pdf if kind == "pdf" else export.export_report_csv
+                func(self.session, path, viewer=viewer)
+            else:
+                func = export.export_routes_pdf if kind == "pdf" else export.export_routes_csv
+                func(self.session, path)
+        except OSError as exc:
+            self.error("The export could not be written", str(exc))
+            return
+        self.statusBar().showMessage(f"Exported {path}", 4000)
+
+    # -- the turn ------------------------------------------------------------------------------
+    def resolve(self, to_step: int) -> None:
+        if not self.session.is_open:
+            return
+        unstored = self.orders.unstored()
+        if unstored and self.session.state.step == 0:
+            answer = QMessageBox.warning(
+                self,
+                "Orders not stored",
+                "These nations' orders break a rule and are not stored, so they will not be "
+                f"carried out: {', '.join(unstored)}.\n\nResolve anyway?",
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            )
+            if answer != QMessageBox.StandardButton.Yes:
+                return
+        start = self.session.state.step
+        progress = QProgressDialog("Resolving…", "", start, to_step, self)
+        progress.setCancelButton(None)
+        progress.setMinimumDuration(800)
+        progress.setWindowModality(Qt.WindowModality.WindowModal)
+        self.session.stepResolved.connect(progress.setValue)
+        try:
+            self.session.resolve(to_step)
+        except OrdersError as exc:
+            self.error("The orders were refused", str(exc))
+        except DiceError as exc:
+            self.error(
+                "Resolution stopped",
+                f"{exc}. The game is as it was before that step; resolve again to carry on.",
+            )
+        finally:
+            self.session.stepResolved.disconnect(progress.setValue)
+            progress.close()
+        self.bottom_tabs.setCurrentWidget(self.report)
+
+    def _dice_mode(self, index: int) -> None:
+        self.session.manual_dice = ask_die(self) if index == 1 else None  # type: ignore[assignment]
+
+    # -- views -------------------------------------------------------------------------------------
+    def set_viewer(self, nation: str | None) -> None:
+        self.report.set_viewer(nation or "", confirm=False)
+        self.chart.set_team(nation)
+
+    def choose_team(self) -> None:
+        if not self.session.is_open:
+            return
+        board = self.session.board()
+        teams = board.teams()
+        names = [str(board.nations[n]["name"]) for n in teams]
+        choice, ok = QInputDialog.getItem(self, "View as a team", "Team:", names, 0, False)
+        if ok:
+            self.set_viewer(teams[names.index(choice)])
+
+    def find(self) -> None:
+        text, ok = QInputDialog.getText(self, "Find", "Base, port, island or sea area:")
+        if ok and text.strip() and not self.chart.find(text.strip()):
+            self.statusBar().showMessage(f"Nothing called '{text}' on the map", 4000)
+
+    def _selected(self, kind: str, ident: str) -> None:
+        self.right_tabs.setCurrentWidget(self.details)
+        if kind == "task_force":
+            self.chart.show_range(ident)
+        else:
+            self.chart.clear_range()
+
+    def _problems(self, count: int) -> None:
+        self.status.setText(f"{count} order problem(s)" if count else "")
+
+    def _update_title(self) -> None:
+        self.setWindowTitle(self.session.title)
+
+    def about(self) -> None:
+        QMessageBox.about(
+            self,
+            "About Sea Control",
+            "<b>Sea Control</b><br>The naval campaign of <i>The Last War – Naval Warfare "
+            "1942–1945</i>.<br><br>Map data: Natural Earth (public domain).",
+        )
+
+    def error(self, title: str, text: str) -> None:
+        box = QMessageBox(QMessageBox.Icon.Warning, title, text, parent=self)
+        box.exec()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if self.maybe_save():
+            QSettings().setValue("geometry", self.saveGeometry())
+            self.session.close()
+            event.accept()
+        else:
+            event.ignore()
+
+
+def application() -> QApplication:
+    app = QApplication.instance()
+    if not isinstance(app, QApplication):
+        app = QApplication([])
+    return app
