@@ -14,14 +14,16 @@ same game file byte for byte.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from pathlib import Path
 
 from .board import Board
-from .dice import GENESIS, Dice, DiceLog, Roll, SeededDice, verify_chain
+from .dice import GENESIS, Dice, DiceLog, Roll, ScriptedDice, SeededDice, verify_chain
 from .events import UMPIRE, Event, visible
 from .gamefile import GameFile
 from .losses import LossPolicy, SpreadLosses
+from .operations import BattlePreview, preview_battles
 from .orders import OrderProblem, Orders, OrdersError, load_orders
 from .rules import check_orders, check_turn
 from .scenario import Scenario
@@ -175,6 +177,20 @@ class Campaign:
             if number == len(STEPS):
                 break
         return events
+
+    def preview_battles(self) -> list[BattlePreview]:
+        """The naval battles step 8 will fight, as things stand (orders given so far), each
+        side as the damage table sees it — for exact odds before the dice are rolled.
+
+        Steps before 8 are played on a copy (they roll no dice); nothing is saved."""
+        state = copy.deepcopy(self.state)
+        if state.step >= 8:
+            return []
+        turn = Turn(self.scenario, state, self.orders(state.turn), ScriptedDice([]))
+        for step in STEPS[state.step : 7]:
+            state.step = step.number
+            step.run(turn)
+        return preview_battles(turn)
 
     def reopen_turn(self, turn: int) -> GameState:
         """Undo back to the start of ``turn``; its orders are kept to be changed or resolved

@@ -43,22 +43,34 @@ class Force:
         return {n for n, _ in self.task_forces}
 
 
-def naval_operations(t: Turn) -> None:
+@dataclass
+class Plan:
+    """One sea area's operations and who will fight there (step 8, before any dice)."""
+
+    area: str
+    operations: list[tuple[str, Operation]]
+    sides: dict[str, Force]
+    attacker: str
+    interveners: list[TFKey] = field(default_factory=list)
+
+    @property
+    def opposed(self) -> bool:
+        return len(self.sides) >= 2
+
+
+def plan_operations(t: Turn) -> tuple[list[Plan], dict[TFKey, TaskForce]]:
+    """Who fights whom in step 8 — decided from the orders alone, with no side effects, so
+    the app can show each battle's exact odds before it is fought."""
     board = t.board
     tfs: dict[TFKey, TaskForce] = {
         (n, tf.id): tf for n in t.nations() for tf in t.orders[n].task_forces
     }
     ops = [(n, op) for n in t.nations() for op in t.orders[n].operations]
     committed: set[TFKey] = {(n, tf_id) for n, op in ops for tf_id in op.task_forces}
-    spent: set[TFKey] = set()
-    contested: dict[str, set[str]] = {}
-    record = t.record
-    record.setdefault("surface_raids", [])
     by_area: dict[str, list[tuple[str, Operation]]] = {}
     for n, op in ops:
         by_area.setdefault(op.area, []).append((n, op))
-    if not ops:
-        t.emit("no_operations", "No naval operations this turn.")
+    plans = []
     for area in sorted(by_area):
         area_ops = by_area[area]
         sides: dict[str, Force] = {}
@@ -66,15 +78,73 @@ def naval_operations(t: Turn) -> None:
             force = sides.setdefault(board.side_key(n), Force(board.side_key(n)))
             for tf_id in op.task_forces:
                 _join(force, (n, tf_id), tfs, t, area)
-        op_sides = list(sides)
-        if len(op_sides) == 1:
-            _interveners(t, board, area, op_sides[0], tfs, committed, sides)
+        attacker = next(iter(sides))
+        interveners = []
+        if len(sides) == 1:
+            interveners = _interveners(t, board, area, attacker, tfs, committed, sides)
+        plans.append(Plan(area, area_ops, sides, attacker, interveners))
+    return plans, tfs
+
+
+@dataclass(frozen=True)
+class BattlePreview:
+    """A battle step 8 will fight, with each side as the damage table sees it."""
+
+    area: str
+    area_name: str
+    a: CombatSide
+    b: CombatSide
+    task_forces: dict[str, list[str]]  # side key → task force names
+
+
+def preview_battles(t: Turn) -> list[BattlePreview]:
+    """The battles of the coming step 8 (no dice rolled, no card spent)."""
+    board = t.board
+    plans, tfs = plan_operations(t)
+    out = []
+    for plan in plans:
+        if not plan.opposed:
+            continue
+        keys = sorted(plan.sides, key=lambda k: (k != plan.attacker, k))[:2]
+        a, b = plan.sides[keys[0]], plan.sides[keys[1]]
+        names = {f.key: [tfs[k].name for k in f.task_forces] for f in (a, b)}
+        out.append(
+            BattlePreview(
+                plan.area,
+                board.area_name(plan.area),
+                _side_of(t, board, a, plan.area, peek=True),
+                _side_of(t, board, b, plan.area, peek=True),
+                names,
+            )
+        )
+    return out
+
+
+def naval_operations(t: Turn) -> None:
+    board = t.board
+    plans, tfs = plan_operations(t)
+    spent: set[TFKey] = set()
+    contested: dict[str, set[str]] = {}
+    record = t.record
+    record.setdefault("surface_raids", [])
+    if not plans:
+        t.emit("no_operations", "No naval operations this turn.")
+    for plan in plans:
+        area, area_ops, sides = plan.area, plan.operations, plan.sides
+        for nation, tf_id in plan.interveners:
+            t.emit(
+                "task_force_intervenes",
+                f"'{tfs[(nation, tf_id)].name}' ({nation}) intervenes in {board.area_name(area)}.",
+                nation,
+                task_force=tf_id,
+                area=area,
+            )
         for force in sides.values():
             spent.update(force.task_forces)
-        if len(sides) >= 2:
-            winner = _battle(t, board, area, sides, attacker=op_sides[0])
+        if plan.opposed:
+            winner = _battle(t, board, area, sides, attacker=plan.attacker)
         else:
-            winner = op_sides[0]
+            winner = plan.attacker
             for n, op in area_ops:
                 t.emit(
                     "operation_unopposed",
@@ -131,10 +201,11 @@ def _interveners(
     tfs: dict[TFKey, TaskForce],
     committed: set[TFKey],
     sides: dict[str, Force],
-) -> None:
+) -> list[TFKey]:
     """Enemy task forces standing by with LSP whose range reaches the area join the battle
     (each task force intervenes once a turn, in the first operation it can reach)."""
     op_nation = next(iter(sides[op_side].nations))
+    joined: list[TFKey] = []
     for key in sorted(tfs):
         nation, tf_id = key
         tf = tfs[key]
@@ -158,16 +229,11 @@ def _interveners(
             continue
         committed.add(key)
         _join(sides.setdefault(side, Force(side)), key, tfs, t, area)
-        t.emit(
-            "task_force_intervenes",
-            f"'{tf.name}' ({nation}) intervenes in {board.area_name(area)}.",
-            nation,
-            task_force=tf_id,
-            area=area,
-        )
+        joined.append(key)
+    return joined
 
 
-def _side_of(t: Turn, board: Board, force: Force, area: str) -> CombatSide:
+def _side_of(t: Turn, board: Board, force: Force, area: str, peek: bool = False) -> CombatSide:
     cv = sum(fleet_cv(u) for u in force.units) + sum(
         land_air_cv(t.state.air[a].kind, p, "fleet") for a, p in force.air
     )
@@ -179,8 +245,8 @@ def _side_of(t: Turn, board: Board, force: Force, area: str) -> CombatSide:
         for b in board.bases
     )
     tf_keys = list(force.task_forces)
-    bonus = card_bonus(t, "die_bonus", task_forces=tf_keys, nations=force.nations)
-    shift = card_bonus(t, "column_shift", task_forces=tf_keys, nations=force.nations)
+    bonus = card_bonus(t, "die_bonus", task_forces=tf_keys, nations=force.nations, peek=peek)
+    shift = card_bonus(t, "column_shift", task_forces=tf_keys, nations=force.nations, peek=peek)
     return CombatSide(
         force.key,
         cv,

@@ -436,6 +436,7 @@ def card_bonus(
     task_forces: Sequence[tuple[str, str]] = (),
     route: str = "",
     nations: set[str] | None = None,
+    peek: bool = False,
 ) -> int:
     """Sum of unused card values of ``use`` aimed at one of ``task_forces`` ((nation, id))
     or at ``route`` and benefiting ``nations``; marks them used ("for a single attack")."""
@@ -450,7 +451,7 @@ def card_bonus(
             route and effect["route"] == route
         )
         if hit:
-            effect["used"] = True
+            effect["used"] = effect["used"] or not peek
             total += effect["value"] if use == "die_bonus" else 1
     return total
 

@@ -277,3 +277,25 @@ def test_game_control_rules_on_an_other_card(game: Path) -> None:
     with Campaign.open(game) as c:
         assert any(e.kind == "card_ruling" for e in c.events("blue"))
         assert not any(e.kind == "card_ruling" for e in c.events("red"))
+
+
+def test_battles_are_previewed_before_the_dice_with_their_exact_odds(game: Path) -> None:
+    from campaign.odds import naval_odds
+
+    with Campaign.open(game) as c:
+        give(c, BLUE, RED)
+        before = c.state.to_json()
+        [battle] = c.preview_battles()
+        assert battle.area == "east_sea"
+        assert (battle.a.cv, battle.b.cv) == (16, 5)
+        assert battle.a.die_bonus == 2  # the radar card, not yet spent
+        assert battle.task_forces == {"allies": ["Home Fleet"], "axis": ["Red Fleet"]}
+        assert c.state.to_json() == before and c.dice_log() == []
+        odds = naval_odds(battle.a, battle.b)
+        assert 0 < odds.p_a_wins <= 1
+        c.resolve(to_step=7, seed=1)
+        assert [b.a.cv for b in c.preview_battles()] == [16]
+        c.resolve(to_step=8, seed=1)
+        assert c.preview_battles() == []
+        fought = next(e for e in c.events() if e.kind == "naval_combat")
+        assert fought.data["sides"]["allies"]["cv"] == 16

@@ -1,0 +1,88 @@
+"""The whole app driven as an umpire would: build a task force, escort a route and set its
+tonnage, place a flag, play a card, resolve the turn, read the report, save and reopen."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox
+
+from ui.mainwindow import MainWindow
+
+
+@pytest.fixture
+def window(qtbot: object, monkeypatch: pytest.MonkeyPatch) -> MainWindow:
+    monkeypatch.setattr(QMessageBox, "question",
+                        lambda *a, **k: QMessageBox.StandardButton.Discard)
+    w = MainWindow(ask_losses=False)
+    qtbot.addWidget(w)  # type: ignore[attr-defined]
+    w.session.new_game()
+    w.show()
+    return w
+
+
+def choose_nation(w: MainWindow, nation: str) -> None:
+    w.orders.nation.setCurrentIndex(w.orders.nation.findData(nation))
+
+
+def test_a_turn_from_orders_to_report_to_saved_file(
+    window: MainWindow, qtbot: object, tmp_path: Path
+) -> None:
+    w = window
+    assert "turn 1 (Jan/Feb 1942)" in w.windowTitle()
+    ed = w.orders
+    # Japan: a task force at Truk, a minor invasion of Rabaul under a flag, a card.
+    choose_nation(w, "japan")
+    ed.new_task_force("Kido Butai", "truk",
+                      ["jpn_cv_akagi_kaga", "jpn_cv_shokaku_zuikaku"], lsp=2)
+    ed.new_task_force("Invasion Force", "truk", ["jpn_cl_south_seas"], lsp=1)
+    assert [t.name for t in ed.draft().task_forces] == ["Kido Butai", "Invasion Force"]
+    ed.check_task_forces(["kido_butai", "invasion_force"])
+    ed.op_kind.setCurrentIndex(ed.op_kind.findData("minor_invasion"))
+    ed.op_area.setCurrentIndex(ed.op_area.findData("bismarck_sea"))
+    ed.op_target.setCurrentIndex(ed.op_target.findData("rabaul"))
+    ed.op_manpower.setValue(2)
+    qtbot.mouseClick(ed.op_create, Qt.MouseButton.LeftButton)  # type: ignore[attr-defined]
+    [op] = ed.draft().operations
+    assert (op.kind, op.target, op.invasion_force) == ("minor_invasion", "rabaul",
+                                                      "invasion_force")
+    ed.select_card(next(c["id"] for c in w.session.scenario.rows("cards")
+                        if c["nation"] == "japan"))
+    ed.card_use.setCurrentIndex(ed.card_use.findData("die_bonus"))
+    ed.card_tf.setCurrentIndex(ed.card_tf.findData("kido_butai"))
+    qtbot.mouseClick(ed.card_play, Qt.MouseButton.LeftButton)  # type: ignore[attr-defined]
+    assert ed.problems == [], [str(p) for p in ed.problems]
+    assert w.session.orders("japan") == ed.draft()
+    # UK: escorts on the North Atlantic and more tonnage there.
+    choose_nation(w, "uk")
+    ed.select_units(["uk_es_western_approaches_1", "uk_es_western_approaches_2"])
+    ed.select_route("us_can_uk")
+    ed.tonnage.setValue(55)
+    qtbot.mouseClick(ed.set_tonnage, Qt.MouseButton.LeftButton)  # type: ignore[attr-defined]
+    ed.select_units(["uk_es_western_approaches_1", "uk_es_western_approaches_2"])
+    ed.select_route("us_can_uk")
+    qtbot.mouseClick(ed.escort_button, Qt.MouseButton.LeftButton)  # type: ignore[attr-defined]
+    uk = w.session.orders("uk")
+    assert uk is not None and uk.tonnage["us_can_uk"] == 55
+    assert uk.escorts[0].units == ("uk_es_western_approaches_1", "uk_es_western_approaches_2")
+    # Undo and redo the escort.
+    w.undo.undo()
+    assert ed.draft().escorts == ()
+    w.undo.redo()
+    assert len(ed.draft().escorts) == 1
+    # Resolve the whole turn from the turn bar.
+    qtbot.mouseClick(w.turnbar.turn_button, Qt.MouseButton.LeftButton)  # type: ignore[attr-defined]
+    assert w.session.state.turn == 2
+    assert "turn 2 (Mar/Apr 1942)" in w.windowTitle()
+    text = " ".join(e.text for e in w.session.events(turn=1))
+    assert "Landing at Rabaul" in text or "takes Rabaul" in text
+    # Save, reopen, and find the same game.
+    path = tmp_path / "war.seacontrol"
+    w.session.save_as(path)
+    assert not w.session.dirty and "war" in w.windowTitle()
+    w.open_game(str(path))
+    assert w.session.state.turn == 2
+    assert w.session.state.holders["rabaul"] in ("japan", "uk")
+    assert str(path) in w.session.recent()
