@@ -1,0 +1,75 @@
+"""Render PNG screenshots of the app's main views on the 1942 game (offscreen Qt).
+
+Run: ``python tools/screenshots.py OUT_DIR [--scale 2]``. Writes the main window at
+1366×768 (the laptop size the app must be readable at) before and after a resolved turn,
+the orders editor's tabs, the report, the odds and the calculator, and, with ``--scale 2``,
+the same at twice the pixel density (high-DPI screens). Look at them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--scale", type=float, default=1.0)
+    args = parser.parse_args()
+    if args.scale != 1.0:
+        os.environ["QT_SCALE_FACTOR"] = str(args.scale)
+    from PySide6.QtCore import QCoreApplication, QStandardPaths
+    from PySide6.QtWidgets import QApplication
+
+    QCoreApplication.setOrganizationName("SeaControlScreens")
+    QCoreApplication.setApplicationName("screens")
+    QStandardPaths.setTestModeEnabled(True)
+    app = QApplication(sys.argv[:1])
+    from campaign import paths
+    from campaign.orders import load_orders
+    from ui.mainwindow import MainWindow
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    w = MainWindow(ask_losses=False)
+    w.session.new_game()
+    w.resize(1366, 768)
+    w.show()
+    w.chart.fit_world()
+    app.processEvents()
+
+    def shot(name: str, widget: object = None) -> None:
+        app.processEvents()
+        target = widget or w
+        target.grab().save(str(args.out / f"{name}.png"))  # type: ignore[attr-defined]
+
+    shot("01-main-1942")
+    samples = paths.scenario_dir("1942") / "sample-orders"
+    for f in sorted(samples.glob("*.json")):
+        w.session.set_orders(f.stem, load_orders(f.read_text(encoding="utf-8"), f.stem))
+    w.orders.nation.setCurrentIndex(w.orders.nation.findData("japan"))
+    for i in range(w.orders.tabs.count()):
+        w.orders.tabs.setCurrentIndex(i)
+        shot(f"02-orders-{i}-{w.orders.tabs.tabText(i).split()[0].lower()}")
+    w.chart.zoom_to("Pacific")
+    shot("03-pacific")
+    w.bottom_tabs.setCurrentWidget(w.odds)
+    shot("04-odds")
+    w.resolve(10)
+    w.bottom_tabs.setCurrentWidget(w.report)
+    shot("05-after-turn-report")
+    w.bottom_tabs.setCurrentWidget(w.calculator)
+    shot("06-calculator")
+    w.chart.zoom_to("Mediterranean")
+    shot("07-mediterranean")
+    w.session.close()
+    print(f"screenshots in {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
