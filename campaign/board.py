@@ -47,6 +47,12 @@ class Board:
         side = self.side(nation)
         return nation if side == "neutral" else side
 
+    def name_of(self, key: str) -> str:
+        """A nation's name, or a side's ("Allies", "Axis") for a side key."""
+        if key in self.nations:
+            return str(self.nations[key]["name"])
+        return {"allies": "Allies", "axis": "Axis"}.get(key, key)
+
     def teams(self) -> list[str]:
         """Nations that play: those with units, cards, flags or tonnage."""
         active = {u.nation for u in self.state.units.values()}

@@ -134,7 +134,8 @@ def naval_operations(t: Turn) -> None:
         for nation, tf_id in plan.interveners:
             t.emit(
                 "task_force_intervenes",
-                f"'{tfs[(nation, tf_id)].name}' ({nation}) intervenes in {board.area_name(area)}.",
+                f"'{tfs[(nation, tf_id)].name}' ({board.name_of(nation)}) intervenes in "
+                f"{board.area_name(area)}.",
                 nation,
                 task_force=tf_id,
                 area=area,
@@ -158,7 +159,8 @@ def naval_operations(t: Turn) -> None:
             if board.side_key(n) != winner:
                 t.emit(
                     "operation_failed",
-                    f"'{op.id}' ({n}) withdraws from {board.area_name(area)}: the operation fails.",
+                    f"'{op.id}' ({board.name_of(n)}) withdraws from {board.area_name(area)}: "
+                    "the operation fails.",
                     n,
                     operation=op.id,
                     area=area,
@@ -271,16 +273,17 @@ def _battle(t: Turn, board: Board, area: str, sides: dict[str, Force], attacker:
     a, b = sides[keys[0]], sides[keys[1]]
     side_a, side_b = _side_of(t, board, a, area), _side_of(t, board, b, area)
     where = board.area_name(area)
-    rolls_a = t.dice.rolls(len(dice_for(side_a.cv)), f"naval combat in {where}: {a.key} fire")
-    rolls_b = t.dice.rolls(len(dice_for(side_b.cv)), f"naval combat in {where}: {b.key} fire")
+    na, nb = board.name_of(a.key), board.name_of(b.key)
+    rolls_a = t.dice.rolls(len(dice_for(side_a.cv)), f"naval combat in {where}: {na} fire")
+    rolls_b = t.dice.rolls(len(dice_for(side_b.cv)), f"naval combat in {where}: {nb} fire")
     fire_a, fire_b = fire(side_a, side_b, rolls_a), fire(side_b, side_a, rolls_b)
     nations = (*tuple(sorted(a.nations | b.nations)), UMPIRE)
     t.emit(
         "naval_combat",
-        f"Battle in {where}: {a.key} CV {side_a.cv} ({len(a.units)} units, {side_a.air_points} "
-        f"air) against {b.key} CV {side_b.cv} ({len(b.units)} units, {side_b.air_points} air). "
-        f"{a.key}: {_describe_fire(fire_a)} — {fire_a.steps} step(s). "
-        f"{b.key}: {_describe_fire(fire_b)} — {fire_b.steps} step(s).",
+        f"Battle in {where}: {na} CV {side_a.cv} ({len(a.units)} units, {side_a.air_points} "
+        f"air) against {nb} CV {side_b.cv} ({len(b.units)} units, {side_b.air_points} air). "
+        f"{na}: {_describe_fire(fire_a)} — {fire_a.steps} step(s). "
+        f"{nb}: {_describe_fire(fire_b)} — {fire_b.steps} step(s).",
         "",
         nations,
         area=area,
@@ -326,8 +329,8 @@ def _battle(t: Turn, board: Board, area: str, sides: dict[str, Force], attacker:
     loser = b.key if winner == a.key else a.key
     t.emit(
         "battle_result",
-        f"{winner} wins in {where} ({why}): {a.key} lost CV {lost_a}, "
-        f"{b.key} lost CV {lost_b}; {loser} withdraws.",
+        f"{board.name_of(winner)} win in {where} ({why}): {na} lost CV {lost_a}, "
+        f"{nb} lost CV {lost_b}; {board.name_of(loser)} withdraw.",
         "",
         nations,
         area=area,
@@ -395,7 +398,7 @@ def _carry_out(
     else:
         t.emit(
             "sea_control",
-            f"{nation} holds {board.area_name(op.area)} ('{op.id}').",
+            f"{board.name_of(nation)} holds {board.area_name(op.area)} ('{op.id}').",
             nation,
             operation=op.id,
             area=op.area,
@@ -460,17 +463,21 @@ def _landing(
             sum(a.points for a in island_air),
             at_own_fleet_base_area=board.is_fleet_base(place),
         )
-        rolls_a = t.dice.rolls(len(dice_for(a_cv)), f"landing at {name}: {nation} fire")
-        rolls_d = t.dice.rolls(len(dice_for(d_cv)), f"landing at {name}: {defender} fire")
+        rolls_a = t.dice.rolls(
+            len(dice_for(a_cv)), f"landing at {name}: {board.name_of(nation)} fire"
+        )
+        rolls_d = t.dice.rolls(
+            len(dice_for(d_cv)), f"landing at {name}: {board.name_of(defender)} fire"
+        )
         fire_a, fire_d = fire(attacker, defence, rolls_a), fire(defence, attacker, rolls_d)
         t.emit(
             "landing_combat",
-            f"Landing at {name}: {nation} CV {a_cv} (troops "
+            f"Landing at {name}: {board.name_of(nation)} CV {a_cv} (troops "
             f"{op.manpower} manpower, {op.tanks} tank{'; no landing craft' if not craft else ''}"
-            f") against {defender} CV {d_cv} ({garrison} garrison, "
-            f"{sum(a.points for a in island_air)} air). {nation}: {_describe_fire(fire_a)} — "
-            f"{fire_a.steps} step(s). {defender}: {_describe_fire(fire_d)} — {fire_d.steps} "
-            "step(s).",
+            f") against {board.name_of(defender)} CV {d_cv} ({garrison} garrison, "
+            f"{sum(a.points for a in island_air)} air). {board.name_of(nation)}: "
+            f"{_describe_fire(fire_a)} — {fire_a.steps} step(s). {board.name_of(defender)}: "
+            f"{_describe_fire(fire_d)} — {fire_d.steps} step(s).",
             nation,
             area=op.area,
             place=place,
@@ -485,7 +492,7 @@ def _landing(
         ]
         chosen = t.take_losses(
             LossRequest(
-                f"{nation} landing at {name}",
+                f"{board.name_of(nation)} landing at {name}",
                 (nation,),
                 fire_d.steps,
                 tuple(candidates),
@@ -517,7 +524,7 @@ def _landing(
         ]
         d_chosen = t.take_losses(
             LossRequest(
-                f"{defender} defending {name}",
+                f"{board.name_of(defender)} defending {name}",
                 (defender,),
                 fire_a.steps,
                 tuple(d_candidates),
@@ -543,7 +550,8 @@ def _landing(
     _capture(t, board, place, nation, survivors)
     t.emit(
         "landing_succeeded",
-        f"{nation} takes {name}: {survivors} troop point(s) ashore become its garrison.",
+        f"{board.name_of(nation)} takes {name}: {survivors} troop point(s) ashore become its "
+        "garrison.",
         nation,
         operation=op.id,
         place=place,

@@ -84,7 +84,7 @@ class Turn:
                 self.land_carrier_air(unit)
             self.emit(
                 "unit_damaged",
-                f"{unit.name} ({unit.nation}) is damaged — {context}.",
+                f"{unit.name} ({self.board.name_of(unit.nation)}) is damaged — {context}.",
                 unit.nation,
                 unit=unit.id,
                 context=context,
@@ -93,7 +93,7 @@ class Turn:
             unit.state = "sunk"
             self.emit(
                 "unit_sunk",
-                f"{unit.name} ({unit.nation}) is sunk — {context}.",
+                f"{unit.name} ({self.board.name_of(unit.nation)}) is sunk — {context}.",
                 unit.nation,
                 unit=unit.id,
                 context=context,
