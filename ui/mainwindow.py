@@ -98,7 +98,11 @@ class MainWindow(QMainWindow):
         self.session.stateChanged.connect(self._update_title)
         self.session.dirtyChanged.connect(lambda _d: self._update_title())
         self.orders.problemsChanged.connect(self._problems)
+        self.session.ordersChanged.connect(lambda _n: self._battles())
+        self.session.stateChanged.connect(self._battles)
+        self.session.gameChanged.connect(self._battles)
         self._update_title()
+        self.odds.set_battles([])
 
     def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
         dock = QDockWidget(title, self)
@@ -388,6 +392,13 @@ class MainWindow(QMainWindow):
             self.chart.show_range(ident)
         else:
             self.chart.clear_range()
+
+    def _battles(self) -> None:
+        """Keep the odds panel's list of coming battles in step with the orders."""
+        battles = []
+        if self.session.is_open and self.session.state.step < 8:
+            battles = self.session.require().preview_battles()
+        self.odds.set_battles(battles)
 
     def _problems(self, count: int) -> None:
         self.status.setText(f"{count} order problem(s)" if count else "")

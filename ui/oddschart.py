@@ -35,6 +35,7 @@ from campaign import merchant_warfare as mw
 from campaign.merchant_warfare import DEFAULT_SHORT_ROW, SHORT_ROW_READINGS
 from campaign.naval_combat import CombatSide, Modifier
 from campaign.odds import MerchantOdds, NavalOdds, mean, merchant_odds, naval_odds, sd
+from campaign.operations import BattlePreview
 from ui.style import MUTED, SEA_AREA_LABEL, TEXT, ui_font
 
 #: each merchant result colour's hue (charts and the calculator's colour table)
@@ -395,6 +396,22 @@ class _SideForm(QGroupBox):
             self.invasion = QCheckBox("minor invasion, no landing craft (-2)")
             form.addRow("", self.invasion)
 
+    def set_side(self, title: str, side: CombatSide) -> None:
+        """Fill the form from a side of a coming battle (the engine's own inputs)."""
+        self.setTitle(title)
+        for widget, value in (
+            (self.cv, side.cv),
+            (self.air, side.air_points),
+            (self.lsp, side.lsp),
+            (self.units, side.units),
+            (self.bonus, side.die_bonus),
+            (self.shift, side.column_shift),
+        ):
+            widget.setValue(value)
+        self.at_base.setChecked(side.at_own_fleet_base_area)
+        if self.invasion is not None:
+            self.invasion.setChecked(side.minor_invasion_without_landing_craft)
+
     def widgets(self) -> list[QWidget]:
         out: list[QWidget] = [
             self.cv,
@@ -446,9 +463,40 @@ class OddsPanel(QWidget):
         self.odds: NavalOdds | MerchantOdds | None = None
         self.update_odds()
 
+    def set_battles(self, battles: list[BattlePreview]) -> None:
+        """The battles step 8 will fight; choosing one shows its exact odds."""
+        self.battles = battles
+        self.battle.blockSignals(True)
+        self.battle.clear()
+        self.battle.addItem("— your own figures —")
+        for b in battles:
+            sides = " v ".join(", ".join(names) for names in b.task_forces.values())
+            self.battle.addItem(f"{b.area_name}: {sides}")
+        self.battle.blockSignals(False)
+        self.battle.setEnabled(bool(battles))
+        self.battle.setToolTip(
+            f"{len(battles)} battle(s) coming in step 8"
+            if battles
+            else "No battle is coming in step 8 with the orders given"
+        )
+
+    def show_battle(self, index: int) -> None:
+        if 1 <= index <= len(self.battles):
+            b = self.battles[index - 1]
+            names = list(b.task_forces)
+            self.side_a.set_side(f"{b.a.name}: {', '.join(b.task_forces[names[0]])}", b.a)
+            self.side_b.set_side(f"{b.b.name}: {', '.join(b.task_forces[names[1]])}", b.b)
+            self.tabs.setCurrentIndex(0)
+            self.update_odds()
+
     def _naval_page(self) -> QWidget:
         page = QWidget()
         col = QVBoxLayout(page)
+        self.battles: list[BattlePreview] = []
+        self.battle = QComboBox()
+        self.battle.currentIndexChanged.connect(self.show_battle)
+        col.addWidget(QLabel("Coming battle (step 8):"))
+        col.addWidget(self.battle)
         self.side_a = _SideForm("Your side", 20, invasion=True)
         self.side_b = _SideForm("Enemy", 20, invasion=False)
         for form in (self.side_a, self.side_b):
