@@ -1,0 +1,268 @@
+"""How fast the sea chart builds, paints and answers the mouse.
+
+    QT_QPA_PLATFORM=offscreen python bench/map_bench.py
+
+Frames are rendered into a 1366×768 image through the viewport's own paint path (what the
+screen gets, cached background included), median of 20, after a warm-up frame. "Zoom
+frame" invalidates the background first, as a zoom step does. The synthetic world stacks
+10 copies of the 1942 scenario (sea areas, bases, routes, units and land) one above the
+other. "Hover" is 200 mouse moves over the chart plus the hit-test a tooltip makes.
+Targets: 16 ms a frame (33 ms for the 10× world), 1 ms a mouse move.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtCore import QCoreApplication, QPoint, QPointF, QSettings, QStandardPaths, Qt
+from PySide6.QtGui import QImage, QMouseEvent
+from PySide6.QtWidgets import QApplication
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from campaign import paths  # noqa: E402
+from campaign.orders import Orders, load_orders  # noqa: E402
+from campaign.scenario import Scenario  # noqa: E402
+from campaign.state import GameState, initial_state  # noqa: E402
+from campaign.world import SeaArea, World  # noqa: E402
+from ui.mapview import SeaChart, land_rings  # noqa: E402
+from ui.session import GameSession  # noqa: E402
+
+W, H = 1366, 768
+FRAME_MS, BIG_FRAME_MS, MOVE_MS = 16.0, 33.0, 1.0
+COPIES = 10
+LAT_STEP = 180.0  # each copy of the world sits this many degrees below the last
+
+
+class SyntheticSession(GameSession):
+    """A session over a scenario built in memory (no game file): what the chart reads."""
+
+    def __init__(self, scenario: Scenario, state: GameState, orders: dict[str, Orders]) -> None:
+        super().__init__()
+        self._scenario = scenario
+        self._fixed_state = state
+        self._orders = orders
+
+    @property
+    def is_open(self) -> bool:
+        return True
+
+    @property
+    def scenario(self) -> Scenario:
+        return self._scenario
+
+    @property
+    def state(self) -> GameState:
+        return self._fixed_state
+
+    def all_orders(self) -> dict[str, Orders]:
+        return self._orders
+
+
+def big_scenario(base: Scenario, copies: int) -> Scenario:
+    """``copies`` copies of a scenario's world and pieces, stacked north to south."""
+    world = base.world
+    areas, edges = [], []
+    for k in range(copies):
+        dy = -LAT_STEP * k
+        for a in world.areas.values():
+            ring = tuple((lon, lat + dy) for lon, lat in a.polygon)
+            areas.append(SeaArea(f"{a.id}~{k}", a.name, a.lon, a.lat + dy, ring))
+        for a, b, data in world.graph.edges(data=True):
+            edges.append((f"{a}~{k}", f"{b}~{k}", data))
+    tables = copy.deepcopy(base.tables)
+    for name, keys in (
+        ("bases", ("id", "sea_area")),
+        ("routes", ("id", "origin", "destination")),
+        ("units", ("id", "base")),
+        ("air", ("id", "base")),
+        ("garrisons", ("base",)),
+        ("lsp", ("base",)),
+    ):
+        rows = []
+        for k in range(copies):
+            for row in base.tables[name]:
+                row = dict(row)
+                for key in keys:
+                    row[key] = f"{row[key]}~{k}"
+                if name == "routes":
+                    row["via"] = tuple(f"{v}~{k}" for v in row["via"])
+                    row["serial"] = row["serial"] + 100 * k
+                if name == "bases":
+                    row["lat"] = row["lat"] - LAT_STEP * k
+                rows.append(row)
+        tables[name] = rows
+    scenario = Scenario(base.meta, tables)
+    scenario._world = World(areas, edges)
+    return scenario
+
+
+def big_orders(orders: dict[str, Orders], copies: int) -> dict[str, Orders]:
+    from dataclasses import replace
+
+    out = {}
+    for nation, mine in orders.items():
+        forces = tuple(
+            replace(
+                tf,
+                id=f"{tf.id}~{k}",
+                base=f"{tf.base}~{k}",
+                units=tuple(f"{u}~{k}" for u in tf.units),
+            )
+            for k in range(copies)
+            for tf in mine.task_forces
+        )
+        out[nation] = replace(mine, task_forces=forces, operations=(), cards=())
+    return out
+
+
+def sample_orders() -> dict[str, Orders]:
+    folder = paths.scenario_dir("1942") / "sample-orders"
+    return {
+        f.stem: load_orders(f.read_text("utf-8"), f.stem) for f in sorted(folder.glob("*.json"))
+    }
+
+
+def median_ms(fn: Callable[[], object], runs: int = 20) -> float:
+    fn()  # warm-up
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t0) * 1000.0)
+    return statistics.median(times)
+
+
+def frame(chart: SeaChart, image: QImage, zoom: bool = False) -> Callable[[], None]:
+    def run() -> None:
+        if zoom:
+            chart.resetCachedContent()
+        chart.viewport().render(image)
+
+    return run
+
+
+def hover(chart: SeaChart, moves: int = 200) -> float:
+    """ms per mouse move (the event through the view) with a tooltip's hit-test each."""
+    vp = chart.viewport()
+    points = [QPoint(20 + (i * 37) % (W - 40), 20 + (i * 53) % (H - 40)) for i in range(moves)]
+    t0 = time.perf_counter()
+    for p in points:
+        event = QMouseEvent(
+            QMouseEvent.Type.MouseMove,
+            QPointF(p),
+            QPointF(vp.mapToGlobal(p)),
+            Qt.MouseButton.NoButton,
+            Qt.MouseButton.NoButton,
+            Qt.KeyboardModifier.NoModifier,
+        )
+        QCoreApplication.sendEvent(vp, event)
+        chart.pick(p)
+    return (time.perf_counter() - t0) * 1000.0 / moves
+
+
+def verdict(measured: float, target: float) -> str:
+    return "ok" if measured <= target else "OVER TARGET"
+
+
+def line(what: str, measured: float, target: float | None) -> None:
+    if target is None:
+        print(f"{what:<48} {measured:8.2f} ms")
+    else:
+        print(
+            f"{what:<48} {measured:8.2f} ms   target {target:5.1f} ms   {verdict(measured, target)}"
+        )
+
+
+def main() -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ["XDG_DATA_HOME"] = tmp
+        os.environ["XDG_CONFIG_HOME"] = tmp
+        app = QApplication.instance() or QApplication([])
+        QCoreApplication.setOrganizationName("SeaControl")
+        QCoreApplication.setApplicationName("SeaControl-bench")
+        QStandardPaths.setTestModeEnabled(True)
+        QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tmp)
+        session = GameSession()
+        session.new_game()
+        for nation, orders in sample_orders().items():
+            session.set_orders(nation, orders)
+        image = QImage(W, H, QImage.Format.Format_ARGB32_Premultiplied)
+
+        t0 = time.perf_counter()
+        chart = SeaChart(session)
+        chart.resize(W, H)
+        chart.show()
+        app.processEvents()
+        line("build the 1942 scene", (time.perf_counter() - t0) * 1000.0, None)
+        print(
+            f"  items: {len(chart.areas)} areas, {len(chart.bases)} bases, "
+            f"{len(chart.routes)} routes, {len(chart.counters)} task forces, "
+            f"{len(chart.scene().items())} in all"
+        )
+        chart.fit_world()
+        line("frame, fit to world", median_ms(frame(chart, image)), FRAME_MS)
+        line("zoom frame, fit to world", median_ms(frame(chart, image, True)), FRAME_MS)
+        chart.zoom_to("Pacific")
+        line("frame, Pacific", median_ms(frame(chart, image)), FRAME_MS)
+        line("zoom frame, Pacific", median_ms(frame(chart, image, True)), FRAME_MS)
+        chart.zoom_to("Mediterranean")
+        line("zoom frame, Mediterranean", median_ms(frame(chart, image, True)), FRAME_MS)
+        chart.fit_world()
+        line("mouse move + hit-test (200), fit", hover(chart), MOVE_MS)
+        chart.zoom_to("East Indies")
+        line("mouse move + hit-test (200), East Indies", hover(chart), MOVE_MS)
+        t0 = time.perf_counter()
+        for _ in range(10):
+            chart.zoom_by(1.1)
+            chart.viewport().render(image)
+        line("wheel step (zoom, layout, frame)", (time.perf_counter() - t0) * 100.0, FRAME_MS)
+
+        big = big_scenario(session.scenario, COPIES)
+        state = initial_state(big)
+        orders = big_orders(session.all_orders(), COPIES)
+        land = [
+            tuple((lon, lat - LAT_STEP * k) for lon, lat in ring)
+            for k in range(COPIES)
+            for ring in land_rings()
+        ]
+        big_session = SyntheticSession(big, state, orders)
+        t0 = time.perf_counter()
+        big_chart = SeaChart(big_session, land=land)
+        big_chart.resize(W, H)
+        big_chart.show()
+        app.processEvents()
+        line(f"build the {COPIES}x scene", (time.perf_counter() - t0) * 1000.0, None)
+        print(f"  items: {len(big_chart.scene().items())}")
+        big_chart.fit_world()
+        line(f"frame, {COPIES}x world, fit", median_ms(frame(big_chart, image)), BIG_FRAME_MS)
+        line(
+            f"zoom frame, {COPIES}x world, fit",
+            median_ms(frame(big_chart, image, True)),
+            BIG_FRAME_MS,
+        )
+        big_chart.zoom_to("Pacific")
+        line(
+            f"zoom frame, {COPIES}x world, Pacific",
+            median_ms(frame(big_chart, image, True)),
+            BIG_FRAME_MS,
+        )
+        big_chart.fit_world()
+        line(f"mouse move + hit-test (200), {COPIES}x", hover(big_chart), MOVE_MS)
+        session.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

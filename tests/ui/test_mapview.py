@@ -1,0 +1,284 @@
+"""The sea chart and the details panel, driven like a user would, offscreen.
+
+Every test gets its own settings and data folders (QStandardPaths test mode, QSettings
+and XDG paths under ``tmp_path``), so nothing touches the user's files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QCoreApplication, QPoint, QRectF, QSettings, QStandardPaths, Qt
+from PySide6.QtTest import QTest
+
+from campaign import paths
+from campaign.orders import CardPlay, load_orders
+from ui.details import DetailsPanel
+from ui.mapview import SeaChart, chart_lon, place_ring, unwrap
+from ui.session import GameSession
+
+W, H = 1366, 768
+
+
+@pytest.fixture
+def session(qapp: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[GameSession]:
+    """A new 1942 game in an isolated settings and data folder."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    QCoreApplication.setOrganizationName("SeaControl")
+    QCoreApplication.setApplicationName("SeaControl-test")
+    QStandardPaths.setTestModeEnabled(True)
+    for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+        QSettings.setPath(fmt, QSettings.Scope.UserScope, str(tmp_path / "settings"))
+    game = GameSession()
+    game.new_game()
+    assert str(tmp_path) in str(game.working)
+    yield game
+    game.close()
+
+
+@pytest.fixture
+def chart(qtbot: object, session: GameSession) -> SeaChart:
+    view = SeaChart(session)
+    qtbot.addWidget(view)  # type: ignore[attr-defined]
+    view.resize(W, H)
+    view.show()
+    qtbot.waitExposed(view)  # type: ignore[attr-defined]
+    view.fit_world()
+    return view
+
+
+def store_sample_orders(session: GameSession, *nations: str) -> None:
+    folder = paths.scenario_dir("1942") / "sample-orders"
+    for file in sorted(folder.glob("*.json")):
+        if nations and file.stem not in nations:
+            continue
+        problems = session.set_orders(file.stem, load_orders(file.read_text("utf-8"), file.stem))
+        assert problems == []
+
+
+def view_pos(view: SeaChart, key: str) -> QPoint:
+    return view.mapFromScene(view.base_points[key])
+
+
+# -- projection ------------------------------------------------------------------------------
+def test_longitudes_go_into_the_chart_window() -> None:
+    assert chart_lon(-31.0) == pytest.approx(329.0)
+    assert chart_lon(-30.0) == pytest.approx(-30.0)
+    assert chart_lon(179.0) == pytest.approx(179.0)
+    assert chart_lon(-170.0) == pytest.approx(190.0)
+
+
+def test_a_ring_across_the_antimeridian_is_kept_whole() -> None:
+    ring = [(175.0, 0.0), (-175.0, 0.0), (-175.0, 5.0), (175.0, 5.0)]
+    assert [p[0] for p in unwrap(ring)] == [175.0, 185.0, 185.0, 175.0]
+    placed = place_ring([(-190.0, 0.0), (-170.0, 0.0), (-170.0, 5.0)])
+    assert all(-30.0 <= lon < 330.0 for lon, _ in placed)
+    assert max(p[0] for p in placed) - min(p[0] for p in placed) == pytest.approx(20.0)
+
+
+# -- building --------------------------------------------------------------------------------
+def test_the_chart_has_an_item_per_area_base_and_route(
+    chart: SeaChart, session: GameSession
+) -> None:
+    scenario = session.scenario
+    assert len(chart.areas) == len(scenario.world.areas) == 130
+    assert len(chart.bases) == len(scenario.rows("bases"))
+    assert len(chart.routes) == len(scenario.rows("routes"))
+    assert set(chart.routes) == {r["id"] for r in scenario.rows("routes")}
+    assert chart.counters == {}  # no orders yet
+
+
+def test_no_area_or_route_streaks_across_the_chart(chart: SeaChart) -> None:
+    for item in chart.areas.values():
+        assert item.polygon().boundingRect().width() < 90 * 10
+    for route_id, geo in chart._route_geo.items():
+        assert all(abs(line.dx()) < 180 * 10 for line in geo.segments), route_id
+
+
+def test_fit_world_shows_every_area(chart: SeaChart) -> None:
+    chart.zoom_to("Mediterranean")
+    chart.fit_world()
+    visible = chart.mapToScene(chart.viewport().rect()).boundingRect()
+    for area_id, item in chart.areas.items():
+        box = item.polygon().boundingRect()
+        assert visible.adjusted(-1, -1, 1, 1).contains(box), area_id
+
+
+@pytest.mark.parametrize(
+    "theatre",
+    ["Pacific", "Atlantic", "Mediterranean", "Indian Ocean", "East Indies", "North Sea & Arctic"],
+)
+def test_theatres_zoom_in(chart: SeaChart, theatre: str) -> None:
+    world_ppd = chart.px_per_degree()
+    assert chart.zoom_to(theatre)
+    assert chart.px_per_degree() > world_ppd
+    assert not chart.zoom_to("Nowhere")
+
+
+# -- interaction ------------------------------------------------------------------------------
+def test_clicking_a_base_selects_it(qtbot: object, chart: SeaChart) -> None:
+    chart.zoom_to("Pacific")
+    pos = view_pos(chart, "truk")
+    with qtbot.waitSignal(chart.selected, timeout=1000) as blocker:  # type: ignore[attr-defined]
+        QTest.mouseClick(chart.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier(0), pos)
+    assert blocker.args == ["base", "truk"]
+    assert chart.selection == ("base", "truk")
+    assert chart.bases["truk"].highlighted
+
+
+def test_clicking_open_sea_selects_the_area(qtbot: object, chart: SeaChart) -> None:
+    chart.zoom_to("Pacific")
+    pos = chart.mapFromScene(chart.label_points["north_pacific"])
+    with qtbot.waitSignal(chart.selected, timeout=1000) as blocker:  # type: ignore[attr-defined]
+        QTest.mouseClick(chart.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier(0), pos)
+    assert blocker.args[0] in ("area", "route")
+    if blocker.args[0] == "area":
+        assert blocker.args[1] == "north_pacific"
+        assert chart.areas["north_pacific"].isVisible()  # the selection outline
+
+
+def test_find_centres_on_a_base(chart: SeaChart) -> None:
+    assert chart.find("truk")
+    centre = chart.mapToScene(chart.viewport().rect().center())
+    truk = chart.base_points["truk"]
+    tolerance = 3.0 / chart.transform().m11()  # a few pixels
+    assert abs(centre.x() - truk.x()) <= tolerance
+    assert abs(centre.y() - truk.y()) <= tolerance
+    assert chart.selection == ("base", "truk")
+    assert chart.find("Coral")  # a prefix of an area's name
+    assert chart.selection == ("area", "coral_sea")
+    assert not chart.find("Atlantis")
+
+
+def test_show_range_shades_the_areas_within_reach(chart: SeaChart, session: GameSession) -> None:
+    store_sample_orders(session, "japan")
+    shaded = chart.show_range("japan:r_cover")
+    board = session.board()
+    expected = session.scenario.world.within(board.area_of("truk"), 4)
+    assert shaded == expected == chart.range_areas
+    outside = next(a for a in chart.areas if a not in expected)
+    assert chart.area_fill(next(iter(expected))) != chart._area_tint[next(iter(expected))]
+    assert chart.area_fill(outside) == chart._area_tint[outside]
+    chart.clear_range()
+    assert chart.range_areas == set()
+
+
+def test_a_range_card_adds_an_area(chart: SeaChart, session: GameSession) -> None:
+    store_sample_orders(session, "japan")
+    base = chart.show_range("japan:r_cover")
+    orders = session.orders("japan")
+    assert orders is not None
+    card = next(r["id"] for r in session.scenario.rows("cards") if r["nation"] == "japan")
+    plays = (*(c for c in orders.cards if c.card != card), CardPlay(card, "range", "r_cover"))
+    session.set_orders("japan", replace(orders, cards=plays))
+    wider = chart.show_range("japan:r_cover")
+    world = session.scenario.world
+    assert wider == world.within(session.board().area_of("truk"), 5)
+    assert wider > base
+
+
+def test_orders_add_and_update_task_force_counters(chart: SeaChart, session: GameSession) -> None:
+    store_sample_orders(session, "japan")
+    assert set(chart.counters) == {"japan:r_cover", "japan:r_invasion", "japan:malaya_force"}
+    cover = chart.counters["japan:r_cover"]
+    assert cover.flagged  # in Operation R
+    assert cover.cv > 0
+    orders = session.orders("japan")
+    assert orders is not None
+    fewer = tuple(tf for tf in orders.task_forces if tf.id != "malaya_force")
+    ops = tuple(op for op in orders.operations if "malaya_force" not in op.task_forces)
+    session.set_orders("japan", replace(orders, task_forces=fewer, operations=ops))
+    assert "japan:malaya_force" not in chart.counters
+    assert chart.counters["japan:r_cover"] is cover  # kept, not rebuilt
+
+
+def test_clicking_a_counter_selects_the_task_force(
+    qtbot: object, chart: SeaChart, session: GameSession
+) -> None:
+    store_sample_orders(session, "usa")
+    chart.zoom_to("Pacific")
+    key = next(iter(chart.counters))
+    counter = chart.counters[key]
+    pos = chart.mapFromScene(counter.pos()) + counter.rect().center().toPoint()
+    with qtbot.waitSignal(chart.selected, timeout=1000) as blocker:  # type: ignore[attr-defined]
+        QTest.mouseClick(chart.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier(0), pos)
+    assert blocker.args == ["task_force", key]
+    assert counter.highlighted
+
+
+def test_team_view_hides_other_nations_task_forces(chart: SeaChart, session: GameSession) -> None:
+    store_sample_orders(session, "japan", "usa")
+    chart.set_team("usa")
+    for key, counter in chart.counters.items():
+        assert counter.isVisible() == key.startswith("usa:"), key
+    chart.set_team(None)
+    assert all(c.isVisible() for c in chart.counters.values())
+
+
+def test_adjacency_can_be_hidden(chart: SeaChart) -> None:
+    chart.set_show_adjacency(False)
+    assert chart._adjacency is not None and not chart._adjacency.isVisible()
+    chart.set_show_adjacency(True)
+    assert chart._adjacency.isVisible()
+
+
+def test_labels_never_overlap(chart: SeaChart) -> None:
+    for theatre in ("Pacific", "Mediterranean"):
+        chart.zoom_to(theatre)
+        labels = [
+            label
+            for label in [*chart.area_labels.values(), *chart.base_labels.values()]
+            if label.isVisible()
+        ]
+        assert labels
+        # labels keep their size on screen: their boxes are in pixels from their anchor
+        boxes = [
+            QRectF(label.offset.x(), label.offset.y(), label.w, label.h).translated(
+                chart.mapFromScene(label.pos())
+            )
+            for label in labels
+        ]
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1 :]:
+                assert not a.adjusted(1, 1, -1, -1).intersects(b.adjusted(1, 1, -1, -1))
+
+
+def test_tooltips_describe_what_is_under_the_mouse(chart: SeaChart, session: GameSession) -> None:
+    store_sample_orders(session)
+    text = chart.tooltip("base", "truk")
+    assert "Truk" in text and "Japan" in text
+    route = chart.tooltip("route", "us_can_uk")
+    assert "Tonnage" in route and "Escorts" in route
+
+
+def test_a_resolved_step_recolours_and_keeps_items(chart: SeaChart, session: GameSession) -> None:
+    store_sample_orders(session)
+    areas = dict(chart.areas)
+    session.resolve()
+    assert chart.areas == areas  # the same items: only what changed was updated
+    assert len(chart.routes) >= 28
+
+
+# -- details ---------------------------------------------------------------------------------
+def test_details_panel_follows_the_selection(
+    qtbot: object, chart: SeaChart, session: GameSession
+) -> None:
+    store_sample_orders(session)
+    panel = DetailsPanel(session)
+    qtbot.addWidget(panel)  # type: ignore[attr-defined]
+    chart.selected.connect(panel.show_item)
+    assert chart.find("Truk")
+    assert panel.item == ("base", "truk")
+    text = panel.text()
+    assert "Truk" in text and "In port" in text and "LSP" in text
+    panel.show_item("task_force", "japan:r_cover")
+    assert "Kido Butai" in panel.text() and "operation_r" in panel.text()
+    panel.show_item("route", "us_can_uk")
+    assert "Effective lift" in panel.text() and "Escorts" in panel.text()
+    panel.show_item("area", "coral_sea")
+    assert "Neighbours" in panel.text()

@@ -1,0 +1,313 @@
+"""The selected object in words, beside the chart.
+
+:class:`DetailsPanel` listens to :attr:`ui.mapview.SeaChart.selected` and shows the card
+an umpire or a player would read at the table: a base's *In Port* card, a task force's
+card, a merchant route's line of the routes chart (Annex B), a sea area's neighbours and
+bases. It re-reads the model when the state or the orders change, so it never shows
+stale numbers.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
+
+from campaign.board import Board
+from campaign.forces import fleet_cv
+from campaign.orders import Orders
+
+from . import style
+from .mapview import (
+    STATE_WORKING,
+    find_task_force,
+    operation_of,
+    range_bonus,
+    route_attackers,
+    route_escorts,
+    route_state,
+    task_force_cv,
+    type_name,
+    units_at,
+)
+from .session import GameSession
+
+KIND_NAMES = {"fleet_base": "Fleet base", "port": "Port", "island": "Island"}
+STATE_NAMES = {"ready": "ready", "damaged": "damaged", "sunk": "sunk"}
+
+
+class DetailsPanel(QWidget):
+    """Shows one object of the chart: connect :meth:`show_item` to ``SeaChart.selected``."""
+
+    def __init__(self, session: GameSession, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.browser = QTextBrowser(self)
+        self.browser.setOpenLinks(False)
+        self.browser.setFont(style.ui_font())
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.browser)
+        self._item: tuple[str, str] | None = None
+        session.gameChanged.connect(self.clear)
+        session.stateChanged.connect(self.refresh)
+        session.ordersChanged.connect(self.refresh)
+        self.clear()
+
+    @property
+    def item(self) -> tuple[str, str] | None:
+        """(kind, id) shown now, or None."""
+        return self._item
+
+    def clear(self) -> None:
+        self._item = None
+        self.browser.setHtml(
+            f"<p style='color:{style.MUTED.name()}'>Click a sea area, base, route or task "
+            "force on the chart to see it here.</p>"
+        )
+
+    def show_item(self, kind: str, key: str) -> None:
+        """Show an object: kind is "area", "base", "route" or "task_force"."""
+        self._item = (kind, key)
+        self.refresh()
+
+    def html(self) -> str:
+        """The card's HTML (what the browser shows)."""
+        return self.browser.toHtml()
+
+    def text(self) -> str:
+        return self.browser.toPlainText()
+
+    def refresh(self, *_args: object) -> None:
+        if self._item is None or not self.session.is_open:
+            return
+        kind, key = self._item
+        board = self.session.board()
+        orders = self.session.all_orders()
+        make = {
+            "base": _base_card,
+            "task_force": _task_force_card,
+            "route": _route_card,
+            "area": _area_card,
+        }.get(kind)
+        try:
+            body = make(board, orders, key) if make else ""
+        except KeyError:
+            body = ""
+        if not body:
+            body = f"<p>{escape(key)} is no longer on the chart.</p>"
+        self.browser.setHtml(_page(body))
+
+
+def _page(body: str) -> str:
+    return (
+        f"<div style='color:{style.TEXT.name()}'>{body}</div>"
+        "<style>h2{margin:0 0 4px 0} h3{margin:8px 0 2px 0} td{padding:0 8px 0 0}</style>"
+    )
+
+
+def _nation(board: Board, nation: str) -> str:
+    row = board.nations.get(nation)
+    name = str(row["name"]) if row else nation
+    colour = style.nation_colour(board.nations, nation).name()
+    return f"<span style='color:{colour}'>■</span> {escape(name)}"
+
+
+def _table(rows: list[list[str]], head: list[str] | None = None) -> str:
+    out = ["<table cellspacing='0'>"]
+    if head:
+        out.append("<tr>" + "".join(f"<th align='left'>{h}</th>" for h in head) + "</tr>")
+    for row in rows:
+        out.append("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>")
+    out.append("</table>")
+    return "".join(out)
+
+
+def _base_card(board: Board, orders: dict[str, Orders], base: str) -> str:
+    """The base's In Port card: holder, units by type with state, LSP, garrisons, air."""
+    row = board.bases[base]
+    state = board.state
+    parts = [
+        f"<h2>{escape(str(row['name']))}</h2>",
+        f"<p>{KIND_NAMES.get(str(row['kind']), str(row['kind']))}"
+        f"{' (island)' if row['island'] else ''} in "
+        f"{escape(board.area_name(board.area_of(base)))}<br>"
+        f"Held by {_nation(board, board.holder(base))}</p>",
+        "<h3>In port</h3>",
+    ]
+    units = [state.units[u] for u in units_at(state, base)]
+    if units:
+        units.sort(key=lambda u: (u.nation, u.type, u.name))
+        parts.append(
+            _table(
+                [
+                    [
+                        _nation(board, u.nation),
+                        escape(type_name(u.type)),
+                        escape(u.name),
+                        STATE_NAMES.get(u.state, u.state),
+                        str(fleet_cv(u)),
+                    ]
+                    for u in units
+                ],
+                ["Nation", "Type", "Unit", "State", "CV"],
+            )
+        )
+    else:
+        parts.append("<p>No units.</p>")
+    lsp = state.lsp.get(base, {})
+    parts.append("<h3>LSP</h3>")
+    parts.append(
+        _table([[_nation(board, n), str(p)] for n, p in sorted(lsp.items())])
+        if lsp
+        else "<p>None.</p>"
+    )
+    garrisons = state.garrisons.get(base, {})
+    parts.append("<h3>Garrisons</h3>")
+    parts.append(
+        _table([[_nation(board, n), str(g)] for n, g in sorted(garrisons.items())])
+        if garrisons
+        else "<p>None.</p>"
+    )
+    air = [a for a in state.air.values() if a.base == base]
+    parts.append("<h3>Air Points</h3>")
+    parts.append(
+        _table([[_nation(board, a.nation), escape(a.kind), str(a.points)] for a in air])
+        if air
+        else "<p>None.</p>"
+    )
+    forces = [(n, tf) for n, mine in orders.items() for tf in mine.task_forces if tf.base == base]
+    if forces:
+        parts.append("<h3>Task forces forming here</h3><ul>")
+        parts += [f"<li>{escape(tf.name)} ({_nation(board, n)})</li>" for n, tf in forces]
+        parts.append("</ul>")
+    return "".join(parts)
+
+
+def _task_force_card(board: Board, orders: dict[str, Orders], key: str) -> str:
+    """A task force: units with type, state and CV; LSP; its operation and flag."""
+    found = find_task_force(orders, key)
+    if found is None:
+        return ""
+    mine, tf = found
+    state = board.state
+    parts = [
+        f"<h2>{escape(tf.name)}</h2>",
+        f"<p>{_nation(board, mine.nation)} · at {escape(board.place_name(tf.base))} "
+        f"({escape(board.area_name(board.area_of(tf.base)))})<br>"
+        f"Fleet CV <b>{task_force_cv(state, tf)}</b> · LSP {tf.lsp} · "
+        f"range {board.naval_range(range_bonus(mine, tf.id))} areas</p>",
+        "<h3>Units</h3>",
+    ]
+    rows = []
+    for u in tf.units:
+        unit = state.units.get(u)
+        if unit is None:
+            rows.append([escape(u), "", "missing", ""])
+        else:
+            rows.append(
+                [escape(unit.name), escape(type_name(unit.type)), unit.state, str(fleet_cv(unit))]
+            )
+    parts.append(_table(rows, ["Unit", "Type", "State", "CV"]))
+    if tf.air:
+        parts.append("<h3>Air</h3>")
+        parts.append(_table([[escape(a.air), str(a.points)] for a in tf.air]))
+    op_id = operation_of(mine, tf.id)
+    parts.append("<h3>Operation</h3>")
+    if op_id:
+        op = next(o for o in mine.operations if o.id == op_id)
+        what = op.kind.replace("_", " ")
+        text = f"<p>⚑ <b>{escape(op.id)}</b>: {escape(what)} in {escape(board.area_name(op.area))}"
+        if op.target:
+            text += f", target {escape(board.place_name(op.target))}"
+        if op.invasion_force == tf.id:
+            text += " — carries the invasion force"
+        if op.route:
+            text += f", on route {escape(op.route)}"
+        parts.append(text + "</p>")
+    else:
+        parts.append(f"<p>No operation (no flag); stance: {escape(tf.stance)}.</p>")
+    return "".join(parts)
+
+
+def _route_card(board: Board, orders: dict[str, Orders], route_id: str) -> str:
+    """A route's line of the merchant routes chart, with who escorts and attacks it."""
+    line = board.route(route_id)
+    status, why = route_state(board, route_id)
+    colour = {
+        "working": style.ROUTE_WORKING,
+        "contested": style.ROUTE_CONTESTED,
+        "cut": style.ROUTE_CUT,
+    }[status].name()
+    parts = [
+        f"<h2>{line.serial}. {escape(line.name)}</h2>",
+        f"<p>{_nation(board, line.nation)}<br>"
+        f"{escape(board.place_name(line.origin))} → "
+        f"{escape(board.place_name(line.destination))}</p>",
+        _table(
+            [
+                ["Tonnage", str(line.tonnage)],
+                ["Length", f"{line.length.label} ({line.moves} moves)"],
+                ["Effective lift", str(line.effective_lift)],
+                [
+                    "State",
+                    f"<b style='color:{colour}'>{status}</b>"
+                    + (f" — {escape(why)}" if status != STATE_WORKING else ""),
+                ],
+            ]
+        ),
+        "<h3>Path</h3><p>" + " → ".join(escape(board.area_name(a)) for a in line.path) + "</p>",
+    ]
+    escorts = route_escorts(board, orders, route_id)
+    attackers = route_attackers(board, orders, route_id)
+    parts.append("<h3>Escorts</h3>")
+    parts.append(
+        "<ul>" + "".join(f"<li>{escape(e)}</li>" for e in escorts) + "</ul>"
+        if escorts
+        else "<p>None ordered.</p>"
+    )
+    parts.append("<h3>Attackers</h3>")
+    parts.append(
+        "<ul>" + "".join(f"<li>{escape(a)}</li>" for a in attackers) + "</ul>"
+        if attackers
+        else "<p>None ordered.</p>"
+    )
+    return "".join(parts)
+
+
+def _area_card(board: Board, orders: dict[str, Orders], area_id: str) -> str:
+    """A sea area: its neighbours (straits named) and the bases in it."""
+    world = board.world
+    area = world.areas[area_id]
+    parts = [f"<h2>{escape(area.name)}</h2>", "<h3>Neighbours</h3><ul>"]
+    for other in world.neighbours(area_id):
+        data = world.graph.edges[area_id, other]
+        strait = ""
+        if data.get("kind") == "strait":
+            strait = f" <i>(strait{': ' + escape(data['name']) if data.get('name') else ''})</i>"
+        parts.append(f"<li>{escape(board.area_name(other))}{strait}</li>")
+    parts.append("</ul><h3>Bases</h3>")
+    here = sorted(
+        (str(r["name"]), b) for b, r in board.bases.items() if str(r["sea_area"]) == area_id
+    )
+    if here:
+        parts.append(
+            _table(
+                [
+                    [
+                        escape(name),
+                        KIND_NAMES.get(str(board.bases[b]["kind"]), ""),
+                        _nation(board, board.holder(b)),
+                    ]
+                    for name, b in here
+                ]
+            )
+        )
+    else:
+        parts.append("<p>None.</p>")
+    contested = [side for side, areas in board.state.contested.items() if area_id in areas]
+    if contested:
+        parts.append(
+            "<p>Merchant routes contested here for: " + escape(", ".join(contested)) + "</p>"
+        )
+    return "".join(parts)

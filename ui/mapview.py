@@ -1,0 +1,1770 @@
+"""The chart of the war at sea: sea areas, bases, merchant routes and task forces.
+
+:class:`SeaChart` is a ``QGraphicsView`` over a scene that mirrors the open game. It reads
+the game only through :class:`~ui.session.GameSession` and redraws only what a signal says
+has changed: a new game rebuilds the scene, a resolved step recolours holders and routes,
+stored orders move the task-force counters.
+
+Projection: plate carrée, 1 degree = :data:`DEG` scene units, ``y = -lat``. Longitudes are
+taken into ``[SEAM, SEAM + 360)`` so the Pacific sits in the middle and only the open
+Atlantic meets the edges. Each sea area's ring is unwrapped and moved whole (±360) so no
+area is ever cut; land and the areas near the seam are repeated in the background beyond
+the edges, so the coast under an area always matches.
+
+Speed (see ``bench/map_bench.py``): land and the repeated areas are painted in
+:meth:`SeaChart.drawBackground` from cached paths, never as scene items, because a huge
+path item costs milliseconds of hit-testing on every mouse move; no item accepts hover
+events (tooltips are built when Qt asks for one); labels and symbols are small cached
+items whose visibility is decided once per zoom step, not on every frame.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from html import escape
+from typing import Generic, TypeVar
+
+import networkx as nx
+from PySide6.QtCore import QEvent, QLineF, QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QHelpEvent,
+    QMouseEvent,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPixmap,
+    QPolygonF,
+    QResizeEvent,
+    QWheelEvent,
+)
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsPathItem,
+    QGraphicsPolygonItem,
+    QGraphicsScene,
+    QGraphicsView,
+    QStyleOptionGraphicsItem,
+    QToolTip,
+    QWidget,
+)
+
+from campaign import paths
+from campaign.board import Board
+from campaign.forces import fleet_cv
+from campaign.orders import Orders, TaskForce
+from campaign.state import GameState
+from campaign.world import World
+
+from . import style
+from .session import GameSession
+
+#: scene units per degree
+DEG = 10.0
+#: the western edge of the chart (degrees east); the chart spans [SEAM, SEAM + 360)
+SEAM = -30.0
+
+#: named theatres: (west lon, north lat, east lon, south lat) in chart longitudes
+#: (longitudes west of the seam are written + 360)
+THEATRES: dict[str, tuple[float, float, float, float]] = {
+    "Pacific": (100.0, 62.0, 290.0, -52.0),
+    "Atlantic": (262.0, 68.0, 372.0, -58.0),
+    "Mediterranean": (-8.0, 47.0, 38.0, 29.0),
+    "Indian Ocean": (28.0, 30.0, 122.0, -50.0),
+    "East Indies": (92.0, 24.0, 160.0, -16.0),
+    "North Sea & Arctic": (-28.0, 82.0, 62.0, 48.0),
+}
+
+#: subtle tints for neighbouring sea areas (a graph colouring picks one per area)
+AREA_TINTS = ("#d6e5ee", "#dde8ea", "#d9e2ef", "#e1ebef", "#d3e3e6")
+#: land-based units and routes never hit-test through their (huge) shapes
+PICK_PX = 6.0
+
+#: zoom thresholds, in screen pixels per degree
+AREA_LABELS_FROM = 2.2
+BASE_LABELS_FROM = 6.5
+MINOR_BASES_FROM = 1.6
+BADGES_FROM = 7.0
+FULL_COUNTERS_FROM = 6.0
+MAX_PX_PER_DEG = 120.0
+#: below this zoom the land is drawn from rings thinned to COARSE_DEG (under a pixel)
+COARSE_BELOW_PPD = 2.0
+COARSE_DEG = 0.5
+#: size of the pieces the area borders are drawn in (scene units)
+TILE = 60.0 * DEG
+#: beyond the chart (shown only when the window is taller than the world)
+FRAME = QColor("#cfd9e0")
+
+KIND_NAMES = {"fleet_base": "Fleet base", "port": "Port", "island": "Island"}
+STATE_WORKING, STATE_CONTESTED, STATE_CUT = "working", "contested", "cut"
+ROLE_KIND, ROLE_KEY = 0, 1
+
+
+# -- projection --------------------------------------------------------------------------------
+def chart_lon(lon: float) -> float:
+    """``lon`` taken into the chart's window [SEAM, SEAM + 360)."""
+    return (lon - SEAM) % 360.0 + SEAM
+
+
+def near_lon(lon: float, target: float) -> float:
+    """``lon`` moved by whole turns to lie within 180° of ``target``."""
+    return lon + 360.0 * round((target - lon) / 360.0)
+
+
+def unwrap(ring: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The ring made continuous: no step jumps more than 180° of longitude."""
+    out = [(float(ring[0][0]), float(ring[0][1]))]
+    prev = out[0][0]
+    for lon, lat in ring[1:]:
+        lon = near_lon(float(lon), prev)
+        out.append((lon, float(lat)))
+        prev = lon
+    return out
+
+
+def place_ring(ring: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The ring unwrapped, then moved whole so its middle lies inside the chart window."""
+    pts = unwrap(ring)
+    lons = [p[0] for p in pts]
+    mid = (min(lons) + max(lons)) / 2.0
+    shift = chart_lon(mid) - mid
+    return [(lon + shift, lat) for lon, lat in pts]
+
+
+def scene_point(lon: float, lat: float) -> QPointF:
+    return QPointF(lon * DEG, -lat * DEG)
+
+
+def _polygon(points: Iterable[tuple[float, float]]) -> QPolygonF:
+    return QPolygonF([scene_point(lon, lat) for lon, lat in points])
+
+
+@lru_cache(maxsize=4)
+def land_rings(path: str = "") -> tuple[tuple[tuple[float, float], ...], ...]:
+    """The coastline rings (lon, lat) of ``resources/map/land.json`` (read once)."""
+    file = path or str(paths.resources_dir() / "map" / "land.json")
+    with open(file, encoding="utf-8") as fh:
+        data = json.load(fh)
+    return tuple(tuple((float(p[0]), float(p[1])) for p in ring) for ring in data["rings"])
+
+
+def _artificial(a: tuple[float, float], b: tuple[float, float]) -> bool:
+    """A ring edge that is a cut, not a coast: along the antimeridian or the south pole."""
+    on_cut = abs(abs(a[0]) - 180.0) < 1e-6 and abs(abs(b[0]) - 180.0) < 1e-6
+    return on_cut or (a[1] <= -89.9 and b[1] <= -89.9)
+
+
+def simplify(ring: Sequence[tuple[float, float]], tolerance: float) -> list[tuple[float, float]]:
+    """The ring with points closer than ``tolerance`` degrees to the last kept one dropped
+    (for the far zooms, where they would fall on the same pixel)."""
+    out = [ring[0]]
+    for lon, lat in ring[1:]:
+        last = out[-1]
+        if abs(lon - last[0]) > tolerance or abs(lat - last[1]) > tolerance:
+            out.append((lon, lat))
+    return out if len(out) >= 3 else list(ring[:3])
+
+
+#: a piece of the background: its bounds, fill path and line path
+Tile = tuple[QRectF, QPainterPath, QPainterPath]
+
+
+def land_tiles(
+    rings: Sequence[Sequence[tuple[float, float]]], west: float, east: float
+) -> list[Tile]:
+    """:func:`land_paths` in pieces, so a frame walks only the land it shows.
+
+    A ring goes with the biggest ring whose box holds its box (a lake with its continent,
+    so the odd-even fill still cuts it out); each group is one tile.
+    """
+    boxes = []
+    for ring in rings:
+        lons = [p[0] for p in ring]
+        lats = [p[1] for p in ring]
+        boxes.append((min(lons), min(lats), max(lons), max(lats)))
+    order = sorted(range(len(rings)), key=lambda i: -(boxes[i][2] - boxes[i][0]))
+    group: dict[int, int] = {}
+    for i in order:
+        x0, y0, x1, y1 = boxes[i]
+        owner = i
+        for j in order:
+            if j == i:
+                break
+            a0, b0, a1, b1 = boxes[j]
+            if a0 <= x0 and b0 <= y0 and x1 <= a1 and y1 <= b1 and group[j] == j:
+                owner = j
+                break
+        group[i] = owner
+    members: dict[int, list[Sequence[tuple[float, float]]]] = {}
+    for i, owner in group.items():
+        members.setdefault(owner, []).append(rings[i])
+    tiles = []
+    for grouped in members.values():
+        fill, coast = land_paths(grouped, west, east)
+        if not fill.isEmpty():
+            tiles.append((fill.boundingRect().united(coast.boundingRect()), fill, coast))
+    return tiles
+
+
+def land_paths(
+    rings: Iterable[Sequence[tuple[float, float]]], west: float, east: float
+) -> tuple[QPainterPath, QPainterPath]:
+    """(fill, coast) paths of land between chart longitudes ``west`` and ``east``.
+
+    Rings are repeated at ±360° wherever a copy reaches into that span, so Greenland shows
+    on both sides of the seam and Africa–Europe beyond the eastern edge. The fill uses the
+    odd-even rule so lakes stay holes; the coast leaves out the artificial cuts along the
+    antimeridian and the pole, which would otherwise draw lines across Siberia and
+    Antarctica.
+    """
+    fill = QPainterPath()
+    fill.setFillRule(Qt.FillRule.OddEvenFill)
+    coast = QPainterPath()
+    for ring in rings:
+        touches_cut = any(abs(abs(p[0]) - 180.0) < 1e-6 for p in ring)
+        pts = [(float(p[0]), float(p[1])) for p in ring] if touches_cut else unwrap(ring)
+        lo = min(p[0] for p in pts)
+        hi = max(p[0] for p in pts)
+        for turn in (-360.0, 0.0, 360.0, 720.0):
+            if hi + turn < west or lo + turn > east:
+                continue
+            moved = [(lon + turn, lat) for lon, lat in pts]
+            fill.addPolygon(_polygon(moved))
+            fill.closeSubpath()
+            closed = [*moved, moved[0]]
+            drawing = False
+            for a, b in itertools.pairwise(closed):
+                if _artificial(a, b):
+                    drawing = False
+                    continue
+                if not drawing:
+                    coast.moveTo(scene_point(*a))
+                    drawing = True
+                coast.lineTo(scene_point(*b))
+    return fill, coast
+
+
+# -- what the chart shows, computed from the model ----------------------------------------------
+def find_task_force(orders: dict[str, Orders], key: str) -> tuple[Orders, TaskForce] | None:
+    """The task force ``"nation:tf_id"`` in this turn's orders, with its nation's orders."""
+    nation, _, tf_id = key.partition(":")
+    mine = orders.get(nation)
+    if mine is None:
+        return None
+    for tf in mine.task_forces:
+        if tf.id == tf_id:
+            return mine, tf
+    return None
+
+
+def task_force_cv(state: GameState, tf: TaskForce) -> int:
+    """Fleet CV of a task force: the sum of its units' (with carried air)."""
+    return sum(fleet_cv(state.units[u]) for u in tf.units if u in state.units)
+
+
+def range_bonus(orders: Orders, tf_id: str) -> int:
+    """Range cards played for this task force (each adds one area)."""
+    return sum(1 for c in orders.cards if c.use == "range" and c.task_force == tf_id)
+
+
+def operation_of(orders: Orders, tf_id: str) -> str:
+    """The id of the operation the task force takes part in ('' if none)."""
+    for op in orders.operations:
+        if tf_id in op.task_forces or op.invasion_force == tf_id:
+            return op.id
+    return ""
+
+
+def route_state(board: Board, route_id: str) -> tuple[str, str]:
+    """(working | contested | cut, why) of a merchant route now."""
+    ok, why = board.route_working(route_id)
+    if not ok:
+        return (STATE_CONTESTED if "contested" in why else STATE_CUT), why
+    side = board.side_key(board.route_nation(route_id))
+    contested = set(board.state.contested.get(side, []))
+    hit = [a for a in board.route(route_id).path if a in contested]
+    if hit:
+        return STATE_CONTESTED, "contested in " + ", ".join(board.area_name(a) for a in hit)
+    return STATE_WORKING, why
+
+
+def route_escorts(board: Board, orders: dict[str, Orders], route_id: str) -> list[str]:
+    """Who escorts the route this turn, in words (one line per nation's escort order)."""
+    out = []
+    for nation, mine in orders.items():
+        for esc in mine.escorts:
+            if esc.route != route_id:
+                continue
+            parts = [board.unit_name(u) for u in esc.units]
+            parts += [f"{a.points} air ({a.air})" for a in esc.air]
+            out.append(f"{board.scenario.by_id('nations')[nation]['name']}: " + ", ".join(parts))
+    return out
+
+
+def route_attackers(board: Board, orders: dict[str, Orders], route_id: str) -> list[str]:
+    """Who attacks the route this turn (raids and surface-raid operations), in words."""
+    out = []
+    nations = board.scenario.by_id("nations")
+    for nation, mine in orders.items():
+        name = nations[nation]["name"] if nation in nations else nation
+        for raid in mine.raids:
+            if raid.route != route_id:
+                continue
+            parts = [board.unit_name(u) for u in raid.units]
+            parts += [f"{a.points} air ({a.air})" for a in raid.air]
+            out.append(f"{name} in {board.area_name(raid.area)}: " + ", ".join(parts))
+        for op in mine.operations:
+            if op.kind == "surface_raid" and op.route == route_id:
+                forces = ", ".join(op.task_forces)
+                out.append(f"{name}: surface raid in {board.area_name(op.area)} ({forces})")
+    return out
+
+
+def units_at(state: GameState, base: str) -> list[str]:
+    """Unit ids in port at ``base`` (not sunk)."""
+    return [u.id for u in state.units.values() if u.base == base and u.state != "sunk"]
+
+
+def air_at(state: GameState, base: str) -> int:
+    return sum(a.points for a in state.air.values() if a.base == base)
+
+
+def type_name(unit_type: str) -> str:
+    return unit_type.replace("_", " ").capitalize()
+
+
+# -- items -------------------------------------------------------------------------------------
+_HALO_OFFSETS = tuple(
+    QPointF(dx, dy)
+    for dx, dy in ((-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (1, 1), (-1, 1), (1, -1))
+)
+
+
+def _halo_text(
+    painter: QPainter, pos: QPointF, text: str, font: QFont, colour: QColor, halo: QColor
+) -> None:
+    """Text with a soft outline so it stays readable over tints, routes and coasts.
+
+    The outline is the text drawn eight times a pixel off in the halo colour: glyphs come
+    from the font cache, where stroking the text's outline path cost ~0.6 ms a label."""
+    painter.setFont(font)
+    painter.setPen(halo)
+    for offset in _HALO_OFFSETS:
+        painter.drawText(pos + offset, text)
+    painter.setPen(colour)
+    painter.drawText(pos, text)
+
+
+class _Label(QGraphicsItem):
+    """A name at a constant screen size, placed beside (or centred on) its anchor point."""
+
+    def __init__(self, text: str, font: QFont, colour: QColor, kind: str, key: str) -> None:
+        super().__init__()
+        self.text = text
+        self.font = font
+        self.colour = colour
+        metrics = QFontMetricsF(font)
+        self.w = metrics.horizontalAdvance(text)
+        self.h = metrics.height()
+        self.ascent = metrics.ascent()
+        self.offset = QPointF(-self.w / 2, -self.h / 2)  # top-left relative to the anchor
+        self._pixmaps: dict[float, QPixmap] = {}
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.setData(ROLE_KIND, kind)
+        self.setData(ROLE_KEY, key)
+
+    def pixmap(self, ratio: float) -> QPixmap:
+        """The label drawn once (halo and all) for painting repeats cheaply."""
+        cached = self._pixmaps.get(ratio)
+        if cached is None:
+            size = self.boundingRect().size()
+            cached = QPixmap(
+                max(1, math.ceil(size.width() * ratio)), max(1, math.ceil(size.height() * ratio))
+            )
+            cached.setDevicePixelRatio(ratio)
+            cached.fill(Qt.GlobalColor.transparent)
+            painter = QPainter(cached)
+            _halo_text(
+                painter,
+                QPointF(2, 1 + self.ascent),
+                self.text,
+                self.font,
+                self.colour,
+                QColor(255, 255, 255, 210),
+            )
+            painter.end()
+            self._pixmaps[ratio] = cached
+        return cached
+
+    def place(self, offset: QPointF) -> None:
+        if offset != self.offset:
+            self.prepareGeometryChange()
+            self.offset = offset
+
+    def boundingRect(self) -> QRectF:
+        return QRectF(self.offset.x() - 2, self.offset.y() - 1, self.w + 4, self.h + 2)
+
+    def paint(
+        self,
+        painter: QPainter,
+        option: QStyleOptionGraphicsItem,
+        widget: QWidget | None = None,
+    ) -> None:
+        baseline = QPointF(self.offset.x(), self.offset.y() + self.ascent)
+        _halo_text(painter, baseline, self.text, self.font, self.colour, QColor(255, 255, 255, 210))
+
+
+def _draw_symbol(painter: QPainter, kind: str, colour: QColor) -> None:
+    """A base's mark at (0, 0): a ringed disc (fleet base), a dot (port), a diamond."""
+    painter.setPen(QPen(QColor("#1d2b36"), 1.0))
+    painter.setBrush(colour)
+    if kind == "fleet_base":  # a harbour mark
+        painter.drawEllipse(QPointF(0, 0), 5.0, 5.0)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor(255, 255, 255, 235))
+        painter.drawEllipse(QPointF(0, 0), 1.9, 1.9)
+    elif kind == "island":
+        painter.drawPolygon(
+            QPolygonF([QPointF(0, -4.2), QPointF(4.2, 0), QPointF(0, 4.2), QPointF(-4.2, 0)])
+        )
+    else:
+        painter.drawEllipse(QPointF(0, 0), 3.2, 3.2)
+
+
+class _BaseSymbol(QGraphicsItem):
+    """A base, port or island: a symbol in its holder's colour, with air/garrison badges."""
+
+    R = 7.0  # pick radius in pixels (the symbol itself is smaller)
+
+    def __init__(self, base_id: str, kind: str) -> None:
+        super().__init__()
+        self.kind = kind
+        self.colour = QColor("#777777")
+        self.air = 0
+        self.garrison = 0
+        self.badges = False
+        self.highlighted = False
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.setData(ROLE_KIND, "base")
+        self.setData(ROLE_KEY, base_id)
+        self.setZValue(20 if kind == "fleet_base" else 18)
+
+    def set_look(self, colour: QColor, air: int, garrison: int) -> None:
+        if (colour.rgb(), air, garrison) != (self.colour.rgb(), self.air, self.garrison):
+            self.prepareGeometryChange()  # the badges may grow or shrink
+            self.colour, self.air, self.garrison = QColor(colour), air, garrison
+            self.update()
+
+    def set_badges(self, on: bool) -> None:
+        if on != self.badges:
+            self.prepareGeometryChange()
+            self.badges = on
+
+    def set_highlighted(self, on: bool) -> None:
+        if on != self.highlighted:
+            self.highlighted = on
+            self.update()
+
+    def boundingRect(self) -> QRectF:
+        r = self.R + 3
+        box = QRectF(-r, -r, 2 * r, 2 * r)
+        badges = self.badge_rect()
+        return box.united(badges.adjusted(-1, -1, 1, 1)) if not badges.isEmpty() else box
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath()
+        path.addEllipse(QPointF(0, 0), self.R, self.R)
+        return path
+
+    def paint(
+        self,
+        painter: QPainter,
+        option: QStyleOptionGraphicsItem,
+        widget: QWidget | None = None,
+    ) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        if self.highlighted:
+            painter.setPen(QPen(style.SELECTION, 3.0))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawEllipse(QPointF(0, 0), 8.5, 8.5)
+        _draw_symbol(painter, self.kind, self.colour)
+        if self.badges:
+            shown = [(n, c, t) for n, c, t in self.badge_list() if n]
+            x = -7.0 * len(shown)
+            painter.setFont(style.ui_font(6.5, bold=True))
+            for count, fill, letter in shown:
+                rect = QRectF(x + 0.5, 6.0, 13.0, 9.0)
+                painter.setPen(Qt.PenStyle.NoPen)
+                painter.setBrush(fill)
+                painter.drawRoundedRect(rect, 2, 2)
+                painter.setPen(QColor("white"))
+                painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, f"{letter}{count}")
+                x += 14.0
+
+    def badge_list(self) -> list[tuple[int, QColor, str]]:
+        """(count, colour, letter) of the badges: Air Points (A), garrisons (G)."""
+        return [(self.air, QColor("#3f7cac"), "A"), (self.garrison, QColor("#7a6a3a"), "G")]
+
+    def badge_rect(self) -> QRectF:
+        """Where the badges are drawn (empty when none show), in pixels from the base."""
+        n = sum(1 for count, _c, _t in self.badge_list() if count) if self.badges else 0
+        return QRectF(-7.0 * n, 6.0, 14.0 * n, 9.0) if n else QRectF()
+
+
+class _Counter(QGraphicsItem):
+    """A task-force counter beside its base: nation colour, name and fleet CV."""
+
+    H = 15.0
+
+    def __init__(self, key: str) -> None:
+        super().__init__()
+        self.name = ""
+        self.cv = 0
+        self.colour = QColor("#777777")
+        self.flagged = False
+        self.compact = False
+        self.highlighted = False
+        self.slot = 0
+        self._w = 0.0
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.setData(ROLE_KIND, "task_force")
+        self.setData(ROLE_KEY, key)
+        self.setZValue(40)
+
+    def text(self) -> str:
+        if self.compact:
+            return str(self.cv)
+        name = self.name if len(self.name) <= 22 else self.name[:21].rstrip() + "…"
+        return f"{name}  {self.cv}"
+
+    def set_look(
+        self, name: str, cv: int, colour: QColor, flagged: bool, slot: int, compact: bool
+    ) -> None:
+        look = (name, cv, colour.rgb(), flagged, slot, compact)
+        if look == (self.name, self.cv, self.colour.rgb(), self.flagged, self.slot, self.compact):
+            return
+        self.prepareGeometryChange()
+        self.name, self.cv, self.colour, self.flagged = name, cv, QColor(colour), flagged
+        self.slot, self.compact = slot, compact
+        self._w = QFontMetricsF(style.ui_font(7.0, bold=True)).horizontalAdvance(self.text()) + 8
+        self.update()
+
+    def set_highlighted(self, on: bool) -> None:
+        if on != self.highlighted:
+            self.highlighted = on
+            self.update()
+
+    def rect(self) -> QRectF:
+        """The counter in item (pixel) coordinates: up and right of the base, stacked."""
+        return QRectF(7.0, -7.0 - (self.slot + 1) * (self.H + 2), self._w, self.H)
+
+    def boundingRect(self) -> QRectF:
+        return self.rect().adjusted(-3, -6, 3, 3)
+
+    def paint(
+        self,
+        painter: QPainter,
+        option: QStyleOptionGraphicsItem,
+        widget: QWidget | None = None,
+    ) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        rect = self.rect()
+        painter.setPen(
+            QPen(
+                style.SELECTION if self.highlighted else QColor("#1d2b36"),
+                2.2 if self.highlighted else 0.8,
+            )
+        )
+        painter.setBrush(self.colour)
+        painter.drawRoundedRect(rect, 2.5, 2.5)
+        painter.setPen(QColor("white"))
+        painter.setFont(style.ui_font(7.0, bold=True))
+        painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, self.text())
+        if self.flagged:
+            x, y = rect.right() - 1.0, rect.top()
+            painter.setPen(QPen(QColor("#1d2b36"), 1.0))
+            painter.drawLine(QPointF(x, y + 3), QPointF(x, y - 6))
+            painter.setBrush(style.SELECTION)
+            painter.drawPolygon(
+                QPolygonF([QPointF(x, y - 6), QPointF(x - 6, y - 4), QPointF(x, y - 2)])
+            )
+
+
+class _Decoration(QGraphicsPathItem):
+    """A drawn-only path (adjacency, routes) with a plain box for its bounds and shape.
+
+    Qt's own bounds and shape for a long stroked path are rebuilt with a path stroker on
+    every query (the cost measured on mouse moves); the chart picks routes itself, by
+    distance in pixels. The box is padded for the cosmetic pens, whose width is in pixels.
+    """
+
+    PAD = 2.0 * DEG
+
+    def __init__(self, path: QPainterPath | None = None) -> None:
+        super().__init__()
+        self._box = QRectF()
+        self.setPath(path if path is not None else QPainterPath())
+
+    def setPath(self, path: QPainterPath) -> None:
+        self.prepareGeometryChange()
+        super().setPath(path)
+        pad = self.PAD
+        self._box = path.controlPointRect().adjusted(-pad, -pad, pad, pad)
+
+    def boundingRect(self) -> QRectF:
+        return self._box
+
+    def shape(self) -> QPainterPath:
+        box = QPainterPath()
+        box.addRect(self._box)
+        return box
+
+
+class _AreaItem(QGraphicsPolygonItem):
+    """A sea area: a tinted polygon with a thin border (painted by Qt, not Python)."""
+
+
+@dataclass
+class _RouteGeometry:
+    """A route's drawn legs in scene coordinates, kept for picking by distance."""
+
+    segments: list[QLineF]
+
+
+def _blend(base: QColor, over: QColor) -> QColor:
+    """``over`` composited on ``base`` (so a shaded area needs no extra item)."""
+    a = over.alphaF()
+    return QColor.fromRgbF(
+        base.redF() * (1 - a) + over.redF() * a,
+        base.greenF() * (1 - a) + over.greenF() * a,
+        base.blueF() * (1 - a) + over.blueF() * a,
+    )
+
+
+def _alpha(colour: QColor, alpha: float) -> QColor:
+    out = QColor(colour)
+    out.setAlphaF(alpha)
+    return out
+
+
+def _cosmetic(colour: QColor, width: float, dash: bool = False) -> QPen:
+    """A pen whose width is in pixels at every zoom. Flat caps and bevel joins: with
+    antialiasing, round ones cost the raster engine a third of a frame (measured)."""
+    pen = QPen(colour, width)
+    pen.setCosmetic(True)
+    pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+    pen.setJoinStyle(Qt.PenJoinStyle.BevelJoin)
+    if dash:
+        pen.setStyle(Qt.PenStyle.DashLine)
+    return pen
+
+
+# -- the chart ---------------------------------------------------------------------------------
+class SeaChart(QGraphicsView):
+    """The map of the war at sea, mirroring the session's game.
+
+    ``selected(kind, id)`` is emitted when the user clicks something: kind is ``"area"``,
+    ``"base"``, ``"route"`` or ``"task_force"`` (id ``"nation:tf_id"``).
+    """
+
+    selected = Signal(str, str)
+
+    def __init__(
+        self,
+        session: GameSession,
+        parent: QWidget | None = None,
+        land: Sequence[Sequence[tuple[float, float]]] | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.session = session
+        self._land_source = land
+        self.setScene(QGraphicsScene(self))
+        self.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
+        self.setCacheMode(QGraphicsView.CacheModeFlag.CacheBackground)
+        self.setOptimizationFlag(QGraphicsView.OptimizationFlag.DontAdjustForAntialiasing)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setFrameShape(QGraphicsView.Shape.NoFrame)
+        self.setBackgroundBrush(style.SEA)
+        self.setMouseTracking(True)
+
+        self.areas: dict[str, _AreaItem] = {}
+        self.area_labels: dict[str, _Label] = {}
+        self.bases: dict[str, _BaseSymbol] = {}
+        self.base_labels: dict[str, _Label] = {}
+        self.routes: dict[str, _Decoration] = {}
+        self.counters: dict[str, _Counter] = {}
+        self.label_points: dict[str, QPointF] = {}
+        self.base_points: dict[str, QPointF] = {}
+        self._area_tint: dict[str, QColor] = {}
+        self._area_polys: dict[str, list[tuple[float, float]]] = {}
+        self._route_geo: dict[str, _RouteGeometry] = {}
+        self._route_states: dict[str, tuple[str, str]] = {}
+        #: every area's polygon and its repeats past the edges: (area, polygon, bounds)
+        self._sea: list[tuple[str, QPolygonF, QRectF]] = []
+        self._borders: list[Tile] = []
+        self._tints: list[tuple[QRectF, QColor, QPainterPath]] = []
+        self._land: list[Tile] = []
+        self._land_coarse: list[Tile] = []
+        self._adjacency: _Decoration | None = None
+        self._straits: _Decoration | None = None
+        self._route_halo: _Decoration | None = None
+        self._show_adjacency = True
+        self._team: str | None = None
+        self._selection: tuple[str, str] | None = None
+        self._range: set[str] = set()
+        self._press: QPoint | None = None
+        self._layout_scale = -1.0
+        self._grid = _Grid(48.0)
+        self._area_order: list[str] = []
+        self._base_order: list[str] = []
+        self._frame_x = (-1e9, 1e9)
+        self._scenario_id = 0
+        self._world_rect = QRectF()
+
+        session.gameChanged.connect(self._on_game_changed)
+        session.stateChanged.connect(self.refresh_state)
+        session.ordersChanged.connect(self._on_orders_changed)
+        if session.is_open:
+            self.rebuild()
+
+    # -- public API ------------------------------------------------------------------------
+    @property
+    def team(self) -> str | None:
+        return self._team
+
+    @property
+    def range_areas(self) -> set[str]:
+        """The sea areas shaded by :meth:`show_range` (empty when cleared)."""
+        return set(self._range)
+
+    @property
+    def selection(self) -> tuple[str, str] | None:
+        return self._selection
+
+    def px_per_degree(self) -> float:
+        """The zoom: screen pixels per degree of longitude."""
+        return self.transform().m11() * DEG
+
+    def world_rect(self) -> QRectF:
+        """The scene rectangle holding every sea area."""
+        return QRectF(self._world_rect)
+
+    def fit_world(self) -> None:
+        """Show every sea area."""
+        if not self._world_rect.isEmpty():
+            self.fitInView(self._world_rect, Qt.AspectRatioMode.KeepAspectRatio)
+            self._zoom_changed()
+
+    def zoom_to(self, theatre: str) -> bool:
+        """Show a named theatre (see :data:`THEATRES`, case-insensitive); False if unknown."""
+        for name, (west, north, east, south) in THEATRES.items():
+            if name.lower() == theatre.strip().lower():
+                rect = QRectF(scene_point(west, north), scene_point(east, south))
+                self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+                self._zoom_changed()
+                return True
+        return False
+
+    def zoom_by(self, factor: float, around_mouse: bool = False) -> None:
+        """Zoom by ``factor`` around the view's centre (or the mouse, for the wheel),
+        between a little less than the whole world and :data:`MAX_PX_PER_DEG`."""
+        ppd = self.px_per_degree()
+        fit = self._fit_ppd()
+        factor = max(min(factor, MAX_PX_PER_DEG / ppd), 0.7 * fit / ppd)
+        if abs(factor - 1.0) < 1e-3:
+            return
+        anchor = QGraphicsView.ViewportAnchor
+        self.setTransformationAnchor(
+            anchor.AnchorUnderMouse if around_mouse else anchor.AnchorViewCenter
+        )
+        self.scale(factor, factor)
+        self.setTransformationAnchor(anchor.AnchorUnderMouse)
+        self._zoom_changed()
+
+    def find(self, text: str) -> bool:
+        """Centre on the base or sea area named ``text`` (case-insensitive; a prefix or an
+        id will do), select it and announce it. False if nothing matches."""
+        hit = self._lookup(text)
+        if hit is None:
+            return False
+        kind, key = hit
+        point = self.base_points[key] if kind == "base" else self.label_points[key]
+        if self.px_per_degree() < 6.0:
+            self.zoom_by(6.0 / self.px_per_degree())
+        self.centerOn(point)
+        self.set_selection(kind, key)
+        self.selected.emit(kind, key)
+        return True
+
+    def set_show_adjacency(self, show: bool) -> None:
+        self._show_adjacency = show
+        for item in (self._adjacency, self._straits):
+            if item is not None:
+                item.setVisible(show)
+
+    def set_team(self, nation: str | None) -> None:
+        """Team view (only ``nation``'s own task forces) or Game Control (``None``: all)."""
+        self._team = nation or None
+        for key, counter in self.counters.items():
+            counter.setVisible(self._counter_visible(key))
+        sel = self._selection
+        if sel and sel[0] == "task_force" and not self._counter_visible(sel[1]):
+            self.set_selection(None, None)
+
+    def set_selection(self, kind: str | None, key: str | None) -> None:
+        """Highlight one object (or none) without announcing it."""
+        old = self._selection
+        if old is not None:
+            self._highlight(old[0], old[1], False)
+        self._selection = (kind, key) if kind and key else None
+        if self._selection is not None:
+            self._highlight(self._selection[0], self._selection[1], True)
+
+    def show_range(self, task_force_key: str) -> set[str]:
+        """Shade the sea areas within naval range of a task force's base (4, +1 per range
+        card played for it). Returns the shaded areas (empty if the force is unknown)."""
+        self.clear_range()
+        if not self.session.is_open:
+            return set()
+        found = find_task_force(self.session.all_orders(), task_force_key)
+        if found is None:
+            return set()
+        orders, tf = found
+        board = self.session.board()
+        if tf.base not in board.bases:
+            return set()
+        reach = board.naval_range(range_bonus(orders, tf.id))
+        self._range = self.session.scenario.world.within(board.area_of(tf.base), reach)
+        for area in self._range:
+            self._paint_area(area)
+        return set(self._range)
+
+    def clear_range(self) -> None:
+        shaded, self._range = self._range, set()
+        for area in shaded:
+            self._paint_area(area)
+
+    def pick(self, pos: QPoint) -> tuple[str, str] | None:
+        """What is under viewport position ``pos``: (kind, id), topmost first — a task
+        force, a base (its symbol or name), a route, then a sea area.
+
+        Done here rather than by the scene's hit-test: a handful of rectangle and distance
+        tests in pixels, with a tolerance for thin lines and small symbols.
+        """
+        to_view = self.viewportTransform()
+        at = QPointF(pos)
+        for key, counter in self.counters.items():
+            if counter.isVisible() and counter.rect().translated(
+                to_view.map(counter.pos())
+            ).contains(at):
+                return "task_force", key
+        scale = self.transform().m11()
+        scene = self.mapToScene(pos)
+        labels = self.px_per_degree() >= BASE_LABELS_FROM * 0.7
+        reach = 150.0 if labels else _BaseSymbol.R  # a name is never 150 px from its base
+        best, best_d = None, _BaseSymbol.R
+        for base_id in self._base_cells.near(scene, reach / max(scale, 1e-9)):
+            point = self.base_points[base_id]
+            dx, dy = (point.x() - scene.x()) * scale, (point.y() - scene.y()) * scale
+            if abs(dx) > reach or abs(dy) > reach or not self.bases[base_id].isVisible():
+                continue
+            d = math.hypot(dx, dy)
+            if d <= best_d:
+                best, best_d = base_id, d
+            label = self.base_labels[base_id]
+            if best is None and label.isVisible():
+                box = QRectF(label.offset.x(), label.offset.y(), label.w, label.h)
+                if box.translated(-dx, -dy).contains(QPointF(0, 0)):
+                    best, best_d = base_id, 0.0
+        if best is not None:
+            return "base", best
+        route = self._route_at(scene)
+        if route is not None:
+            return "route", route
+        area = self._area_at(scene)
+        return ("area", area) if area is not None else None
+
+    # -- building ---------------------------------------------------------------------------
+    def rebuild(self) -> None:
+        """Build the scene for the open game (everything: a different game was opened)."""
+        scene = self.scene()
+        self.set_selection(None, None)
+        scene.clear()
+        for d in (
+            self.areas,
+            self.area_labels,
+            self.bases,
+            self.base_labels,
+            self.routes,
+            self.counters,
+            self.label_points,
+            self.base_points,
+            self._area_tint,
+            self._area_polys,
+            self._route_geo,
+            self._route_states,
+        ):
+            d.clear()
+        self._sea = []
+        self._ghost_points = []
+        self._borders = []
+        self._range = set()
+        self._adjacency = self._straits = self._route_halo = None
+        self._layout_scale = -1.0
+        if not self.session.is_open:
+            self._world_rect = QRectF()
+            self.resetCachedContent()
+            return
+        scenario = self.session.scenario
+        self._scenario_id = id(scenario)
+        board = self.session.board()
+        world = scenario.world
+        self._build_areas(world)
+        margin = 3.0 * DEG
+        self._world_rect = QRectF()
+        for item in self.areas.values():
+            self._world_rect = self._world_rect.united(item.sceneBoundingRect())
+        # room beyond the areas for the coasts around them: the seam's repeated copies on
+        # the sides, the Arctic shore and Antarctica's edge above and below
+        frame = self._world_rect.adjusted(-margin * 20, -margin, margin * 20, margin)
+        frame.setTop(min(frame.top(), -84.0 * DEG))
+        frame.setBottom(max(frame.bottom(), 68.0 * DEG))
+        self.setSceneRect(frame)
+        self._frame_x = (frame.left(), frame.right())
+        self._build_adjacency(world)
+        self._build_bases(board)
+        self._route_halo = _Decoration()
+        self._route_halo.setZValue(9)
+        self._route_halo.setPen(_cosmetic(style.SELECTION, 8.0))
+        self._route_halo.setVisible(False)
+        scene.addItem(self._route_halo)
+        self._build_routes(board)
+        self._sync_counters(self.session.all_orders(), board.state)
+        west = frame.left() / DEG - 10
+        east = frame.right() / DEG + 10
+        rings = self._land_source if self._land_source is not None else land_rings()
+        self._land = land_tiles(rings, west, east)
+        self._land_coarse = land_tiles([simplify(r, COARSE_DEG) for r in rings], west, east)
+        self._build_ghosts(west, east)
+        self.resetCachedContent()
+        self.fit_world()
+
+    def _build_areas(self, world: World) -> None:
+        colours = nx.coloring.greedy_color(world.graph, strategy="largest_first")
+        label_font = style.ui_font(6.8)
+        label_font.setItalic(True)
+        label_font.setLetterSpacing(QFont.SpacingType.PercentageSpacing, 104)
+        for area in world.areas.values():
+            ring = place_ring(area.polygon)
+            lons = [p[0] for p in ring]
+            mid = (min(lons) + max(lons)) / 2.0
+            self._area_polys[area.id] = ring
+            tint = QColor(AREA_TINTS[colours.get(area.id, 0) % len(AREA_TINTS)])
+            self._area_tint[area.id] = tint
+            item = _AreaItem(_polygon(ring))
+            # the area is painted in the background, under the land; the item only draws
+            # the selection outline, and is hidden (never painted, never hit) otherwise
+            item.setPen(QPen(Qt.PenStyle.NoPen))
+            item.setBrush(Qt.BrushStyle.NoBrush)
+            item.setVisible(False)
+            item.setZValue(0)
+            item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+            item.setData(ROLE_KIND, "area")
+            item.setData(ROLE_KEY, area.id)
+            self.scene().addItem(item)
+            self.areas[area.id] = item
+            point = scene_point(near_lon(area.lon, mid), area.lat)
+            self.label_points[area.id] = point
+            label = _Label(area.name, label_font, style.SEA_AREA_LABEL, "area", area.id)
+            label.setPos(point)
+            label.setZValue(12)
+            self.scene().addItem(label)
+            self.area_labels[area.id] = label
+
+    def _leg_lines(self, a: QPointF, b: QPointF) -> list[QLineF]:
+        """A leg between two chart points; a leg across the seam is drawn twice, leaving
+        each side towards the other's repeated position, never across the whole chart."""
+        span = 360.0 * DEG
+        if abs(b.x() - a.x()) <= span / 2:
+            return [QLineF(a, b)]
+        turn = span if b.x() < a.x() else -span
+        return [
+            QLineF(a, QPointF(b.x() + turn, b.y())),
+            QLineF(QPointF(a.x() - turn, a.y()), b),
+        ]
+
+    def _with_copies(self, lines: list[QLineF]) -> list[QLineF]:
+        """The lines and their copies one turn east and west, where a copy reaches into
+        the chart's frame, so a line shows over the repeated areas past the edges too."""
+        span = 360.0 * DEG
+        left, right = self._frame_x
+        out = list(lines)
+        for turn in (-span, span):
+            for line in lines:
+                lo = min(line.x1(), line.x2()) + turn
+                hi = max(line.x1(), line.x2()) + turn
+                if hi > left and lo < right:
+                    out.append(line.translated(turn, 0.0))
+        return out
+
+    def _build_adjacency(self, world: World) -> None:
+        sea, straits = QPainterPath(), QPainterPath()
+        for a, b, data in world.graph.edges(data=True):
+            target = straits if data.get("kind") == "strait" else sea
+            legs = self._leg_lines(self.label_points[a], self.label_points[b])
+            for line in self._with_copies(legs):
+                target.moveTo(line.p1())
+                target.lineTo(line.p2())
+        self._adjacency = _Decoration(sea)
+        # opaque colours: blending translucent strokes costs more than drawing them
+        self._adjacency.setPen(_cosmetic(_blend(style.SEA, _alpha(style.ADJACENCY, 0.45)), 0.8))
+        self._straits = _Decoration(straits)
+        self._straits.setPen(_cosmetic(style.STRAIT, 1.4, dash=True))
+        for item in (self._adjacency, self._straits):
+            item.setZValue(2)
+            item.setVisible(self._show_adjacency)
+            self.scene().addItem(item)
+
+    def _build_bases(self, board: Board) -> None:
+        font = style.ui_font(7.0)
+        bold = style.ui_font(7.0, bold=True)
+        for base_id, row in board.bases.items():
+            area = str(row["sea_area"])
+            ring = self._area_polys.get(area)
+            lon = float(row["lon"])
+            if ring:
+                lons = [p[0] for p in ring]
+                lon = near_lon(lon, (min(lons) + max(lons)) / 2.0)
+            else:
+                lon = chart_lon(lon)
+            point = scene_point(lon, float(row["lat"]))
+            self.base_points[base_id] = point
+            kind = str(row["kind"])
+            symbol = _BaseSymbol(base_id, kind)
+            symbol.setPos(point)
+            self.scene().addItem(symbol)
+            self.bases[base_id] = symbol
+            label = _Label(
+                str(row["name"]),
+                bold if kind == "fleet_base" else font,
+                style.TEXT,
+                "base",
+                base_id,
+            )
+            label.setPos(point)
+            label.setZValue(14)
+            label.setVisible(False)
+            self.scene().addItem(label)
+            self.base_labels[base_id] = label
+        self._refresh_bases(board)
+
+    def _build_routes(self, board: Board) -> None:
+        for route_id in board.route_rows:
+            item = _Decoration()
+            item.setZValue(10)
+            item.setData(ROLE_KIND, "route")
+            item.setData(ROLE_KEY, route_id)
+            self.scene().addItem(item)
+            self.routes[route_id] = item
+        self._refresh_routes(board)
+
+    def _route_path(self, board: Board, route_id: str) -> list[QLineF]:
+        line = board.route(route_id)
+        points = [self.base_points[line.origin]]
+        points += [self.label_points[a] for a in line.path if a in self.label_points]
+        points.append(self.base_points[line.destination])
+        # routes sharing legs are set a little apart so each stays visible
+        shift = ((line.serial * 7) % 5 - 2) * 0.18 * DEG
+        lines: list[QLineF] = []
+        for i, (a, b) in enumerate(itertools.pairwise(points)):
+            inner_a = i > 0
+            inner_b = i + 1 < len(points) - 1
+            pa = QPointF(a.x(), a.y() + (shift if inner_a else 0.0))
+            pb = QPointF(b.x(), b.y() + (shift if inner_b else 0.0))
+            if pa == pb:
+                continue
+            lines.extend(self._leg_lines(pa, pb))
+        return self._with_copies(lines)
+
+    def _build_ghosts(self, west: float, east: float) -> None:
+        """The sea as the background paints it: every area, and its copies where they
+        reach past the chart's edges; their borders as one path."""
+        sea = []
+        pieces: dict[tuple[int, int], QPainterPath] = {}
+        fills: dict[tuple[tuple[int, int], int], QPainterPath] = {}
+        for area_id, ring in self._area_polys.items():
+            lons = [p[0] for p in ring]
+            for turn in (0.0, -360.0, 360.0):
+                if turn and not (min(lons) + turn < east and max(lons) + turn > west):
+                    continue
+                poly = _polygon([(lon + turn, lat) for lon, lat in ring])
+                bounds = poly.boundingRect()
+                sea.append((area_id, poly, bounds))
+                centre = bounds.center()
+                key = (math.floor(centre.x() / TILE), math.floor(centre.y() / TILE))
+                piece = pieces.setdefault(key, QPainterPath())
+                piece.addPolygon(poly)
+                piece.closeSubpath()
+                tint = self._area_tint[area_id].rgb()
+                fill = fills.setdefault((key, tint), QPainterPath())
+                fill.setFillRule(Qt.FillRule.WindingFill)
+                fill.addPolygon(poly)
+                fill.closeSubpath()
+        borders = [(p.boundingRect(), QPainterPath(), p) for p in pieces.values()]
+        # the tints, one path per colour and piece: a few fills instead of one per area
+        self._tints = [
+            (path.boundingRect(), QColor.fromRgb(rgb), path) for (_k, rgb), path in fills.items()
+        ]
+        self._sea = sea
+        self._borders = borders
+        span = 360.0 * DEG
+        left, right = west * DEG, east * DEG
+        ghosts: list[tuple[str, str, QPointF]] = []
+        for kind, points in (("area", self.label_points), ("base", self.base_points)):
+            for key, point in points.items():
+                for turn in (-span, span):
+                    if left < point.x() + turn < right:
+                        ghosts.append((kind, key, QPointF(point.x() + turn, point.y())))
+        self._ghost_points = ghosts
+        # the order names are placed in: big areas first; fleet bases, ports, islands
+        self._area_order = sorted(self.areas, key=lambda a: -_area_size(self._area_polys[a]))
+        rank = {"fleet_base": 0, "port": 1, "island": 2}
+        self._base_order = sorted(self.bases, key=lambda b: (rank.get(self.bases[b].kind, 3), b))
+        self._sea_cells = _Cells(CELL)
+        for index, (_area, _poly, bounds) in enumerate(sea):
+            self._sea_cells.add(index, bounds)
+        self._base_cells = _Cells(CELL)
+        for base_id, point in self.base_points.items():
+            self._base_cells.add(base_id, QRectF(point, point))
+
+    # -- keeping up with the model -------------------------------------------------------------
+    def _on_game_changed(self) -> None:
+        if self.session.is_open and id(self.session.scenario) == self._scenario_id and self.areas:
+            self.refresh_state()  # the same game saved under a new name: nothing moved
+        else:
+            self.rebuild()
+
+    def _on_orders_changed(self, nation: str) -> None:
+        if self.session.is_open and self.areas:
+            self._sync_counters(self.session.all_orders(), self.session.state)
+
+    def refresh_state(self) -> None:
+        """The state moved: recolour holders and routes, redo counters (only what changed)."""
+        if not self.session.is_open:
+            self.rebuild()
+            return
+        if not self.areas:
+            self.rebuild()
+            return
+        board = self.session.board()
+        self._refresh_bases(board)
+        self._refresh_routes(board)
+        self.resetCachedContent()  # holders' colours past the edges
+        self._sync_counters(self.session.all_orders(), board.state)
+
+    def _refresh_bases(self, board: Board) -> None:
+        nations = board.nations
+        state = board.state
+        air: dict[str, int] = {}
+        for unit in state.air.values():
+            air[unit.base] = air.get(unit.base, 0) + unit.points
+        for base_id, symbol in self.bases.items():
+            colour = style.nation_colour(nations, board.holder(base_id))
+            garrison = sum(state.garrisons.get(base_id, {}).values())
+            symbol.set_look(colour, air.get(base_id, 0), garrison)
+
+    def _refresh_routes(self, board: Board) -> None:
+        for route_id in list(self.routes):
+            if route_id not in board.route_rows:
+                self.scene().removeItem(self.routes.pop(route_id))
+                self._route_geo.pop(route_id, None)
+                continue
+        for route_id in board.route_rows:
+            item = self.routes.get(route_id)
+            if item is None:
+                item = _Decoration()
+                item.setZValue(10)
+                item.setData(ROLE_KIND, "route")
+                item.setData(ROLE_KEY, route_id)
+                self.scene().addItem(item)
+                self.routes[route_id] = item
+            if route_id not in self._route_geo:
+                lines = self._route_path(board, route_id)
+                self._route_geo[route_id] = _RouteGeometry(lines)
+                item.setPath(_polyline_path(lines))
+            state = route_state(board, route_id)
+            self._route_states[route_id] = state
+            tonnage = board.state.routes.get(route_id, 0)
+            colour = {
+                STATE_WORKING: style.ROUTE_WORKING,
+                STATE_CONTESTED: style.ROUTE_CONTESTED,
+                STATE_CUT: style.ROUTE_CUT,
+            }[state[0]]
+            width = 0.9 + 3.1 * math.sqrt(min(tonnage, 60) / 60.0)
+            pen = _cosmetic(
+                colour,
+                width,
+                dash=tonnage == 0 or state[0] == STATE_CUT,
+            )
+            if pen != item.pen():
+                item.setPen(pen)
+        if self._selection and self._selection[0] == "route":
+            self._highlight("route", self._selection[1], True)
+
+    def _counter_visible(self, key: str) -> bool:
+        return self._team is None or key.split(":", 1)[0] == self._team
+
+    def _sync_counters(self, orders: dict[str, Orders], state: GameState) -> None:
+        """Make the counters match this turn's task forces: add, update, remove."""
+        nations = self.session.scenario.by_id("nations")
+        wanted: dict[str, tuple[str, int, QColor, bool, str]] = {}
+        for nation, mine in orders.items():
+            for tf in mine.task_forces:
+                if tf.base not in self.base_points:
+                    continue
+                wanted[f"{nation}:{tf.id}"] = (
+                    tf.name,
+                    task_force_cv(state, tf),
+                    style.nation_colour(nations, nation),
+                    bool(operation_of(mine, tf.id)),
+                    tf.base,
+                )
+        for key in [k for k in self.counters if k not in wanted]:
+            self.scene().removeItem(self.counters.pop(key))
+            if self._selection == ("task_force", key):
+                self._selection = None
+        slots: dict[str, int] = {}
+        compact = self.px_per_degree() < FULL_COUNTERS_FROM
+        for key in sorted(wanted):
+            name, cv, colour, flagged, base = wanted[key]
+            counter = self.counters.get(key)
+            if counter is None:
+                counter = _Counter(key)
+                self.scene().addItem(counter)
+                self.counters[key] = counter
+            slot = slots.get(base, 0)
+            slots[base] = slot + 1
+            counter.setPos(self.base_points[base])
+            counter.set_look(name, cv, colour, flagged, slot, compact)
+            counter.setVisible(self._counter_visible(key))
+        if self._range:
+            # the force shown may have changed base or gone
+            self._range_stale()
+        self._layout_scale = -1.0
+        self._layout_labels()
+
+    def _range_stale(self) -> None:
+        """Keep the shaded range only while it still describes a force in the orders."""
+        # the key is not kept on purpose: a rebuilt set of orders clears the shading
+        self.clear_range()
+
+    # -- look --------------------------------------------------------------------------------
+    def _paint_area(self, area: str) -> None:
+        """The areas are painted in the background (under the land, so coasts stay
+        crisp): a change of shading redraws the cached background."""
+        self.resetCachedContent()
+
+    def area_fill(self, area: str) -> QColor:
+        """The colour an area is painted (its tint, or shaded when in range)."""
+        tint = self._area_tint[area]
+        return _blend(tint, style.RANGE_SHADE) if area in self._range else tint
+
+    def _highlight(self, kind: str, key: str, on: bool) -> None:
+        if kind == "area" and key in self.areas:
+            item = self.areas[key]
+            item.setPen(_cosmetic(style.SELECTION, 2.6) if on else QPen(Qt.PenStyle.NoPen))
+            item.setZValue(1 if on else 0)
+            item.setVisible(on)
+        elif kind == "base" and key in self.bases:
+            self.bases[key].set_highlighted(on)
+        elif kind == "task_force" and key in self.counters:
+            self.counters[key].set_highlighted(on)
+        elif kind == "route" and key in self.routes and self._route_halo is not None:
+            self._route_halo.setPath(self.routes[key].path() if on else QPainterPath())
+            self._route_halo.setVisible(on)
+
+    def _fit_ppd(self) -> float:
+        if self._world_rect.isEmpty():
+            return 1.0
+        vw, vh = max(self.viewport().width(), 1), max(self.viewport().height(), 1)
+        return min(vw / self._world_rect.width(), vh / self._world_rect.height()) * DEG
+
+    def _zoom_changed(self) -> None:
+        """After any zoom: redraw the cached background and decide what is shown."""
+        self.resetCachedContent()
+        self._layout_labels()
+
+    def _layout_labels(self) -> None:
+        """Level of detail: show the labels, symbols and badges this zoom has room for.
+
+        Greedy placement in screen space — symbols and counters first as obstacles, then
+        area names by size, then fleet bases, ports and islands (each tried right, left,
+        above and below its symbol) — so labels never overlap. Run once per zoom step.
+        """
+        scale = self.transform().m11()
+        if abs(scale - self._layout_scale) < 1e-9:
+            return
+        self._layout_scale = scale
+        ppd = scale * DEG
+        grid = _Grid(48.0)
+        self._grid = grid
+        for base_id, symbol in self.bases.items():
+            shown = symbol.kind == "fleet_base" or ppd >= MINOR_BASES_FROM
+            symbol.setVisible(shown)
+            symbol.set_badges(ppd >= BADGES_FROM)
+            if shown:
+                p = self.base_points[base_id]
+                grid.add(QRectF(p.x() * scale - 5, p.y() * scale - 5, 10, 10))
+                badges = symbol.badge_rect()
+                if not badges.isEmpty():
+                    grid.add(badges.translated(p.x() * scale, p.y() * scale))
+        compact = ppd < FULL_COUNTERS_FROM
+        for counter in self.counters.values():
+            if counter.compact != compact:
+                counter.set_look(
+                    counter.name, counter.cv, counter.colour, counter.flagged, counter.slot, compact
+                )
+            if counter.isVisible():
+                p = counter.pos()
+                grid.add(counter.rect().translated(p.x() * scale, p.y() * scale))
+        for area_id in self._area_order:
+            label = self.area_labels[area_id]
+            if ppd < AREA_LABELS_FROM:
+                label.setVisible(False)
+                continue
+            p = self.label_points[area_id]
+            rect = QRectF(
+                p.x() * scale - label.w / 2, p.y() * scale - label.h / 2, label.w, label.h
+            )
+            room = grid.free(rect)
+            if room:
+                grid.add(rect)
+            label.setVisible(room)
+        for base_id in self._base_order:
+            label = self.base_labels[base_id]
+            symbol = self.bases[base_id]
+            need = BASE_LABELS_FROM if symbol.kind != "fleet_base" else BASE_LABELS_FROM * 0.7
+            if ppd < need or not symbol.isVisible():
+                label.setVisible(False)
+                continue
+            p = self.base_points[base_id]
+            x, y = p.x() * scale, p.y() * scale
+            placed = False
+            for off in (
+                QPointF(7, -label.h / 2),
+                QPointF(-7 - label.w, -label.h / 2),
+                QPointF(-label.w / 2, -7 - label.h),
+                QPointF(-label.w / 2, 6),
+            ):
+                rect = QRectF(x + off.x(), y + off.y(), label.w, label.h)
+                if grid.free(rect):
+                    grid.add(rect)
+                    label.place(off)
+                    placed = True
+                    break
+            label.setVisible(placed)
+        self.resetCachedContent()  # the repeated marks past the edges follow the layout
+
+    # -- picking ------------------------------------------------------------------------------
+    def _route_at(self, scene: QPointF) -> str | None:
+        scale = self.transform().m11()
+        limit = PICK_PX / max(scale, 1e-9)
+        best, best_d = None, limit
+        for route_id, geo in self._route_geo.items():
+            item = self.routes[route_id]
+            if not item.isVisible() or not item.boundingRect().contains(scene):
+                continue
+            for line in geo.segments:
+                d = _distance_to_segment(scene, line)
+                if d <= best_d:
+                    best, best_d = route_id, d
+        return best
+
+    def _area_at(self, scene: QPointF) -> str | None:
+        """The sea area at a scene point, the repeats past the edges included."""
+        for index in self._sea_cells.near(scene, 0.0):
+            area_id, poly, bounds = self._sea[index]
+            if bounds.contains(scene) and poly.containsPoint(scene, Qt.FillRule.OddEvenFill):
+                return area_id
+        return None
+
+    def _lookup(self, text: str) -> tuple[str, str] | None:
+        want = text.strip().lower()
+        if not want or not self.session.is_open:
+            return None
+        board = self.session.board()
+        bases = [(str(r["name"]).lower(), b) for b, r in board.bases.items()]
+        areas = [(a.name.lower(), a.id) for a in self.session.scenario.world.areas.values()]
+        for test in (
+            lambda name, key: name == want or key == want,
+            lambda name, key: name.startswith(want) or key.startswith(want),
+            lambda name, key: want in name,
+        ):
+            for kind, pool in (("base", bases), ("area", areas)):
+                for name, key in sorted(pool):
+                    if test(name, key) and (kind != "base" or key in self.base_points):
+                        return kind, key
+        return None
+
+    # -- tooltips ------------------------------------------------------------------------------
+    def tooltip(self, kind: str, key: str) -> str:
+        """The hover text for an object, built from the model when asked."""
+        if not self.session.is_open:
+            return ""
+        board = self.session.board()
+        orders = self.session.all_orders()
+        if kind == "base":
+            return _base_tooltip(board, key)
+        if kind == "route":
+            return _route_tooltip(board, orders, key)
+        if kind == "task_force":
+            return _task_force_tooltip(board, orders, key)
+        if kind == "area":
+            area = board.world.areas[key]
+            here = [str(r["name"]) for b, r in board.bases.items() if r["sea_area"] == key]
+            text = f"<b>{escape(area.name)}</b>"
+            if here:
+                text += "<br>" + escape(", ".join(sorted(here)))
+            return text
+        return ""
+
+    # -- Qt events -----------------------------------------------------------------------------
+    def viewportEvent(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            hit = self.pick(event.pos())
+            text = self.tooltip(*hit) if hit else ""
+            if text:
+                QToolTip.showText(event.globalPos(), text, self.viewport())
+            else:
+                QToolTip.hideText()
+            return True
+        return super().viewportEvent(event)
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        steps = event.angleDelta().y() / 120.0
+        if steps:
+            self.zoom_by(1.2**steps, around_mouse=True)
+        event.accept()
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        self._press = event.position().toPoint()
+        super().mousePressEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        super().mouseReleaseEvent(event)
+        press, self._press = self._press, None
+        pos = event.position().toPoint()
+        if (
+            press is None
+            or event.button() != Qt.MouseButton.LeftButton
+            or (pos - press).manhattanLength() > 4
+        ):
+            return
+        hit = self.pick(pos)
+        if hit is None:
+            self.set_selection(None, None)
+            return
+        self.set_selection(*hit)
+        self.selected.emit(*hit)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self.px_per_degree() < 0.7 * self._fit_ppd():
+            self.fit_world()
+
+    def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
+        painter.fillRect(rect, FRAME)
+        chart = self.sceneRect()
+        painter.fillRect(rect.intersected(chart), style.SEA)
+        if not self._land and not self._sea:
+            return
+        painter.save()
+        painter.setClipRect(chart)
+        # fills need no antialiasing: the antialiased borders and coast cover their edges
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        painter.setPen(Qt.PenStyle.NoPen)
+        for bounds, tint, path in self._tints:
+            if bounds.intersects(rect):
+                painter.fillPath(path, tint)
+        if self._range:
+            for area_id, poly, bounds in self._sea:
+                if area_id in self._range and bounds.intersects(rect):
+                    painter.setBrush(self.area_fill(area_id))
+                    painter.drawPolygon(poly)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        border = _cosmetic(style.SEA_AREA_BORDER, 0.8)
+        for bounds, _fill, lines in self._borders:
+            if bounds.intersects(rect):
+                painter.strokePath(lines, border)
+        # the fill needs no antialiasing: the antialiased coastline covers its edge
+        land = self._land_coarse if self.px_per_degree() < COARSE_BELOW_PPD else self._land
+        shown = [tile for tile in land if tile[0].intersects(rect)]
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        for _bounds, fill, _coast in shown:
+            painter.fillPath(fill, style.LAND)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        coast_pen = _cosmetic(style.COAST, 0.7)
+        for _bounds, _fill, coast in shown:
+            painter.strokePath(coast, coast_pen)
+        if self.px_per_degree() >= AREA_LABELS_FROM:  # farther out they are specks
+            self._draw_ghost_marks(painter, rect)
+        painter.restore()
+
+    def _draw_ghost_marks(self, painter: QPainter, rect: QRectF) -> None:
+        """Bases and names of the repeated areas past the edges, at screen size, so the
+        far side of the seam reads like the chart itself (clicks there pick the original)."""
+        scale = self.transform().m11()
+        drawn = _Grid(48.0)
+        ratio = painter.device().devicePixelRatioF() if painter.device() else 1.0
+        to_device = painter.worldTransform()
+        marks: list[tuple[QPointF, _Label | None, _BaseSymbol | None]] = []
+        for kind, key, ghost in self._ghost_points:
+            if not rect.contains(ghost):
+                continue
+            if kind == "area":
+                label = self.area_labels[key]
+                if label.isVisible():
+                    marks.append((ghost, label, None))
+            else:
+                symbol = self.bases[key]
+                if symbol.isVisible():
+                    label = self.base_labels[key]
+                    marks.append((ghost, label if label.isVisible() else None, symbol))
+        painter.resetTransform()
+        for ghost, label, symbol in marks:
+            at = to_device.map(ghost)
+            painter.translate(at)
+            if symbol is not None:
+                _draw_symbol(painter, symbol.kind, symbol.colour)
+            if label is not None:
+                # a repeat must not cover a real name near the edge
+                box = QRectF(label.offset.x(), label.offset.y(), label.w, label.h)
+                box.translate(ghost.x() * scale, ghost.y() * scale)
+                if not (self._grid.free(box) and drawn.free(box)):
+                    painter.translate(-at)
+                    continue
+                drawn.add(box)
+                painter.drawPixmap(
+                    QPointF(label.offset.x() - 2, label.offset.y() - 1), label.pixmap(ratio)
+                )
+            painter.translate(-at)
+        painter.setWorldTransform(to_device)
+
+
+T = TypeVar("T")
+#: bucket size (scene units) for finding bases and areas near a point
+CELL = 10.0 * DEG
+
+
+class _Cells(Generic[T]):
+    """Things by the scene cells their bounds touch, so a click looks at a few, not all."""
+
+    def __init__(self, cell: float) -> None:
+        self.cell = cell
+        self.cells: dict[tuple[int, int], list[T]] = {}
+
+    def add(self, thing: T, bounds: QRectF) -> None:
+        c = self.cell
+        for i in range(math.floor(bounds.left() / c), math.floor(bounds.right() / c) + 1):
+            for j in range(math.floor(bounds.top() / c), math.floor(bounds.bottom() / c) + 1):
+                self.cells.setdefault((i, j), []).append(thing)
+
+    def near(self, point: QPointF, reach: float) -> list[T]:
+        c = self.cell
+        out: list[T] = []
+        seen: set[T] = set()
+        for i in range(
+            math.floor((point.x() - reach) / c), math.floor((point.x() + reach) / c) + 1
+        ):
+            for j in range(
+                math.floor((point.y() - reach) / c), math.floor((point.y() + reach) / c) + 1
+            ):
+                for thing in self.cells.get((i, j), ()):
+                    if thing not in seen:
+                        seen.add(thing)
+                        out.append(thing)
+        return out
+
+
+class _Grid:
+    """Rectangles in screen space, bucketed so overlap tests stay cheap."""
+
+    def __init__(self, cell: float) -> None:
+        self.cell = cell
+        self.cells: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
+
+    def _span(self, rect: QRectF) -> tuple[float, float, float, float, range, range]:
+        left, top = rect.left(), rect.top()
+        right, bottom = left + rect.width(), top + rect.height()
+        c = self.cell
+        cols = range(math.floor(left / c), math.floor(right / c) + 1)
+        rows = range(math.floor(top / c), math.floor(bottom / c) + 1)
+        return left, top, right, bottom, cols, rows
+
+    def free(self, rect: QRectF) -> bool:
+        left, top, right, bottom, cols, rows = self._span(rect)
+        cells = self.cells
+        for i in cols:
+            for j in rows:
+                for ol, ot, orr, ob in cells.get((i, j), ()):
+                    if left < orr and ol < right and top < ob and ot < bottom:
+                        return False
+        return True
+
+    def add(self, rect: QRectF) -> None:
+        left, top, right, bottom, cols, rows = self._span(rect)
+        box = (left, top, right, bottom)
+        for i in cols:
+            for j in rows:
+                self.cells.setdefault((i, j), []).append(box)
+
+
+def _polyline_path(lines: list[QLineF]) -> QPainterPath:
+    """Lines as one path, joined where one ends at the next one's start (so the pen joins
+    them instead of capping each leg)."""
+    path = QPainterPath()
+    last: QPointF | None = None
+    for line in lines:
+        if last is None or line.p1() != last:
+            path.moveTo(line.p1())
+        path.lineTo(line.p2())
+        last = line.p2()
+    return path
+
+
+def _area_size(ring: Sequence[tuple[float, float]]) -> float:
+    """Rough size of a ring (shoelace, in square degrees) to rank area labels."""
+    total = 0.0
+    for (x1, y1), (x2, y2) in zip(ring, [*ring[1:], ring[0]], strict=False):
+        total += x1 * y2 - x2 * y1
+    return abs(total) / 2.0
+
+
+def _distance_to_segment(p: QPointF, line: QLineF) -> float:
+    ax, ay, bx, by = line.x1(), line.y1(), line.x2(), line.y2()
+    dx, dy = bx - ax, by - ay
+    length2 = dx * dx + dy * dy
+    t = (
+        0.0
+        if length2 == 0
+        else max(0.0, min(1.0, ((p.x() - ax) * dx + (p.y() - ay) * dy) / length2))
+    )
+    return math.hypot(p.x() - (ax + t * dx), p.y() - (ay + t * dy))
+
+
+def _nation_name(board: Board, nation: str) -> str:
+    row = board.nations.get(nation)
+    return str(row["name"]) if row else nation
+
+
+def _base_tooltip(board: Board, base: str) -> str:
+    row = board.bases[base]
+    state = board.state
+    lines = [
+        f"<b>{escape(str(row['name']))}</b> — {KIND_NAMES.get(str(row['kind']), row['kind'])}",
+        f"Held by {escape(_nation_name(board, board.holder(base)))}",
+        f"Sea area: {escape(board.area_name(board.area_of(base)))}",
+    ]
+    lsp = state.lsp.get(base, {})
+    if lsp:
+        lines.append("LSP: " + ", ".join(f"{_nation_name(board, n)} {p}" for n, p in lsp.items()))
+    garrisons = state.garrisons.get(base, {})
+    if garrisons:
+        lines.append(
+            "Garrisons: " + ", ".join(f"{_nation_name(board, n)} {g}" for n, g in garrisons.items())
+        )
+    air = [a for a in state.air.values() if a.base == base]
+    if air:
+        lines.append("Air: " + ", ".join(f"{a.points} {a.kind} ({a.nation})" for a in air))
+    units = units_at(state, base)
+    if units:
+        lines.append("In port:")
+        for u in units[:12]:
+            unit = state.units[u]
+            damaged = " (damaged)" if unit.state == "damaged" else ""
+            lines.append(f"&nbsp;• {escape(unit.name)} — {type_name(unit.type)}{damaged}")
+        if len(units) > 12:
+            lines.append(f"&nbsp;… and {len(units) - 12} more")
+    return "<br>".join(lines)
+
+
+def _route_tooltip(board: Board, orders: dict[str, Orders], route_id: str) -> str:
+    line = board.route(route_id)
+    status, why = route_state(board, route_id)
+    lines = [
+        f"<b>{line.serial}. {escape(line.name)}</b>",
+        f"{escape(board.place_name(line.origin))} → {escape(board.place_name(line.destination))}",
+        f"Tonnage {line.tonnage} · {line.length.label} ({line.moves} moves) · "
+        f"effective lift {line.effective_lift}",
+        f"{status.capitalize()}" + (f": {escape(why)}" if status != STATE_WORKING else ""),
+    ]
+    escorts = route_escorts(board, orders, route_id)
+    attackers = route_attackers(board, orders, route_id)
+    if escorts:
+        lines.append("Escorts: " + escape("; ".join(escorts)))
+    if attackers:
+        lines.append("Attackers: " + escape("; ".join(attackers)))
+    return "<br>".join(lines)
+
+
+def _task_force_tooltip(board: Board, orders: dict[str, Orders], key: str) -> str:
+    found = find_task_force(orders, key)
+    if found is None:
+        return ""
+    mine, tf = found
+    state = board.state
+    lines = [
+        f"<b>{escape(tf.name)}</b> ({escape(_nation_name(board, mine.nation))})",
+        f"At {escape(board.place_name(tf.base))} · fleet CV {task_force_cv(state, tf)}"
+        + (f" · {tf.lsp} LSP" if tf.lsp else ""),
+    ]
+    op = operation_of(mine, tf.id)
+    if op:
+        lines.append(f"Operation: {escape(op)} (flag)")
+    else:
+        lines.append(f"No operation · stance {tf.stance}")
+    for u in tf.units:
+        unit = state.units.get(u)
+        if unit is not None:
+            lines.append(
+                f"&nbsp;• {escape(unit.name)} — {type_name(unit.type)}, CV {fleet_cv(unit)}"
+            )
+    return "<br>".join(lines)
+
+
+__all__ = [
+    "DEG",
+    "SEAM",
+    "THEATRES",
+    "SeaChart",
+    "chart_lon",
+    "find_task_force",
+    "land_paths",
+    "land_rings",
+    "operation_of",
+    "place_ring",
+    "range_bonus",
+    "route_attackers",
+    "route_escorts",
+    "route_state",
+    "task_force_cv",
+    "unwrap",
+]
