@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QUndoStack
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent, QUndoStack
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
@@ -17,8 +17,9 @@ from PySide6.QtWidgets import (
     QMenu,
     QMessageBox,
     QProgressDialog,
+    QScrollArea,
     QTabWidget,
-    QVBoxLayout,
+    QToolBar,
     QWidget,
 )
 
@@ -59,15 +60,18 @@ class MainWindow(QMainWindow):
         self.undo = QUndoStack(self)
         self.setMinimumSize(1000, 640)
         self.resize(1366, 768)
-        central = QWidget()
-        layout = QVBoxLayout(central)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(0)
         self.turnbar = TurnBar(self.session)
-        layout.addWidget(self.turnbar)
+        toolbar = QToolBar("The turn")
+        toolbar.setObjectName("turn")
+        toolbar.setMovable(False)
+        toolbar.addWidget(self.turnbar)
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, toolbar)
         self.chart = SeaChart(self.session)
-        layout.addWidget(self.chart, 1)
-        self.setCentralWidget(central)
+        self.setCentralWidget(self.chart)
+        # The orders column runs the full height; the report sits under the map only.
+        self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.setCorner(Qt.Corner.TopRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
+        self._sized = False
 
         self.orders = OrdersEditor(self.session, self.undo)
         self.details = DetailsPanel(self.session)
@@ -81,12 +85,11 @@ class MainWindow(QMainWindow):
         self.odds = OddsPanel()
         bottom = QTabWidget()
         bottom.addTab(self.report, "Turn report")
-        bottom.addTab(self.odds, "Odds")
-        bottom.addTab(self.calculator, "Umpire's calculator")
+        bottom.addTab(_scrolling(self.odds, 380), "Odds")
+        bottom.addTab(_scrolling(self.calculator, 380), "Umpire's calculator")
         self.bottom_tabs = bottom
+        bottom.setMinimumHeight(140)
         self.bottom = self._dock("Report", bottom, Qt.DockWidgetArea.BottomDockWidgetArea)
-        self.resizeDocks([self.right], [480], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.bottom], [230], Qt.Orientation.Vertical)
         self.status = QLabel()
         self.statusBar().addPermanentWidget(self.status)
 
@@ -418,6 +421,14 @@ class MainWindow(QMainWindow):
         box = QMessageBox(QMessageBox.Icon.Warning, title, text, parent=self)
         box.exec()
 
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not self._sized:  # docks take their sizes once the window has its own
+            self._sized = True
+            width, height = self.width(), self.height()
+            self.resizeDocks([self.right], [max(420, int(width * 0.34))], Qt.Orientation.Horizontal)
+            self.resizeDocks([self.bottom], [max(190, int(height * 0.30))], Qt.Orientation.Vertical)
+
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.maybe_save():
             QSettings().setValue("geometry", self.saveGeometry())
@@ -425,6 +436,16 @@ class MainWindow(QMainWindow):
             event.accept()
         else:
             event.ignore()
+
+
+def _scrolling(panel: QWidget, min_height: int) -> QScrollArea:
+    """A panel that keeps its full size and scrolls when the window is short (1366×768)."""
+    panel.setMinimumHeight(min_height)
+    area = QScrollArea()
+    area.setWidget(panel)
+    area.setWidgetResizable(True)
+    area.setFrameShape(QScrollArea.Shape.NoFrame)
+    return area
 
 
 def application() -> QApplication:

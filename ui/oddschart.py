@@ -450,6 +450,7 @@ class OddsPanel(QWidget):
         self.tabs.addTab(self._naval_page(), "Naval combat")
         self.tabs.addTab(self._merchant_page(), "Merchant warfare")
         self.tabs.currentChanged.connect(self.update_odds)
+        self.tabs.setMaximumWidth(380)
         layout.addWidget(self.tabs, 0)
         right = QVBoxLayout()
         self.chart = OddsChart()
@@ -474,6 +475,8 @@ class OddsPanel(QWidget):
             self.battle.addItem(f"{b.area_name}: {sides}")
         self.battle.blockSignals(False)
         self.battle.setEnabled(bool(battles))
+        if battles:
+            self.battle.setCurrentIndex(1)  # shows the first coming battle
         self.battle.setToolTip(
             f"{len(battles)} battle(s) coming in step 8"
             if battles

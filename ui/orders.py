@@ -884,7 +884,7 @@ class OrdersEditor(QWidget):
         layout.addLayout(row2)
         self.supply_remove = QPushButton("Remove selected supply move or transfer")
         layout.addWidget(self.supply_remove)
-        self.tabs.addTab(tab, "Supplies & transfers")
+        self.tabs.addTab(tab, "Supplies && transfers")
         self.supply_add.clicked.connect(self._ship)
         self.transfer_add.clicked.connect(self._transfer)
         self.supply_remove.clicked.connect(self._remove_supply)
