@@ -9,13 +9,13 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
+from campaign.orders import Orders
 from ui.mainwindow import MainWindow
 
 
 @pytest.fixture
 def window(qtbot: object, monkeypatch: pytest.MonkeyPatch) -> MainWindow:
-    monkeypatch.setattr(QMessageBox, "question",
-                        lambda *a, **k: QMessageBox.StandardButton.Discard)
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
     w = MainWindow(ask_losses=False)
     qtbot.addWidget(w)  # type: ignore[attr-defined]
     w.session.new_game()
@@ -35,8 +35,7 @@ def test_a_turn_from_orders_to_report_to_saved_file(
     ed = w.orders
     # Japan: a task force at Truk, a minor invasion of Rabaul under a flag, a card.
     choose_nation(w, "japan")
-    ed.new_task_force("Kido Butai", "truk",
-                      ["jpn_cv_akagi_kaga", "jpn_cv_shokaku_zuikaku"], lsp=2)
+    ed.new_task_force("Kido Butai", "truk", ["jpn_cv_akagi_kaga", "jpn_cv_shokaku_zuikaku"], lsp=2)
     ed.new_task_force("Invasion Force", "truk", ["jpn_cl_south_seas"], lsp=1)
     assert [t.name for t in ed.draft().task_forces] == ["Kido Butai", "Invasion Force"]
     ed.check_task_forces(["kido_butai", "invasion_force"])
@@ -46,10 +45,10 @@ def test_a_turn_from_orders_to_report_to_saved_file(
     ed.op_manpower.setValue(2)
     qtbot.mouseClick(ed.op_create, Qt.MouseButton.LeftButton)  # type: ignore[attr-defined]
     [op] = ed.draft().operations
-    assert (op.kind, op.target, op.invasion_force) == ("minor_invasion", "rabaul",
-                                                      "invasion_force")
-    ed.select_card(next(c["id"] for c in w.session.scenario.rows("cards")
-                        if c["nation"] == "japan"))
+    assert (op.kind, op.target, op.invasion_force) == ("minor_invasion", "rabaul", "invasion_force")
+    ed.select_card(
+        next(c["id"] for c in w.session.scenario.rows("cards") if c["nation"] == "japan")
+    )
     ed.card_use.setCurrentIndex(ed.card_use.findData("die_bonus"))
     ed.card_tf.setCurrentIndex(ed.card_tf.findData("kido_butai"))
     qtbot.mouseClick(ed.card_play, Qt.MouseButton.LeftButton)  # type: ignore[attr-defined]
@@ -86,3 +85,53 @@ def test_a_turn_from_orders_to_report_to_saved_file(
     assert w.session.state.turn == 2
     assert w.session.state.holders["rabaul"] in ("japan", "uk")
     assert str(path) in w.session.recent()
+
+
+def test_the_report_panel_shows_the_turn_after_resolving(window: MainWindow) -> None:
+    from campaign import paths
+    from campaign.orders import load_orders
+
+    samples = paths.scenario_dir("1942") / "sample-orders"
+    for f in sorted(samples.glob("*.json")):
+        assert window.session.set_orders(f.stem, load_orders(f.read_text(), f.stem)) == []
+    battles = window.odds.battles
+    assert [b.area for b in battles] == ["bismarck_sea"]
+    window.resolve(10)
+    shown = " ".join(e.text for e in window.report.shown_events())
+    assert "Battle in Bismarck Sea" in shown and "Landing at Rabaul" in shown
+
+
+def test_a_game_left_by_a_crash_is_offered_back(
+    qtbot: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ui.session import GameSession
+
+    crashed = GameSession()
+    crashed.new_game()
+    assert crashed.set_orders("usa", Orders("usa", 1)) == []
+    working = crashed.working
+    assert working is not None and working.exists()
+    # the program "dies": nothing is closed, the working copy stays on disk
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    w = MainWindow(ask_losses=False)
+    qtbot.addWidget(w)  # type: ignore[attr-defined]
+    assert w.offer_recovery()
+    assert w.session.working == working and w.session.dirty
+    crashed.campaign.close()  # type: ignore[union-attr]
+
+
+def test_unsaved_changes_are_not_lost_without_asking(
+    window: MainWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked = []
+
+    def answer(*args: object, **kwargs: object) -> QMessageBox.StandardButton:
+        asked.append(args[1])
+        return QMessageBox.StandardButton.Cancel
+
+    monkeypatch.setattr(QMessageBox, "question", answer)
+    assert window.session.dirty
+    assert window.maybe_save() is False
+    assert asked == ["Unsaved changes"]
+    window.close()
+    assert window.isVisible() and window.session.is_open  # the close was refused
