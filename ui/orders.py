@@ -10,8 +10,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QUndoCommand, QUndoStack
+from PySide6.QtCore import QByteArray, QMimeData, Qt, Signal
+from PySide6.QtGui import (
+    QDragEnterEvent,
+    QDragMoveEvent,
+    QDropEvent,
+    QUndoCommand,
+    QUndoStack,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -80,8 +86,57 @@ class EditOrders(QUndoCommand):
         self.editor.apply(self.nation, self.old)
 
 
-def _table(headers: list[str]) -> QTableWidget:
-    table = QTableWidget(0, len(headers))
+UNITS_MIME = "application/x-seacontrol-units"
+
+
+class UnitTable(QTableWidget):
+    """The units list: dragging selected rows carries their unit ids."""
+
+    def mimeData(self, items: list[QTableWidgetItem]) -> QMimeData:
+        ids = sorted({str(self.item(i.row(), 0).data(Qt.ItemDataRole.UserRole)) for i in items})
+        data = QMimeData()
+        data.setData(UNITS_MIME, QByteArray("\n".join(ids).encode()))
+        return data
+
+    def mimeTypes(self) -> list[str]:
+        return [UNITS_MIME]
+
+
+class DropTable(QTableWidget):
+    """A table whose rows accept units dropped on them: ``unitsDropped(row_id, ids)``."""
+
+    unitsDropped = Signal(str, list)
+
+    def __init__(self, rows: int, columns: int) -> None:
+        super().__init__(rows, columns)
+        self.setAcceptDrops(True)
+        self.viewport().setAcceptDrops(True)
+        self.setDropIndicatorShown(True)
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if event.mimeData().hasFormat(UNITS_MIME):
+            event.acceptProposedAction()
+
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:
+        row = self.rowAt(event.position().toPoint().y())
+        if event.mimeData().hasFormat(UNITS_MIME) and row >= 0:
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        row = self.rowAt(event.position().toPoint().y())
+        if row < 0 or not event.mimeData().hasFormat(UNITS_MIME):
+            event.ignore()
+            return
+        ids = bytes(event.mimeData().data(UNITS_MIME).data()).decode().split("\n")
+        key = str(self.item(row, 0).data(Qt.ItemDataRole.UserRole))
+        event.acceptProposedAction()
+        self.unitsDropped.emit(key, [i for i in ids if i])
+
+
+def _table(headers: list[str], kind: type[QTableWidget] = QTableWidget) -> QTableWidget:
+    table = kind(0, len(headers))
     table.setHorizontalHeaderLabels(headers)
     table.verticalHeader().setVisible(False)
     table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -249,14 +304,20 @@ class OrdersEditor(QWidget):
     def _build_forces(self) -> None:
         tab = QWidget()
         layout = QVBoxLayout(tab)
-        self.units = _table(["Unit", "Type", "Base", "State", "Assigned to"])
+        self.units = _table(["Unit", "Type", "Base", "State", "Assigned to"], UnitTable)
         self.units.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.units.setDragEnabled(True)
-        layout.addWidget(QLabel("<b>Units</b> — select, then add to a task force or escort"))
+        layout.addWidget(
+            QLabel(
+                "<b>Units</b> — select, then add to a task force or escort "
+                "(or drag them onto a task force or a route)"
+            )
+        )
         layout.addWidget(self.units, 2)
         box = QGroupBox("Task forces")
         form = QVBoxLayout(box)
-        self.tf_list = _table(["Task force", "Base", "Units", "CV", "LSP", "Stance"])
+        self.tf_list = _table(["Task force", "Base", "Units", "CV", "LSP", "Stance"], DropTable)
+        self.tf_list.unitsDropped.connect(self.add_units_to)  # type: ignore[attr-defined]
         form.addWidget(self.tf_list, 1)
         row = QHBoxLayout()
         self.tf_name = QLineEdit()
@@ -419,11 +480,16 @@ class OrdersEditor(QWidget):
         self.edit(replace(orders, task_forces=tfs), f"Change {tf_id}")
 
     def _add_units(self) -> None:
-        tf = self._find_tf(self._selected_tf())
+        self.add_units_to(self._selected_tf(), self.selected_units())
+
+    def add_units_to(self, tf_id: str, units: list[str]) -> None:
+        """Add units to a task force (the button, or units dropped on it)."""
+        tf = self._find_tf(tf_id)
         if tf is None:
             return
-        add = [u for u in self.selected_units() if u not in tf.units]
-        self._replace_tf(tf.id, units=(*tf.units, *add))
+        add = [u for u in units if u not in tf.units]
+        if add:
+            self._replace_tf(tf.id, units=(*tf.units, *add))
 
     def _remove_units(self) -> None:
         tf = self._find_tf(self._selected_tf())
@@ -550,8 +616,10 @@ class OrdersEditor(QWidget):
             self.edit(replace(orders, tonnage=tonnage), f"Tonnage on {rid}")
 
     def _escort(self) -> None:
-        rid = self.selected_route()
-        units = self.selected_units()
+        self.escort_route(self.selected_route(), self.selected_units())
+
+    def escort_route(self, rid: str, units: list[str]) -> None:
+        """Escort a route with units (the button, or units dropped on the route)."""
         if not rid or not units:
             return
         orders = self.draft()

@@ -1,0 +1,61 @@
+"""The orders editor: dragging units onto a task force or a route, live rule checks."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtGui import QDropEvent, QUndoStack
+
+from ui.orders import OrdersEditor
+from ui.session import GameSession
+
+
+@pytest.fixture
+def editor(qtbot: object) -> OrdersEditor:
+    session = GameSession()
+    session.new_game()
+    ed = OrdersEditor(session, QUndoStack())
+    qtbot.addWidget(ed)  # type: ignore[attr-defined]
+    ed.resize(700, 700)
+    ed.show()
+    ed.nation.setCurrentIndex(ed.nation.findData("usa"))
+    return ed
+
+
+def drop(ed: OrdersEditor, table: object, row: int, units: list[str]) -> None:
+    ed.select_units(units)
+    items = [ed.units.item(r, 0) for r in range(ed.units.rowCount())
+             if ed.units.item(r, 0).data(Qt.ItemDataRole.UserRole) in units]
+    mime = ed.units.mimeData(items)
+    table.scrollToItem(table.item(row, 0))  # type: ignore[attr-defined]
+    rect = table.visualItemRect(table.item(row, 0))  # type: ignore[attr-defined]
+    pos = QPointF(rect.center() + QPoint(0, 0))
+    event = QDropEvent(pos, Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                       Qt.KeyboardModifier.NoModifier)
+    table.dropEvent(event)  # type: ignore[attr-defined]
+
+
+def test_units_dropped_on_a_task_force_join_it(editor: OrdersEditor) -> None:
+    editor.new_task_force("TF 16", "pearl_harbour", [], lsp=1)
+    drop(editor, editor.tf_list, 0, ["usa_cv_enterprise_yorktown"])
+    [tf] = editor.draft().task_forces
+    assert tf.units == ("usa_cv_enterprise_yorktown",)
+    editor.undo.undo()
+    assert editor.draft().task_forces[0].units == ()
+
+
+def test_units_dropped_on_a_route_escort_it(editor: OrdersEditor) -> None:
+    editor.tabs.setCurrentIndex(1)
+    row = next(r for r in range(editor.routes.rowCount())
+               if editor.routes.item(r, 0).data(Qt.ItemDataRole.UserRole) == "usa_east_panama")
+    drop(editor, editor.routes, row, ["usa_dd_atlantic_support_force"])
+    assert editor.draft().escorts[0].route == "usa_east_panama"
+
+
+def test_a_broken_rule_is_shown_in_words_and_not_stored(editor: OrdersEditor) -> None:
+    editor.new_task_force("TF 17", "norfolk", ["usa_cv_wasp_hornet"], lsp=40)
+    assert editor.problems and "LSP" in editor.problem_list.item(0).text()
+    assert editor.session.orders("usa") is None
+    assert "not stored" in editor.status.text()
+    editor.undo.undo()
+    assert editor.problems == []
