@@ -521,8 +521,10 @@ class OrdersEditor(QWidget):
             QLabel("<b>Merchant routes chart</b> (Annex B) — tonnage, escorts and attackers")
         )
         self.routes = _table(
-            ["#", "Route", "Nation", "Tonnage", "Length", "Lift", "State", "Escorts", "Attackers"]
+            ["#", "Route", "Nation", "Tonnage", "Length", "Lift", "State", "Escorts", "Attackers"],
+            DropTable,
         )
+        self.routes.unitsDropped.connect(self.escort_route)  # type: ignore[attr-defined]
         layout.addWidget(self.routes, 1)
         row = QHBoxLayout()
         self.tonnage = QSpinBox()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QDropEvent, QUndoStack
+from PySide6.QtWidgets import QApplication
 
 from ui.orders import OrdersEditor
 from ui.session import GameSession
@@ -27,7 +28,9 @@ def drop(ed: OrdersEditor, table: object, row: int, units: list[str]) -> None:
     items = [ed.units.item(r, 0) for r in range(ed.units.rowCount())
              if ed.units.item(r, 0).data(Qt.ItemDataRole.UserRole) in units]
     mime = ed.units.mimeData(items)
+    QApplication.processEvents()  # lay out the tab just shown
     table.scrollToItem(table.item(row, 0))  # type: ignore[attr-defined]
+    QApplication.processEvents()
     rect = table.visualItemRect(table.item(row, 0))  # type: ignore[attr-defined]
     pos = QPointF(rect.center() + QPoint(0, 0))
     event = QDropEvent(pos, Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
