@@ -97,6 +97,7 @@ class MainWindow(QMainWindow):
         self.turnbar.resolveRequested.connect(self.resolve)
         self.turnbar.dice_mode.currentIndexChanged.connect(self._dice_mode)
         self.chart.selected.connect(self._selected)
+        self.chart.taskForceDropped.connect(self._task_force_dropped)
         self.session.gameChanged.connect(self._update_title)
         self.session.stateChanged.connect(self._update_title)
         self.session.dirtyChanged.connect(lambda _d: self._update_title())
@@ -395,6 +396,12 @@ class MainWindow(QMainWindow):
             self.chart.show_range(ident)
         else:
             self.chart.clear_range()
+
+    def _task_force_dropped(self, key: str, area: str) -> None:
+        if self.session.is_open and self.session.state.step == 0:
+            nation, tf_id = key.split(":", 1)
+            self.right_tabs.setCurrentWidget(self.orders)
+            self.orders.send_task_force(nation, tf_id, area)
 
     def _battles(self) -> None:
         """Keep the odds panel's list of coming battles in step with the orders."""

@@ -681,6 +681,8 @@ class SeaChart(QGraphicsView):
     """
 
     selected = Signal(str, str)
+    #: a task force counter ("nation:tf_id") was dragged onto a sea area
+    taskForceDropped = Signal(str, str)
 
     def __init__(
         self,
@@ -731,6 +733,7 @@ class SeaChart(QGraphicsView):
         self._selection: tuple[str, str] | None = None
         self._range: set[str] = set()
         self._press: QPoint | None = None
+        self._carrying: str | None = None  # a task force being dragged
         self._layout_scale = -1.0
         self._grid = _Grid(48.0)
         self._area_order: list[str] = []
@@ -1466,12 +1469,29 @@ class SeaChart(QGraphicsView):
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
         self._press = event.position().toPoint()
+        hit = self.pick(self._press) if event.button() == Qt.MouseButton.LeftButton else None
+        if hit is not None and hit[0] == "task_force":
+            # a task force counter is picked up: dragging it sends it to a sea area
+            self._carrying = hit[1]
+            self.setDragMode(QGraphicsView.DragMode.NoDrag)
+            self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
         super().mousePressEvent(event)
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         super().mouseReleaseEvent(event)
-        press, self._press = self._press, None
+        carrying, self._carrying = self._carrying, None
+        if carrying is not None:
+            self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+            self.viewport().unsetCursor()
+        press = self._press
         pos = event.position().toPoint()
+        if carrying is not None and press is not None and (pos - press).manhattanLength() > 4:
+            self._press = None
+            area = self._area_at(self.mapToScene(pos))
+            if area is not None:
+                self.taskForceDropped.emit(carrying, area)
+            return
+        self._press = None
         if (
             press is None
             or event.button() != Qt.MouseButton.LeftButton

@@ -801,6 +801,27 @@ class OrdersEditor(QWidget):
             f"{OPERATION_NAMES[kind]} in {area}",
         )
 
+    def send_task_force(self, nation: str, tf_id: str, area: str) -> None:
+        """A task force dragged onto a sea area: its operation moves there, or it starts a
+        sea-control operation there (change the kind in the Operations tab)."""
+        index = self.nation.findData(nation)
+        if index < 0:
+            return
+        self.nation.setCurrentIndex(index)
+        orders = self.draft()
+        if not any(t.id == tf_id for t in orders.task_forces):
+            return
+        ops = list(orders.operations)
+        for i, op in enumerate(ops):
+            if tf_id in op.task_forces:
+                ops[i] = replace(op, area=area)
+                self.edit(replace(orders, operations=tuple(ops)), f"Send {tf_id} to {area}")
+                return
+        op_id = _slug(f"sea_control_{area}", {o.id for o in ops})
+        ops.append(Operation(op_id, "sea_control", area, (tf_id,)))
+        self.edit(replace(orders, operations=tuple(ops)), f"Send {tf_id} to {area}")
+        self.tabs.setCurrentIndex(2)
+
     def _delete_operation(self) -> None:
         rows = {i.row() for i in self.operations.selectedIndexes()}
         if len(rows) != 1:

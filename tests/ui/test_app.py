@@ -135,3 +135,26 @@ def test_unsaved_changes_are_not_lost_without_asking(
     assert asked == ["Unsaved changes"]
     window.close()
     assert window.isVisible() and window.session.is_open  # the close was refused
+
+
+def test_a_task_force_dragged_on_the_chart_goes_on_an_operation(
+    window: MainWindow, qtbot: object
+) -> None:
+    from PySide6.QtCore import QPoint
+    from PySide6.QtTest import QTest
+
+    w = window
+    choose_nation(w, "usa")
+    w.orders.new_task_force("TF 8", "pearl_harbour", ["usa_cv_enterprise_yorktown"], lsp=1)
+    w.chart.zoom_to("Pacific")
+    qtbot.wait(50)  # type: ignore[attr-defined]
+    counter = w.chart.counters["usa:tf_8"]
+    start = w.chart.mapFromScene(counter.scenePos()) + counter.rect().center().toPoint()
+    target_area = "marshall_islands"
+    end = w.chart.mapFromScene(w.chart.label_points[target_area])
+    view = w.chart.viewport()
+    QTest.mousePress(view, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
+    QTest.mouseMove(view, start + QPoint(20, 0))
+    QTest.mouseRelease(view, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, end)
+    [op] = w.orders.draft().operations
+    assert (op.kind, op.area, op.task_forces) == ("sea_control", target_area, ("tf_8",))
