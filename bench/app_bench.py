@@ -46,8 +46,14 @@ def startup(runs: int) -> tuple[list[float], list[float]]:
     env = dict(os.environ, PYTHONPATH=str(root))
     for _ in range(runs):
         start = time.perf_counter()
-        out = subprocess.run([sys.executable, "-c", STARTUP], capture_output=True, text=True,
-                             cwd=root, env=env, check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", STARTUP],
+            capture_output=True,
+            text=True,
+            cwd=root,
+            env=env,
+            check=True,
+        )
         whole.append(time.perf_counter() - start)
         inside.append(float(out.stdout.strip().splitlines()[-1]))
     return inside, whole
@@ -87,13 +93,17 @@ def resolve_to_report(runs: int) -> list[float]:
 
 def main() -> None:
     inside, whole = startup(3)
-    print(f"start-up to an interactive map: {statistics.median(whole):.2f} s for a new process "
-          f"({statistics.median(inside):.2f} s after the interpreter started)   target < 2 s: "
-          + ("ok" if statistics.median(whole) < 2 else "OVER TARGET"))
+    print(
+        f"start-up to an interactive map: {statistics.median(whole):.2f} s for a new process "
+        f"({statistics.median(inside):.2f} s after the interpreter started)   target < 2 s: "
+        + ("ok" if statistics.median(whole) < 2 else "OVER TARGET")
+    )
     with tempfile.TemporaryDirectory():
         times = resolve_to_report(3)
-    print(f"'Resolve turn' to the report on screen (1942, sample orders): "
-          f"{statistics.median(times) * 1000:.0f} ms median")
+    print(
+        f"'Resolve turn' to the report on screen (1942, sample orders): "
+        f"{statistics.median(times) * 1000:.0f} ms median"
+    )
 
 
 if __name__ == "__main__":

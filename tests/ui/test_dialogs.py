@@ -9,9 +9,13 @@ from ui.dialogs import LossDialog
 from ui.session import GameSession
 
 REQUEST = LossRequest(
-    "Allies in the Coral Sea", ("usa",), 2,
-    (Casualty("cv", "usa", "unit", "Lexington & Yorktown", "fleet_carrier", 2, 11, 0, 0),
-     Casualty("ca", "usa", "unit", "Chicago, Astoria", "heavy", 2, 5, 2, 0)),
+    "Allies in the Coral Sea",
+    ("usa",),
+    2,
+    (
+        Casualty("cv", "usa", "unit", "Lexington & Yorktown", "fleet_carrier", 2, 11, 0, 0),
+        Casualty("ca", "usa", "unit", "Chicago, Astoria", "heavy", 2, 5, 2, 0),
+    ),
     "battle in the Coral Sea",
 )
 

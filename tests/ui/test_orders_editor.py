@@ -25,16 +25,24 @@ def editor(qtbot: object) -> OrdersEditor:
 
 def drop(ed: OrdersEditor, table: object, row: int, units: list[str]) -> None:
     ed.select_units(units)
-    items = [ed.units.item(r, 0) for r in range(ed.units.rowCount())
-             if ed.units.item(r, 0).data(Qt.ItemDataRole.UserRole) in units]
+    items = [
+        ed.units.item(r, 0)
+        for r in range(ed.units.rowCount())
+        if ed.units.item(r, 0).data(Qt.ItemDataRole.UserRole) in units
+    ]
     mime = ed.units.mimeData(items)
     QApplication.processEvents()  # lay out the tab just shown
     table.scrollToItem(table.item(row, 0))  # type: ignore[attr-defined]
     QApplication.processEvents()
     rect = table.visualItemRect(table.item(row, 0))  # type: ignore[attr-defined]
     pos = QPointF(rect.center() + QPoint(0, 0))
-    event = QDropEvent(pos, Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
-                       Qt.KeyboardModifier.NoModifier)
+    event = QDropEvent(
+        pos,
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
     table.dropEvent(event)  # type: ignore[attr-defined]
 
 
@@ -49,8 +57,11 @@ def test_units_dropped_on_a_task_force_join_it(editor: OrdersEditor) -> None:
 
 def test_units_dropped_on_a_route_escort_it(editor: OrdersEditor) -> None:
     editor.tabs.setCurrentIndex(1)
-    row = next(r for r in range(editor.routes.rowCount())
-               if editor.routes.item(r, 0).data(Qt.ItemDataRole.UserRole) == "usa_east_panama")
+    row = next(
+        r
+        for r in range(editor.routes.rowCount())
+        if editor.routes.item(r, 0).data(Qt.ItemDataRole.UserRole) == "usa_east_panama"
+    )
     drop(editor, editor.routes, row, ["usa_dd_atlantic_support_force"])
     assert editor.draft().escorts[0].route == "usa_east_panama"
 
