@@ -30,34 +30,31 @@ def carries_air(unit: Unit) -> bool:
     return unit.type in CARRIERS and unit.carries_air and unit.state == "ready"
 
 
-def fleet_cv(unit: Unit, with_submarines: bool = True) -> int:
-    """Fleet Operations CV of one unit, with its carried air."""
+def unit_cv(unit: Unit, use: str, with_submarines: bool = True) -> int:
+    """One unit's combat value for ``use`` ("fleet", "attack" or "defence"), halved when
+    damaged, with the Air Point it carries; submarines may be left out of fleet values
+    (002 "Minor Invasions": *with the exception of submarines*)."""
     if unit.state == "sunk" or (unit.type == "submarine" and not with_submarines):
         return 0
-    cv = unit_values(unit.type, unit.nation, unit.state == "damaged").fleet
+    cv: int = getattr(unit_values(unit.type, unit.nation, unit.state == "damaged"), use)
     if carries_air(unit):
-        cv += carried_air_values(unit.type).fleet
+        cv += getattr(carried_air_values(unit.type), use)
     return cv
+
+
+def fleet_cv(unit: Unit, with_submarines: bool = True) -> int:
+    """Fleet Operations CV of one unit, with its carried air."""
+    return unit_cv(unit, "fleet", with_submarines)
 
 
 def attack_cv(unit: Unit) -> int:
     """Commerce Attack CV of one unit (with carried air)."""
-    if unit.state == "sunk":
-        return 0
-    cv = unit_values(unit.type, unit.nation, unit.state == "damaged").attack
-    if carries_air(unit):
-        cv += carried_air_values(unit.type).attack
-    return cv
+    return unit_cv(unit, "attack")
 
 
 def defence_cv(unit: Unit) -> int:
     """Commerce Defence CV of one unit (with carried air)."""
-    if unit.state == "sunk":
-        return 0
-    cv = unit_values(unit.type, unit.nation, unit.state == "damaged").defence
-    if carries_air(unit):
-        cv += carried_air_values(unit.type).defence
-    return cv
+    return unit_cv(unit, "defence")
 
 
 def air_points(units: Iterable[Unit]) -> int:
@@ -67,8 +64,7 @@ def air_points(units: Iterable[Unit]) -> int:
 
 def land_air_cv(kind: str, points: int, use: str) -> int:
     """CV of ``points`` land-based Air Points of ``kind`` for ``use`` (fleet/attack/defence)."""
-    values = land_air_values(kind)
-    return points * {"fleet": values.fleet, "attack": values.attack, "defence": values.defence}[use]
+    return points * int(getattr(land_air_values(kind), use))
 
 
 def surface_rank(units: Iterable[Unit]) -> int:
