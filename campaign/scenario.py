@@ -163,7 +163,9 @@ class Scenario:
         """Every file's canonical text, by file name."""
         files = {META_FILE: self.meta.to_toml()}
         for schema in TABLES:
-            files[schema.file] = render_table(schema, self.tables[table_name(schema)])
+            rows = self.tables[table_name(schema)]
+            if rows or not schema.optional or schema in WORLD_TABLES:
+                files[schema.file] = render_table(schema, rows)
         return files
 
 
@@ -181,6 +183,9 @@ def _read_folder(folder: Path) -> tuple[ScenarioMeta | None, dict[str, Table], l
         path = folder / schema.file
         if not path.is_file() and schema in WORLD_TABLES:
             path = paths.world_dir() / schema.file
+        if not path.is_file() and schema.optional and schema not in WORLD_TABLES:
+            tables[table_name(schema)] = Table(schema)  # an optional file left out: empty
+            continue
         if not path.is_file():
             problems.append(
                 Problem(schema.file, 0, "", f"is missing ({schema.description}) from {folder}")

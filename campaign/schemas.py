@@ -32,6 +32,20 @@ CARD_TYPES = (
 )
 UNIT_STATES = ("ready", "damaged")
 ADJACENCY_KINDS = ("sea", "strait")
+SHIP_TYPES = (
+    "battleship",
+    "battlecruiser",
+    "carrier",
+    "light_carrier",
+    "escort_carrier",
+    "heavy_cruiser",
+    "light_cruiser",
+    "destroyer",
+    "escort",
+    "submarine",
+    "landing_ship",
+)
+AIR_GROUP_KINDS = ("fighter", "dive_bomber", "torpedo_bomber", "level_bomber", "patrol")
 
 MAX_TURN = 200
 MAX_POINTS = 10_000
@@ -255,6 +269,46 @@ PRODUCTION = TableSchema(
     description="the reinforcement (production) schedule",
 )
 
+SHIPS = TableSchema(
+    "ships.csv",
+    (
+        _id(),
+        Column("name"),
+        _id("nation", "nation"),
+        _id("unit", "unit"),
+        Column("type", "enum", choices=SHIP_TYPES),
+        Column("class", "text"),
+        _count("tonnage", 100_000),
+        Column("completed", "int", minimum=1890, maximum=1950),
+        Column("speed", "decimal", minimum=0, maximum=45),
+        Column("guns", "text", required=False),
+        _count("aa", 200),
+        Column("belt", "decimal", minimum=0, maximum=30),
+        Column("deck", "decimal", minimum=0, maximum=15),
+        Column("turret", "decimal", minimum=0, maximum=30),
+        _count("torpedo_tubes", 40),
+        _notes(),
+    ),
+    key=("id",),
+    optional=True,
+    description="named ships of each campaign unit (for tactical battles)",
+)
+
+AIR_GROUPS = TableSchema(
+    "air_groups.csv",
+    (
+        _id(),
+        _id("ship", "ship"),
+        Column("kind", "enum", choices=AIR_GROUP_KINDS),
+        Column("model"),
+        _count("aircraft", 200),
+        _notes(),
+    ),
+    key=("id",),
+    optional=True,
+    description="carrier air groups (for tactical battles)",
+)
+
 #: Every scenario table, in the order files are listed, read and written.
 TABLES: tuple[TableSchema, ...] = (
     SEA_AREAS,
@@ -272,6 +326,8 @@ TABLES: tuple[TableSchema, ...] = (
     CARDS,
     SHIPYARDS,
     PRODUCTION,
+    SHIPS,
+    AIR_GROUPS,
 )
 
 WORLD_TABLES = (SEA_AREAS, ADJACENCY)

@@ -26,6 +26,8 @@ REF_TABLES = {
     "base": "bases",
     "sea_area": "sea_areas",
     "shipyard": "shipyards",
+    "unit": "units",
+    "ship": "ships",
 }
 
 CARRIERS = ("fleet_carrier", "escort_carrier")
@@ -286,6 +288,20 @@ class _Checker:
                     f"'{row['shipyard']}' is a {yard['nation']} shipyard, not {row['nation']}",
                 )
 
+    def ships(self) -> None:
+        """A ship belongs to a unit of its own nation."""
+        ships = self.t["ships"]
+        units = {u["id"]: u for u in self.t["units"].rows}
+        for line, row in _rows(ships):
+            unit = units.get(row["unit"])
+            if unit is not None and unit["nation"] != row["nation"]:
+                self.error(
+                    ships,
+                    line,
+                    "nation",
+                    f"'{row['unit']}' is {unit['nation']}'s unit, not {row['nation']}'s",
+                )
+
     def run(self) -> list[Problem]:
         self.references()
         self.world()
@@ -296,6 +312,7 @@ class _Checker:
         self.route_paths()
         self.turns()
         self.production()
+        self.ships()
         return self.problems
 
 

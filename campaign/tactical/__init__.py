@@ -1,0 +1,175 @@
+"""Tactical drill-down: a battle fought out ship by ship and air group by air group.
+
+When step 8 brings two task forces to blows, Game Control may resolve the battle on the
+campaign's damage table or *fight it out* with one of four tactical rule sets, each from a
+seed in ``../shared/seeds``:
+
+========== ================================================================ ==================
+name       rule set                                                          module
+========== ================================================================ ==================
+carrier    *A Terrible Resolve* — carrier battle (003)                       ``carrier.py``
+fastplay   *World War 2 Naval Fast Play Rules* (000)                         ``fastplay.py``
+surface    Ellard & Hammond, surface action (004)                            ``surface.py``
+airstrike  *A World at War* air attacks on naval units (001)                 ``airstrike.py``
+========== ================================================================ ==================
+
+Every rule set implements :class:`TacticalBattle`: it is set up from a :class:`BattleSetup`
+(two sides of named ships and air groups), advances one tactical turn at a time with
+:meth:`~TacticalBattle.step` (returning that turn's events in words), can run to the end,
+uses the injected :class:`~campaign.dice.Dice` (seeded, typed in, or scripted in tests) for
+every roll, and reports each ship's and air group's final state in a :class:`BattleResult`.
+:mod:`campaign.tactical.outcome` turns that result into campaign step losses.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from ..dice import Dice
+
+SHIP_STATES = ("undamaged", "damaged", "crippled", "sunk")
+
+
+@dataclass
+class AirGroup:
+    """Aircraft of one type from one carrier or airfield."""
+
+    id: str
+    kind: str  # fighter | dive_bomber | torpedo_bomber | level_bomber | patrol
+    aircraft: int  # aircraft (or the rule set's counters, see ``per_counter``)
+    name: str = ""  # e.g. "VB-6 (SBD Dauntless)"
+    base: str = ""  # the ship id or airfield it flies from
+    model: str = ""  # e.g. "A6M2 Zero"
+    factor: int = 0  # rule-set air factor where one is used (fast play air-to-air)
+    lost: int = 0
+
+
+@dataclass
+class Ship:
+    """One named ship (or a small group the rule set treats as one, e.g. a cruiser group)."""
+
+    id: str
+    name: str
+    nation: str
+    type: str  # battleship | battlecruiser | carrier | light_carrier | escort_carrier |
+    # heavy_cruiser | light_cruiser | destroyer | escort | submarine | transport
+    tonnage: int = 0  # standard displacement, tons
+    completed: int = 0  # year of completion
+    speed: float = 0.0  # knots
+    guns: dict[str, int] = field(default_factory=dict)  # calibre ("14in") → number
+    aa: int = 0  # the rule set's AA value (dice or factor)
+    belt: float = 0.0  # armour, inches
+    deck: float = 0.0
+    turret: float = 0.0
+    torpedo_tubes: int = 0
+    damage_capacity: int = 0  # hits or points the rule set allows before sinking
+    air_groups: list[AirGroup] = field(default_factory=list)
+    campaign_unit: str = ""  # the campaign unit (units.csv id) this ship belongs to
+    # what happened in the battle
+    damage: int = 0
+    state: str = "undamaged"
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Side:
+    name: str  # e.g. "Kido Butai"
+    nation: str
+    ships: list[Ship] = field(default_factory=list)
+    air_groups: list[AirGroup] = field(default_factory=list)  # land-based air
+
+
+@dataclass
+class BattleSetup:
+    """Two opposing forces and the conditions of the battle."""
+
+    title: str
+    a: Side
+    b: Side
+    conditions: dict[str, Any] = field(default_factory=dict)  # weather, range, night …
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), indent=2, ensure_ascii=False)
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> BattleSetup:
+        def side(d: Mapping[str, Any]) -> Side:
+            ships = []
+            for s in d.get("ships", []):
+                groups = [AirGroup(**g) for g in s.get("air_groups", [])]
+                ships.append(Ship(**{**s, "air_groups": groups}))
+            air = [AirGroup(**g) for g in d.get("air_groups", [])]
+            return Side(d["name"], d["nation"], ships, air)
+
+        return cls(
+            str(data["title"]), side(data["a"]), side(data["b"]), dict(data.get("conditions", {}))
+        )
+
+    @classmethod
+    def load(cls, path: str | Path) -> BattleSetup:
+        """Read a setup file (JSON); ValueError says what is wrong and where."""
+        path = Path(path)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ValueError(f"{path}: cannot be read ({exc})") from None
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{path}: line {exc.lineno}: not valid JSON ({exc.msg})") from None
+        try:
+            return cls.from_data(data)
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"{path}: not a battle setup ({exc})") from None
+
+
+@dataclass
+class BattleResult:
+    """The end of a battle: every ship and air group as it finished, and the winner."""
+
+    rule_set: str
+    turns: int
+    winner: str  # "a", "b" or "" (no decision)
+    ships: dict[str, Ship]
+    air_groups: dict[str, AirGroup]
+    log: list[str]
+
+
+class TacticalBattle(Protocol):
+    """What every rule set provides (see the module docstring)."""
+
+    rule_set: str
+
+    def step(self) -> list[str]:
+        """Play one tactical turn; returns what happened, in words."""
+        ...
+
+    @property
+    def finished(self) -> bool: ...
+
+    def result(self) -> BattleResult: ...
+
+
+BattleFactory = Callable[[BattleSetup, Dice], TacticalBattle]
+
+#: rule-set name → factory; each module registers itself on import
+RULE_SETS: dict[str, BattleFactory] = {}
+
+
+def register(name: str) -> Callable[[BattleFactory], BattleFactory]:
+    def add(factory: BattleFactory) -> BattleFactory:
+        RULE_SETS[name] = factory
+        return factory
+
+    return add
+
+
+def run(battle: TacticalBattle, max_turns: int = 200) -> BattleResult:
+    """Play ``battle`` to its end (or ``max_turns``)."""
+    for _ in range(max_turns):
+        if battle.finished:
+            break
+        battle.step()
+    return battle.result()
