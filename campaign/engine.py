@@ -153,6 +153,18 @@ class Campaign:
                 self.game.set_meta("seed", str(seed))
             dice = seeded(seed)
         state = self.state
+        last = self.scenario.meta.last_turn
+        if state.turn > last:
+            raise OrdersError(
+                [
+                    OrderProblem(
+                        "",
+                        "resolve",
+                        "scenario.toml last_turn",
+                        f"the scenario ended with turn {last}",
+                    )
+                ]
+            )
         orders = self.orders(state.turn)
         if state.step == 0:
             problems = check_turn(Board(self.scenario, state), orders)

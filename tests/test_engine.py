@@ -299,3 +299,12 @@ def test_battles_are_previewed_before_the_dice_with_their_exact_odds(game: Path)
         assert c.preview_battles() == []
         fought = next(e for e in c.events() if e.kind == "naval_combat")
         assert fought.data["sides"]["allies"]["cv"] == 16
+
+
+def test_nothing_is_resolved_after_the_last_turn(game: Path) -> None:
+    with Campaign.open(game) as c:
+        for _ in range(3):  # the mini scenario has turns 1-3
+            c.resolve(seed=1)
+        assert c.state.turn == 4
+        with pytest.raises(OrdersError, match="the scenario ended with turn 3"):
+            c.resolve(seed=1)
