@@ -1,0 +1,171 @@
+"""From the campaign to a tactical battle and back.
+
+:func:`expand_forces` turns campaign task forces into named ships and air groups (from the
+scenario's ``ships.csv`` and ``air_groups.csv``); :func:`step_losses` turns the battle's
+result back into campaign step losses, unit by unit, by this rule (docs/rules-notes.md
+"From a tactical battle to step losses"):
+
+* a campaign unit's ships are weighed by standard tonnage;
+* if half or more of its tonnage was sunk, the unit takes two steps (a ready unit is sunk,
+  a damaged one too);
+* otherwise, if any of its ships was sunk, or half or more of its tonnage was damaged or
+  crippled, the unit takes one step;
+* otherwise none.
+
+The campaign battle's winner then follows 002: *the side that has lost the most combat
+value must withdraw and has lost* (equal: the higher CV at the end wins).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from ..forces import fleet_cv
+from ..scenario import Scenario
+from ..state import Unit
+from . import AirGroup, BattleResult, BattleSetup, Ship, Side
+
+
+def _guns(text: str | None) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for part in (text or "").split():
+        calibre, _, count = part.partition(":")
+        if calibre and count.isdigit():
+            out[calibre] = out.get(calibre, 0) + int(count)
+    return out
+
+
+def ships_of(scenario: Scenario, unit_id: str) -> list[Ship]:
+    """The named ships of one campaign unit, with their carriers' air groups."""
+    groups: dict[str, list[AirGroup]] = {}
+    for g in scenario.rows("air_groups"):
+        groups.setdefault(g["ship"], []).append(
+            AirGroup(
+                g["id"],
+                g["kind"],
+                g["aircraft"],
+                name=g["notes"] or g["id"],
+                base=g["ship"],
+                model=g["model"],
+            )
+        )
+    out = []
+    for s in scenario.rows("ships"):
+        if s["unit"] != unit_id:
+            continue
+        out.append(
+            Ship(
+                s["id"],
+                s["name"],
+                s["nation"],
+                s["type"],
+                s["tonnage"],
+                s["completed"],
+                s["speed"],
+                _guns(s["guns"]),
+                s["aa"],
+                s["belt"],
+                s["deck"],
+                s["turret"],
+                s["torpedo_tubes"],
+                air_groups=list(groups.get(s["id"], [])),
+                campaign_unit=unit_id,
+            )
+        )
+    return out
+
+
+def expand_forces(
+    scenario: Scenario,
+    title: str,
+    a: tuple[str, str, Iterable[Unit]],
+    b: tuple[str, str, Iterable[Unit]],
+    conditions: Mapping[str, object] | None = None,
+) -> BattleSetup:
+    """A battle set-up from two campaign forces: (side name, nation, units) each.
+
+    A damaged campaign unit's ships start damaged; a carrier group that no longer carries
+    its Air Point brings no air groups (002: *Damaged Carrier units cannot carry their air
+    unit*). Raises ValueError naming a unit with no ships in ``ships.csv``."""
+
+    def side(name: str, nation: str, units: Iterable[Unit]) -> Side:
+        ships: list[Ship] = []
+        for unit in units:
+            if unit.state == "sunk":
+                continue
+            found = ships_of(scenario, unit.id)
+            if not found:
+                raise ValueError(f"'{unit.name}' ({unit.id}) has no ships in ships.csv")
+            for ship in found:
+                if unit.state == "damaged":
+                    ship.state = "damaged"
+                if not unit.carries_air:
+                    ship.air_groups = []
+            ships += found
+        return Side(name, nation, ships)
+
+    return BattleSetup(title, side(*a), side(*b), dict(conditions or {}))
+
+
+@dataclass(frozen=True)
+class UnitLoss:
+    unit: str
+    steps: int
+    sunk_share: float  # of the unit's tonnage
+    hit_share: float  # damaged, crippled or sunk
+    why: str
+
+
+def step_losses(result: BattleResult, units: Iterable[Unit]) -> list[UnitLoss]:
+    """Campaign step losses for each unit whose ships fought (the rule above)."""
+    out = []
+    for unit in units:
+        ships = [s for s in result.ships.values() if s.campaign_unit == unit.id]
+        if not ships:
+            continue
+        total = sum(max(s.tonnage, 1) for s in ships)
+        sunk = sum(max(s.tonnage, 1) for s in ships if s.state == "sunk")
+        hit = sum(max(s.tonnage, 1) for s in ships if s.state != "undamaged")
+        sunk_share, hit_share = sunk / total, hit / total
+        if sunk_share >= 0.5:
+            steps, why = 2, f"{sunk_share:.0%} of its tonnage sunk"
+        elif sunk or hit_share >= 0.5:
+            steps, why = (
+                1,
+                (
+                    f"{sunk_share:.0%} of its tonnage sunk"
+                    if sunk
+                    else f"{hit_share:.0%} of its tonnage damaged"
+                ),
+            )
+        else:
+            steps, why = 0, "lightly touched"
+        steps = min(steps, 2 if unit.state == "ready" else 1)
+        out.append(UnitLoss(unit.id, steps, sunk_share, hit_share, why))
+    return out
+
+
+def campaign_winner(
+    a_units: Iterable[Unit], b_units: Iterable[Unit], losses: Iterable[UnitLoss]
+) -> str:
+    """002: the side that lost more combat value withdraws ("a", "b")."""
+    by_unit = {loss.unit: loss.steps for loss in losses}
+
+    def lost_and_left(units: Iterable[Unit]) -> tuple[int, int]:
+        lost = left = 0
+        for unit in units:
+            before = fleet_cv(unit)
+            after_unit = Unit(**{**unit.__dict__})
+            for _ in range(by_unit.get(unit.id, 0)):
+                after_unit.state = "damaged" if after_unit.state == "ready" else "sunk"
+                after_unit.carries_air = False
+            after = fleet_cv(after_unit)
+            lost += before - after
+            left += after
+        return lost, left
+
+    (lost_a, left_a), (lost_b, left_b) = lost_and_left(a_units), lost_and_left(b_units)
+    if lost_a != lost_b:
+        return "a" if lost_a < lost_b else "b"
+    return "a" if left_a > left_b else "b"
