@@ -15,6 +15,7 @@ from typing import Any
 
 from . import __version__, calculator, paths
 from .csvdata import InputError, Problem
+from .dice import SeededDice
 from .engine import Campaign
 from .gamefile import GameFile, GameFileError, opened
 from .merchant_warfare import DEFAULT_SHORT_ROW, SHORT_ROW_READINGS
@@ -23,6 +24,9 @@ from .odds import merchant_odds, naval_odds
 from .orders import OrderProblem, OrdersError, load_orders
 from .reports import format_situation, situation
 from .scenario import Scenario, load_scenario, write_scenario
+from .tactical import RULE_SETS, BattleSetup
+from .tactical import run as run_battle
+from .tactical.simulate import available, simulate
 from .turn import STEPS
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
@@ -378,7 +382,77 @@ def cmd_calc(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+TACTICAL = ("carrier", "fastplay", "surface", "airstrike")
+
+
+def _tactical(name: str) -> None:
+    if name not in available():
+        raise CliError(
+            f"the '{name}' rule set is not available in this version; available: "
+            + ", ".join(available())
+        )
+
+
+def cmd_battle(args: argparse.Namespace) -> int:
+    _tactical(args.rule_set)
+    try:
+        setup = BattleSetup.load(args.setup)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    battle = RULE_SETS[args.rule_set](setup, SeededDice(args.seed))
+    result = run_battle(battle)
+    ships = {
+        sid: {"name": s.name, "state": s.state, "damage": s.damage}
+        for sid, s in result.ships.items()
+    }
+    if args.json:
+        _print_json(
+            {
+                "rule_set": args.rule_set,
+                "title": setup.title,
+                "seed": args.seed,
+                "turns": result.turns,
+                "winner": result.winner,
+                "ships": ships,
+                "air_groups": {
+                    g: {"name": a.name, "aircraft": a.aircraft, "lost": a.lost}
+                    for g, a in result.air_groups.items()
+                },
+                "log": result.log,
+            }
+        )
+        return EXIT_OK
+    print(f"{setup.title} — {args.rule_set} rules, seed {args.seed}")
+    for line in result.log:
+        print(f"  {line}")
+    winner = {"a": setup.a.name, "b": setup.b.name}.get(result.winner, "no decision")
+    print(f"After {result.turns} turn(s): {winner}.")
+    for side in (setup.a, setup.b):
+        print(f"{side.name}:")
+        for ship in side.ships:
+            final = result.ships[ship.id]
+            print(
+                f"  {final.name:<28} {final.state}"
+                + (f" ({final.damage} damage)" if final.damage else "")
+            )
+    return EXIT_OK
+
+
 def cmd_odds(args: argparse.Namespace) -> int:
+    if args.kind in TACTICAL:
+        _tactical(args.kind)
+        if not args.setup:
+            raise CliError(f"odds {args.kind} needs --setup FILE")
+        try:
+            setup = BattleSetup.load(args.setup)
+        except ValueError as exc:
+            raise CliError(str(exc)) from None
+        odds = simulate(args.kind, setup, args.runs, seed=args.seed or "odds")
+        if args.json:
+            _print_json(odds.to_dict())
+        else:
+            print(odds.format())
+        return EXIT_OK
     try:
         if args.kind == "naval":
             if args.cv is None or args.enemy_cv is None:
@@ -496,8 +570,32 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--drm", type=int, default=0, help="naval: the total die modifier")
     _merchant_args(p)
 
-    p = add("odds", cmd_odds, "exact odds of a naval or merchant combat")
-    p.add_argument("kind", choices=("naval", "merchant"))
+    p = add("battle", cmd_battle, "fight a tactical battle from a set-up file")
+    p.add_argument(
+        "rule_set",
+        choices=TACTICAL,
+        metavar="RULESET",
+        help="carrier (003), fastplay (000), surface (004) or airstrike (001)",
+    )
+    p.add_argument(
+        "--setup", required=True, help="the battle set-up (JSON), e.g. data/battles/midway.json"
+    )
+    p.add_argument("--seed", default="1942", help="the dice seed")
+
+    p = add(
+        "odds",
+        cmd_odds,
+        "odds of a combat: exact for naval and merchant, sampled for a tactical rule set",
+    )
+    p.add_argument(
+        "kind",
+        choices=("naval", "merchant", *TACTICAL),
+        metavar="KIND",
+        help="naval, merchant, or a tactical rule set (carrier, fastplay, surface, airstrike)",
+    )
+    p.add_argument("--setup", help="tactical: the battle set-up (JSON)")
+    p.add_argument("--runs", type=int, default=1000, help="tactical: battles to run")
+    p.add_argument("--seed", help="tactical: the dice seed")
     p.add_argument("--cv", type=int, help="naval: your combat value")
     p.add_argument("--enemy-cv", type=int, help="naval: the enemy's combat value")
     p.add_argument("--air", type=int, default=0, help="naval: your air points")
