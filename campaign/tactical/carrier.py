@@ -1,0 +1,1226 @@
+"""*A Terrible Resolve* — fast play rules for the Battle of Midway (seed 003), by Matt Fritz.
+
+A carrier battle fought in turns of fourteen steps (the seed's "Sequence of Play", kept as
+:data:`SEQUENCE`). Side ``a`` of the :class:`~campaign.tactical.BattleSetup` takes the
+Japanese half of each step and side ``b`` the American half::
+
+    1. Japanese Land Planes      2. Americans Land Planes
+    3. Japanese Move Planes      4. Americans Move Planes
+    5. Japanse CAP Attacks       6. Americans CAP Attackse
+    7. Japanese Carrier Attacks  8. Americans Carrier Attacks
+    9. Japanese Launch Planes   10. Americans Launch Planes
+   11. Japanese Planning Phas   12. Americans Planning Phase
+   13. Japanese Repair Damage   14. Americans Repair Damage
+
+Air power is counted in the seed's **groups**: *"One plane model was used to represent a
+group of fighters or bombers ... five circles to represent the strength of the group"*. A
+set-up's :class:`~campaign.tactical.AirGroup` gives a squadron's strength points in
+``aircraft`` (one point for one aircraft); the battle cuts it into :class:`Counter` groups of
+up to five points (``VB-6/1`` … ``VB-6/4`` for a squadron of 20). Each counter goes round the
+box circuit *Moving to Attack → Ready to Attack → Attacking → Heading Home → Waiting to
+Land*, or flies CAP in the rings of the CAP box, and is landed, spotted on a flight deck and
+launched again.
+
+The seed is written for players: it says what *may* be done, not what *should* be. The
+battle's automatic commanders make those choices by the fixed policy in :data:`COMMANDER`
+(what to spot, which carrier to attack, which CAP squadrons fight the escorts) — each choice
+and every reading of an ambiguous passage is a line of :data:`RULE_NOTES`.
+
+Every die comes from the injected :class:`~campaign.dice.Dice`, in a documented order (see
+each phase's docstring), so a :class:`~campaign.dice.ScriptedDice` test can follow a battle
+roll by roll.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..dice import Dice
+from . import AirGroup, BattleResult, BattleSetup, Ship, register
+
+RULE_SET = "carrier"
+
+# ---------------------------------------------------------------------------------------
+# The seed's tables as data
+# ---------------------------------------------------------------------------------------
+
+#: The "Ship Data" table as printed: carrier → (AA Fire, Repair Damage, Fighters, Torpedo
+#: Bombers, Dive Bombers); the last three in groups (plane models) of five strength points.
+SHIP_DATA: dict[str, tuple[int, str, int, int, int]] = {
+    "Enterprise": (16, "5-6", 5, 3, 8),
+    "Hornet": (12, "5-6", 3, 5, 8),
+    "Yorktown": (12, "4-6", 3, 5, 8),
+    "Hiryu": (7, "6", 4, 4, 4),
+    "Soryu": (6, "6", 4, 4, 4),
+    "Akagi": (7, "6", 4, 4, 4),
+    "Kaga": (9, "6", 6, 6, 5),
+}
+
+#: "Sequence of Play": (step, side index — 0 is side a, the Japanese half — phase)
+SEQUENCE: tuple[tuple[int, int, str], ...] = (
+    (1, 0, "Land Planes"),
+    (2, 1, "Land Planes"),
+    (3, 0, "Move Planes"),
+    (4, 1, "Move Planes"),
+    (5, 0, "CAP Attacks"),
+    (6, 1, "CAP Attacks"),
+    (7, 0, "Carrier Attacks"),
+    (8, 1, "Carrier Attacks"),
+    (9, 0, "Launch Planes"),
+    (10, 1, "Launch Planes"),
+    (11, 0, "Planning Phase"),
+    (12, 1, "Planning Phase"),
+    (13, 0, "Repair Damage"),
+    (14, 1, "Repair Damage"),
+)
+
+#: CAP and escort fire: "Cross out one strength point ... for every 4, 5, or 6 rolled."
+AIR_TO_AIR_HIT = 4
+#: AA: "The Carrier scores one hit for every 4, 5, or 6 rolled."
+AA_HIT = 4
+#: Dive-Bombers: "Every 5 or 6 scores one hit against the carrier."
+DIVE_HIT = 5
+#: Torpedo-Bombers: "A roll of 6 scores 2 hits on the carrier."
+TORPEDO_SIX_HITS = 2
+#: both: "Re-roll any 6's and if it comes up 6 again score another hit"
+RE_ROLL_FACE = 6
+#: the average hits of one strength point of either kind of bomber: 1/6 + (1/6)(1 + 1/5)
+#: for a dive bomber, (1/6)(2 + 1/5) for a torpedo bomber — both 11/30
+EXPECTED_HITS_PER_POINT = 11 / 30
+
+#: the seed's numbers a set-up's ``conditions`` may change (the defaults are the seed's)
+DEFAULTS: dict[str, Any] = {
+    "group_strength": 5,  # "five circles to represent the strength of the group"
+    "land_per_turn": 20,  # "can land 20 strenght points of planes"
+    "launch_per_turn": 20,  # "A carrier may launch up to 20 strength points of planes"
+    "crippled_at": 7,  # "Each carrier is crippled when it has 7 damage points"
+    "sunk_at": 10,  # "and sinks at 10 damage points"
+    "cap_rings": 3,  # the centre circle and two rings (the printed box is not in the text)
+    "searching_side": "b",  # "At the start of the game the Americans are looking"
+    "search_groups": 4,  # "they should be divided into 4 search groups"
+    "returning_side": "a",  # "Eight bombers from each Japanese carrier ..."
+    "returning_bombers_per_carrier": 0,  # 8 in the Midway set-up
+    "turn_limit": 30,  # not in the seed
+    "repair": {},  # ship id → "Repair Damage" cell ("6", "5-6", "4-6")
+    "commander": {},  # overrides of COMMANDER
+}
+
+#: the automatic commanders' fixed policy (a set-up may override under
+#: ``conditions["commander"]``)
+COMMANDER: dict[str, int] = {
+    "cap_groups_per_carrier": 1,  # keep this many fighter groups on CAP per working carrier
+    "escorts_per_launch": 1,  # fighter groups spotted with each launch of bombers
+}
+
+#: "Repair Damage: ... Japanese carriers may repair one point if they roll a 6"
+DEFAULT_REPAIR = "6"
+
+CARRIER_TYPES = ("carrier", "light_carrier", "escort_carrier")
+FIGHTER = "fighter"
+DIVE = "dive_bomber"
+TORPEDO = "torpedo_bomber"
+BOMBERS = (DIVE, TORPEDO)
+PLAYING_KINDS = (FIGHTER, DIVE, TORPEDO)
+
+# the boxes
+ABOARD = "aboard"
+DECK = "flight deck"
+CAP = "CAP"
+MOVING = "Moving to Attack"
+READY = "Ready to Attack"
+ATTACKING = "Attacking"
+HOME = "Heading Home"
+WAITING = "Waiting to Land"
+DESTROYED = "destroyed"
+#: "The sequence of movement: Moving to Attack Box, Ready to Attack Box, Attacking Box,
+#: Heading Home Box, Waiting to Land Box."
+NEXT_BOX: dict[str, str] = {MOVING: READY, READY: ATTACKING, ATTACKING: HOME, HOME: WAITING}
+AIRBORNE = (CAP, MOVING, READY, ATTACKING, HOME, WAITING)
+ATTACK_CIRCUIT = (MOVING, READY, ATTACKING)
+
+RULE_NOTES: tuple[str, ...] = (
+    "Sequence of Play: side a of a set-up takes the Japanese half of each step ('1. Japanese "
+    "Land Planes', '3. Japanese Move Planes' ...) and side b the American half, so any two "
+    "carrier forces can fight; a carrier's AA dice are Ship.aa and its sinking figure "
+    "Ship.damage_capacity.",
+    "Ship Data: the table gives Enterprise 16 AA dice, but the Carrier Attacks text says "
+    "'(Soryu 6, Akagi & Hiryu 7, Kaga 9, Hornet & Yorktown 12, Enterprise 12)'. The table is "
+    "used (16): it is the ship data the counters carry, and the text lists Enterprise apart "
+    "from 'Hornet & Yorktown 12' as if her figure were different.",
+    "Ship Data columns 'Fighters', 'Torpedo Bombers', 'Dive Bombers' count plane models: "
+    "'One plane model was used to represent a group of fighters or bombers ... five circles to "
+    "represent the strength of the group'. A group is 5 strength points, one point per "
+    "aircraft, so Enterprise's 8 dive bomber groups are 40 points (VB-6 20 and VS-6 20). A "
+    "set-up's AirGroup.aircraft is its strength points; the battle cuts it into groups of up "
+    "to 5 (conditions 'group_strength').",
+    "'Each carrier is crippled when it has 7 damage points, and sinks at 10 damage points': "
+    "Ship.damage_capacity is the sinking figure (10 in the seed); for a ship with another "
+    "capacity the crippling figure is scaled, ceil(capacity x 7 / 10).",
+    "'A carrier may never have more than ten unmarked damage circles': damage never goes "
+    "below 0 (a repair roll is made only by a carrier that has damage) and is never counted "
+    "above the sinking figure.",
+    "Crippled: 'A crippled carrier can be repaired during the Repair Damage phase' — a repair "
+    "that takes a carrier below 7 damage makes it operational again; its AA fires whether "
+    "crippled or not (the seed does not reduce it).",
+    "Repair Damage: 'Japanese carriers may repair one point if they roll a 6. The Enterprise "
+    "and Hornet ... 5 or 6. The Yorktown ... 4, 5, or 6.' The Ship Data cell ('6', '5-6', "
+    "'4-6') is kept per ship under conditions 'repair'; a carrier not listed there uses its "
+    "Ship Data row by name, else '6'.",
+    "Set Up: 'Eight bombers from each Japanese carrier should be placed in their \"Ready to "
+    "Land\" box' — read as the Waiting to Land box (the only landing box the rules name) and "
+    "as eight bomber groups: all of Akagi's, Soryu's and Hiryu's; Kaga (6 torpedo, 5 dive) "
+    "puts in 4 torpedo and 4 dive bomber groups, taken alternately torpedo then dive. 'They "
+    "must be landed before new planes can be launched' is kept by the planning policy: a "
+    "carrier keeps its deck clear while any of its own planes wait to land.",
+    "Land Planes: 'can land 20 strenght points of planes (up to four full strength groups)' — "
+    "whole groups only, its own groups first; a group whose own carrier is crippled or sunk may "
+    "land on any working carrier of its side (Battle 2: the Japanese pilots knew there would "
+    "be 'no Japanese carriers for them to land on' — any carrier would have done). Landed "
+    "groups go below (aboard) and may be spotted again at the next planning phase.",
+    "Planning Phase: 'A carrier may launch up to 20 strength points of planes OR land up to 20 "
+    "strength points in one turn' — it spots up to 20 points at the planning phase and "
+    "launches them at the next turn's Launch Planes step; with planes on deck it cannot land "
+    "('a clear flight deck (no planes waiting for take off)').",
+    "Crippled: 'can no longer launch or land planes. Any planes on the flight deck may not be "
+    "launched' — a crippled carrier spots nothing; planes left on its deck stay there and are "
+    "launched if it is repaired. A carrier that sinks takes down the groups aboard and on its "
+    "deck.",
+    "Move Planes: 'Planes may choose to stay in their box, or advance to the next box' — the "
+    "automatic commanders always advance, one box a turn; bombers move from Ready to Attack "
+    "into the Attacking box and attack in the same turn's Carrier Attacks step.",
+    "CAP box: the number of rings is on the printed box, not in the text; it is 3 (the centre "
+    "circle and two rings: conditions 'cap_rings'). A CAP squadron moves out a ring only "
+    "after it has made an attack ('After a fighter squadron flying CAP has made an attack it is "
+    "moved out to the next ring'); one that attacks from the last ring goes to the Waiting to "
+    "Land box, so a squadron makes at most three CAP attacks between landings.",
+    "CAP attacks: 'the attacking player must allocate an equal number of his fighters' counts "
+    "groups: as many CAP groups (strongest first) as there are enemy fighter groups in the "
+    "Ready to Attack box fight them (all CAP groups if there are fewer); the rest attack the "
+    "bombers. Every CAP group with a target attacks. A CAP group left with no target (no "
+    "bombers) does not attack and does not move out.",
+    "Dogfight: 'Roll 1D6 for each fighter strength point in the dogfight ... All hits are "
+    "considered simultaneous': the CAP groups in the dogfight roll, then every escort fighter "
+    "in the Ready to Attack box rolls, and both sides' losses are applied together.",
+    "Hit allocation (CAP on escorts and bombers, escorts on CAP, AA on a wave): 'The attacker "
+    "can decide how many of the bomber hits are inflicted on torpedo or dive bombers' and, for "
+    "AA, 'If they can't agree then the hits should be distributed evenly'. Every loss is "
+    "spread evenly: each hit strikes the group with the most strength left (the first listed "
+    "on a tie). Both kinds of bomber are worth the same (11/30 of a hit per strength point), "
+    "so no allocation is better for either player.",
+    "Carrier Attacks: 'Each bomber group must choose which carrier it will attack': the "
+    "attacker takes the enemy's working carriers first, then its crippled ones, each in order "
+    "of the strength points needed to sink it (its remaining damage / (11/30) plus half its AA "
+    "dice, the average shot down), and sends groups, strongest first, to each in turn until "
+    "that need is met; groups left over go round the targets again. With no enemy carrier "
+    "afloat the bombers turn for home without attacking.",
+    "Dive-bombing and torpedo re-rolls: all the wave's dice are rolled first; then every six is "
+    "re-rolled together, and the sixes of that re-roll again, until no six is left ('Continue "
+    "re-rolling 6's and scoring hits until there are no more 6's'). A re-rolled 5 scores "
+    "nothing.",
+    "'Bombers that have completed an attack run are immediately placed in the Returning Home "
+    "box': the Heading Home box (the circuit's name for it).",
+    "Finding the Japanese Fleet: the searching side (conditions 'searching_side', 'b' for the "
+    "Americans) holds every group in its Moving to Attack box there until its first Move step "
+    "with bombers in the box; those groups (escorts too) are dealt in turn into 4 search groups, "
+    "one die is rolled (re-rolled on 5 or 6, each re-roll logged), and that search group moves "
+    "to Ready to Attack — if it is empty, nobody moves this turn. From then on the fleet is "
+    "found and all move normally.",
+    "Taking part: only fighter, dive_bomber and torpedo_bomber groups take part; other "
+    "kinds (level_bomber, patrol) and a side's land-based air stay out of the battle and are "
+    "reported unchanged. The seed's set-up has no Midway island air (its strike is already "
+    "over: the Japanese bombers returning 'from the attack on Midway Island').",
+    "Spotting policy (COMMANDER): at each planning phase a working carrier with none of its "
+    "own planes waiting to land spots, up to 20 strength points: one fighter group for CAP if "
+    "the side has fewer than 1 CAP group per working carrier aloft or spotted, one escort "
+    "fighter group if it has bombers aboard, then bombers strongest first while they fit; with "
+    "no bombers aboard it spots its fighters for CAP.",
+    "The end of the battle is not in the seed. The battle ends at the end of a turn when a "
+    "side has no carrier afloat and no bombers on their way to attack (Battle 2 goes on while "
+    "the carrierless Japanese strike flies its 'one-way trip'); when neither side has bombers "
+    "able to attack (on the way, or aboard, landing or returning to a working carrier); or at "
+    "the turn limit (conditions 'turn_limit', 30).",
+    "Winner: a side that still has a carrier afloat when the other has none wins (Battle 2, "
+    "'This battle was an American victory'); otherwise each side scores 2 for every enemy "
+    "carrier sunk and 1 for every enemy carrier crippled, and the higher score wins (equal: no "
+    "decision).",
+    "At the end of the battle, groups still in the air whose side has no carrier afloat are "
+    "lost (they have nowhere to land); groups aloft over a crippled carrier, or aboard one, "
+    "survive with her.",
+    "A ship that comes to the battle 'damaged' with no damage count starts with 1 damage "
+    "point, one that comes 'crippled' with the crippling figure; a carrier-type ship with no "
+    "air groups still takes part (it may be attacked, fires AA and repairs).",
+)
+
+
+# ---------------------------------------------------------------------------------------
+# Dice rules, each usable alone
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DiceResult:
+    """Dice rolled for one rule and the hits they score; ``text`` shows every die."""
+
+    hits: int
+    text: str
+
+
+def count_at_least(values: list[int], face: int, sides: int = 6) -> int:
+    """How many of ``values`` are ``face`` or more (counted face by face, at C speed)."""
+    return sum([values.count(f) for f in range(face, sides + 1)])
+
+
+def _show(values: Sequence[int]) -> str:
+    return ", ".join(map(str, values))
+
+
+def air_to_air(dice: Dice, strength: int, purpose: str) -> DiceResult:
+    """CAP and escort fire: *"Roll 1D6 for each fighter strength point in the dogfight ...
+    Cross out one strength point on the opponent's base for every 4, 5, or 6 rolled."*"""
+    values = dice.rolls(strength, purpose) if strength > 0 else []
+    return DiceResult(count_at_least(values, AIR_TO_AIR_HIT), _show(values))
+
+
+def aa_fire(dice: Dice, aa_dice: int, purpose: str) -> DiceResult:
+    """*"The dice are rolled only once against the entire wave ... The Carrier scores one hit
+    for every 4, 5, or 6 rolled."*"""
+    values = dice.rolls(aa_dice, purpose) if aa_dice > 0 else []
+    return DiceResult(count_at_least(values, AA_HIT), _show(values))
+
+
+def _bombing(dice: Dice, strength: int, purpose: str, torpedo: bool) -> DiceResult:
+    if strength <= 0:
+        return DiceResult(0, "")
+    first = dice.rolls(strength, purpose)
+    sixes = first.count(RE_ROLL_FACE)
+    hits = TORPEDO_SIX_HITS * sixes if torpedo else count_at_least(first, DIVE_HIT)
+    if not sixes:
+        return DiceResult(hits, _show(first))
+    chains: dict[int, list[int]] = {}
+    live = [i for i, v in enumerate(first) if v == RE_ROLL_FACE]
+    round_no = 0
+    while live:
+        round_no += 1
+        still = []
+        again = f"{purpose} re-roll {round_no}"
+        for i in live:
+            value = dice.roll(again, reason="re-roll of a six")
+            chains.setdefault(i, []).append(value)
+            if value == RE_ROLL_FACE:
+                hits += 1
+                still.append(i)
+        live = still
+    shown = [
+        f"{v} (re-rolled {_show(chains[i])})" if i in chains else str(v)
+        for i, v in enumerate(first)
+    ]
+    return DiceResult(hits, ", ".join(shown))
+
+
+def dive_bombing(dice: Dice, strength: int, purpose: str) -> DiceResult:
+    """*"Dive-Bombers - Roll 1D6 for every surviving strength point. Every 5 or 6 scores one
+    hit against the carrier. Re-roll any 6's and if it comes up 6 again score another hit
+    against the carrier. Continue re-rolling 6's and scoring hits until there are no more
+    6's."*
+
+    Rolls ``strength`` dice, then re-rolls every six together, round after round."""
+    return _bombing(dice, strength, purpose, torpedo=False)
+
+
+def torpedo_bombing(dice: Dice, strength: int, purpose: str) -> DiceResult:
+    """*"Torpedo-Bombers - roll 1D6 per surviving strength point. A roll of 6 scores 2 hits on
+    the carrier. Re-roll all 6's, and score one additional hit for every 6 rolled. Continue
+    re-rolling 6's and scoring hits until there are no more 6's."*"""
+    return _bombing(dice, strength, purpose, torpedo=True)
+
+
+def repair_needs(cell: str) -> int:
+    """The lowest roll that repairs, from a "Repair Damage" cell: ``"5-6"`` → 5, ``"6"`` → 6."""
+    text = str(cell).strip()
+    low = text.split("-")[0].strip()
+    if not low.isdigit() or not 1 <= int(low) <= 6:
+        raise ValueError(f"not a Repair Damage cell: {cell!r}")
+    return int(low)
+
+
+# ---------------------------------------------------------------------------------------
+# Pieces on the table
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True, eq=False)
+class Counter:
+    """One group (plane model with five strength circles) of an air group."""
+
+    label: str  # "VB-6/2"
+    squadron: str  # "VB-6"
+    kind: str
+    strength: int
+    group: str  # the AirGroup id
+    home: str  # the carrier it lands on
+    side: int
+    model: str = ""
+    number: int = 0  # 2 of "VB-6/2" (0 for a one-group squadron)
+    box: str = ABOARD
+    ring: int = 0  # CAP ring, 0 = the centre circle
+    role: str = ""  # a spotted fighter: "cap" or "escort"
+    bomber: bool = True
+    order: int = 0  # when it was raised (squadron by squadron), for listing
+    tag: str = ""  # its number as text ("" for a one-group squadron)
+
+
+@dataclass(slots=True, eq=False)
+class Carrier:
+    """A carrier's damage track and numbers from the Ship Data table."""
+
+    ship: Ship
+    side: int
+    aa: int
+    repair_on: int
+    crippled_at: int
+    sunk_at: int
+    damage: int = 0
+    sunk: bool = False
+    history: list[str] = field(default_factory=list)
+    id: str = field(init=False)
+    name: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.id = self.ship.id
+        self.name = self.ship.name
+
+    @property
+    def crippled(self) -> bool:
+        """*"Carriers are crippled when they have taken 7 or more hits."*"""
+        return not self.sunk and self.damage >= self.crippled_at
+
+    @property
+    def operational(self) -> bool:
+        return not self.sunk and self.damage < self.crippled_at
+
+    @property
+    def state(self) -> str:
+        if self.sunk:
+            return "sunk"
+        if self.crippled:
+            return "crippled"
+        return "damaged" if self.damage else "undamaged"
+
+
+def spread_hits(groups: Sequence[Counter], hits: int) -> list[tuple[Counter, int]]:
+    """Losses spread evenly: each hit strikes the group with the most strength left (the first
+    listed on a tie). Returns (group, points lost) for each group hit; a group brought to 0
+    is destroyed. Hits beyond the groups' strength are wasted."""
+    strengths = [g.strength for g in groups]
+    lost = [0] * len(strengths)
+    for _ in range(min(hits, sum(strengths))):
+        i = strengths.index(max(strengths))  # the first of the strongest
+        strengths[i] -= 1
+        lost[i] += 1
+    out = []
+    for g, n, left in zip(groups, lost, strengths, strict=True):
+        if n:
+            g.strength = left
+            if left <= 0:
+                g.box = DESTROYED
+            out.append((g, n))
+    return out
+
+
+def names(counters: Sequence[Counter]) -> str:
+    """``VB-6/1,2, VT-6/3``: counters grouped by squadron, in the order they were raised."""
+    if len(counters) == 1:
+        return counters[0].label
+    parts: list[str] = []
+    squadron = ""
+    tags: list[str] = []
+    prev = -1
+    for c in counters:
+        if c.order < prev:
+            return names(sorted(counters, key=_in_order))
+        prev = c.order
+        if c.squadron != squadron:
+            if tags:
+                parts.append(f"{squadron}/{','.join(tags)}" if tags[0] else squadron)
+            squadron = c.squadron
+            tags = [c.tag]
+        else:
+            tags.append(c.tag)
+    if tags:
+        parts.append(f"{squadron}/{','.join(tags)}" if tags[0] else squadron)
+    return ", ".join(parts)
+
+
+def _in_order(c: Counter) -> int:
+    return c.order
+
+
+def _n_hits(n: int) -> str:
+    return f"{n} hit" if n == 1 else f"{n} hits"
+
+
+def _losses(pairs: Sequence[tuple[Counter, int]]) -> str:
+    if not pairs:
+        return "no losses"
+    return ", ".join(
+        f"{c.label} −{n}" + (" (destroyed)" if c.strength <= 0 else "") for c, n in pairs
+    )
+
+
+def _short(group: AirGroup) -> str:
+    return (group.name.split(" (")[0].strip() or group.id) if group.name else group.id
+
+
+def _stronger(c: Counter) -> int:
+    """Sort key: the strongest group first."""
+    return -c.strength
+
+
+def _copy_group(g: AirGroup) -> AirGroup:
+    return AirGroup(g.id, g.kind, g.aircraft, g.name, g.base, g.model, g.factor, g.lost)
+
+
+def _copy_ship(ship: Ship) -> Ship:
+    out = copy.copy(ship)
+    out.guns = dict(ship.guns)
+    out.air_groups = [_copy_group(g) for g in ship.air_groups]
+    out.notes = list(ship.notes)
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# The battle
+# ---------------------------------------------------------------------------------------
+
+
+class CarrierBattle:
+    """A carrier battle by *A Terrible Resolve* (see the module docstring and
+    :data:`RULE_NOTES`)."""
+
+    rule_set = RULE_SET
+
+    def __init__(self, setup: BattleSetup, dice: Dice) -> None:
+        self.setup = setup
+        self.dice = dice
+        cond: dict[str, Any] = {**DEFAULTS, **setup.conditions}
+        self.conditions = cond
+        self.commander = {**COMMANDER, **dict(cond.get("commander") or {})}
+        self.side_names = (setup.a.name, setup.b.name)
+        self.turn = 0
+        self.log: list[str] = []
+        self.winner = ""
+        self.end_reason = ""
+        self._finished = False
+        self.group_strength = int(cond["group_strength"])
+        self.land_per_turn = int(cond["land_per_turn"])
+        self.launch_per_turn = int(cond["launch_per_turn"])
+        self.cap_rings = max(1, int(cond["cap_rings"]))
+        self.turn_limit = int(cond["turn_limit"])
+        searching = str(cond.get("searching_side") or "")
+        self.searching = {"a": 0, "b": 1}.get(searching, -1)
+        self.found = self.searching < 0
+
+        self.ships: dict[str, Ship] = {}
+        self.carriers: dict[str, Carrier] = {}
+        self.side_carriers: tuple[list[Carrier], list[Carrier]] = ([], [])
+        self.groups: dict[str, AirGroup] = {}
+        self.counters: tuple[list[Counter], list[Counter]] = ([], [])
+        repair: Mapping[str, Any] = cond.get("repair") or {}
+        crippled_at, sunk_at = int(cond["crippled_at"]), int(cond["sunk_at"])
+        for index, side in enumerate((setup.a, setup.b)):
+            # the set-up's ships and air groups are only read; result() returns copies
+            for air in side.air_groups:
+                self.groups[air.id] = air
+            for ship in side.ships:
+                self.ships[ship.id] = ship
+                for air in ship.air_groups:
+                    self.groups[air.id] = air
+                if ship.type not in CARRIER_TYPES:
+                    continue
+                capacity = ship.damage_capacity or sunk_at
+                cripple = math.ceil(capacity * crippled_at / sunk_at)
+                cell = repair.get(ship.id)
+                if cell is None:
+                    row = SHIP_DATA.get(ship.name)
+                    cell = row[1] if row else DEFAULT_REPAIR
+                carrier = Carrier(ship, index, ship.aa, repair_needs(str(cell)), cripple, capacity)
+                carrier.damage = min(ship.damage, capacity)
+                if ship.state == "damaged" and not carrier.damage:
+                    carrier.damage = 1
+                elif ship.state == "crippled":
+                    carrier.damage = max(carrier.damage, cripple)
+                if carrier.damage >= capacity or ship.state == "sunk":
+                    carrier.sunk = True
+                self.carriers[ship.id] = carrier
+                self.side_carriers[index].append(carrier)
+                if not carrier.sunk:
+                    self._make_counters(ship, index)
+        self._place_returning_strike(cond)
+        phases = self._phases
+        self._sequence = [(n, side, phase, phases[phase]) for n, side, phase in SEQUENCE]
+        #: every group from the start, destroyed ones too (``counters`` drops them each turn)
+        self.all_counters: list[Counter] = [*self.counters[0], *self.counters[1]]
+
+    # -- set-up -------------------------------------------------------------------------
+
+    def _make_counters(self, ship: Ship, side: int) -> None:
+        size = self.group_strength
+        for air in ship.air_groups:
+            if air.kind not in PLAYING_KINDS or air.aircraft <= 0:
+                continue
+            short = _short(air)
+            count = math.ceil(air.aircraft / size)
+            left = air.aircraft
+            bomber = air.kind != FIGHTER
+            for n in range(count):
+                strength = min(size, left)
+                left -= strength
+                label = f"{short}/{n + 1}" if count > 1 else short
+                number = n + 1 if count > 1 else 0
+                order = len(self.counters[0]) + len(self.counters[1])
+                tag = str(number) if number else ""
+                self.counters[side].append(
+                    Counter(
+                        label,
+                        short,
+                        air.kind,
+                        strength,
+                        air.id,
+                        ship.id,
+                        side,
+                        air.model,
+                        number,
+                        ABOARD,
+                        0,
+                        "",
+                        bomber,
+                        order,
+                        tag,
+                    )
+                )
+
+    def _place_returning_strike(self, cond: Mapping[str, Any]) -> None:
+        """*"Eight bombers from each Japanese carrier should be placed in their "Ready to Land"
+        box. This is the first wave returning from the attack on Midway Island. They must be
+        landed before new planes can be launched."*"""
+        per_carrier = int(cond.get("returning_bombers_per_carrier") or 0)
+        side = {"a": 0, "b": 1}.get(str(cond.get("returning_side") or ""), -1)
+        if per_carrier <= 0 or side < 0:
+            return
+        for carrier in self.side_carriers[side]:
+            mine = [c for c in self.counters[side] if c.home == carrier.id and c.box == ABOARD]
+            torpedo = [c for c in mine if c.kind == TORPEDO]
+            dive = [c for c in mine if c.kind == DIVE]
+            chosen: list[Counter] = []
+            while len(chosen) < per_carrier and (torpedo or dive):
+                for pile in (torpedo, dive):
+                    if pile and len(chosen) < per_carrier:
+                        chosen.append(pile.pop(0))
+            for c in chosen:
+                c.box = WAITING
+
+    # -- the protocol -------------------------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        return self._finished
+
+    def step(self) -> list[str]:
+        """Play one turn: the fourteen steps of the Sequence of Play, then the end check."""
+        if self._finished:
+            return []
+        self.turn += 1
+        events: list[str] = []
+        self.dice.turn = self.turn
+        for number, side, phase, play in self._sequence:
+            self.dice.step = number
+            lines = play(side)
+            if lines:
+                prefix = f"Turn {self.turn}, step {number} ({self.side_names[side]} {phase}): "
+                events.extend(prefix + line for line in lines)
+        a, b = self.counters
+        self.counters = (
+            [c for c in a if c.box != DESTROYED],
+            [c for c in b if c.box != DESTROYED],
+        )
+        events.extend(self._check_end())
+        self.log.extend(events)
+        return events
+
+    def result(self) -> BattleResult:
+        ships: dict[str, Ship] = {}
+        for sid, ship in self.ships.items():
+            out = _copy_ship(ship)
+            carrier = self.carriers.get(sid)
+            if carrier is not None:
+                out.damage = carrier.damage
+                out.state = carrier.state
+                out.notes = [*out.notes, *carrier.history]
+            ships[sid] = out
+        surviving: dict[str, int] = {}
+        ditch = [self._finished and all(c.sunk for c in self.side_carriers[s]) for s in (0, 1)]
+        for c in self.all_counters:
+            if c.box == DESTROYED or (ditch[c.side] and c.box in AIRBORNE):
+                continue
+            surviving[c.group] = surviving.get(c.group, 0) + c.strength
+        groups: dict[str, AirGroup] = {}
+        playing = {c.group for c in self.all_counters}
+        for gid, group in self.groups.items():
+            out_group = _copy_group(group)
+            if gid in playing:
+                out_group.lost = group.lost + group.aircraft - surviving.get(gid, 0)
+            elif group.base in self.carriers and self.carriers[group.base].sunk:
+                out_group.lost = group.aircraft
+            groups[gid] = out_group
+        for ship in ships.values():
+            ship.air_groups = [groups[g.id] for g in ship.air_groups]
+        return BattleResult(self.rule_set, self.turn, self.winner, ships, groups, list(self.log))
+
+    # -- queries ------------------------------------------------------------------------
+
+    @property
+    def _phases(self) -> dict[str, Callable[[int], list[str]]]:
+        return {
+            "Land Planes": self.land_planes,
+            "Move Planes": self.move_planes,
+            "CAP Attacks": self.cap_attacks,
+            "Carrier Attacks": self.carrier_attacks,
+            "Launch Planes": self.launch_planes,
+            "Planning Phase": self.planning_phase,
+            "Repair Damage": self.repair_damage,
+        }
+
+    def in_box(self, side: int, box: str) -> list[Counter]:
+        return [c for c in self.counters[side] if c.box == box]
+
+    def deck(self, carrier_id: str) -> list[Counter]:
+        """The groups spotted on a carrier's flight deck."""
+        carrier = self.carriers[carrier_id]
+        return [c for c in self.counters[carrier.side] if c.box == DECK and c.home == carrier_id]
+
+    def decks(self, side: int) -> dict[str, list[Counter]]:
+        """Every carrier's flight deck on one side: carrier id → groups spotted."""
+        out: dict[str, list[Counter]] = {c.id: [] for c in self.side_carriers[side]}
+        for c in self.counters[side]:
+            if c.box == DECK:
+                out[c.home].append(c)
+        return out
+
+    def can_land(self, carrier_id: str) -> bool:
+        """*"A carrier can land planes only if it has a clear flight deck (no planes waiting
+        for take off)"*; *"A crippled carrier can no longer launch or land planes."*"""
+        carrier = self.carriers[carrier_id]
+        return carrier.operational and not self.deck(carrier_id)
+
+    def _working(self, side: int) -> list[Carrier]:
+        return [c for c in self.side_carriers[side] if c.operational]
+
+    # -- 1, 2: Land Planes --------------------------------------------------------------
+
+    def land_planes(self, side: int) -> list[str]:
+        """*"A carrier can land planes only if it has a clear flight deck (no planes waiting for
+        take off), and has planes in the Waiting to Land Box. Each carrier meeting the
+        requirements can land 20 strenght points of planes (up to four full strength
+        groups)."*
+
+        Carriers land in set-up order, their own groups first, then groups whose carrier is
+        crippled or sunk. No dice."""
+        out: list[str] = []
+        waiting = self.in_box(side, WAITING)
+        if not waiting:
+            return out
+        decks = self.decks(side)
+        for carrier in self.side_carriers[side]:
+            if carrier.sunk:
+                continue
+            own = [c for c in waiting if c.home == carrier.id and c.box == WAITING]
+            if not carrier.operational:
+                if own:
+                    out.append(f"{carrier.name} is crippled and cannot land {names(own)}.")
+                continue
+            if decks[carrier.id]:
+                continue
+            orphans = [
+                c
+                for c in waiting
+                if c.box == WAITING
+                and c.home != carrier.id
+                and not self.carriers[c.home].operational
+            ]
+            room = self.land_per_turn
+            landed = []
+            for c in own + orphans:
+                if c.strength <= room:
+                    room -= c.strength
+                    c.box = ABOARD
+                    c.home = carrier.id
+                    c.ring = 0
+                    c.role = ""
+                    landed.append(c)
+            if landed:
+                points = self.land_per_turn - room
+                out.append(f"{carrier.name} lands {names(landed)} ({points} strength points).")
+        return out
+
+    # -- 3, 4: Move Planes --------------------------------------------------------------
+
+    def move_planes(self, side: int) -> list[str]:
+        """*"Planes that are being sent to attack the enemy move in a circuit. Planes may choose
+        to stay in their box, or advance to the next box. The sequence of movement: Moving to
+        Attack Box, Ready to Attack Box, Attacking Box, Heading Home Box, Waiting to Land
+        Box."*
+
+        Every group in the circuit advances one box (see :data:`RULE_NOTES`); CAP does not
+        move here. The searching side's first wave searches instead (:meth:`search`)."""
+        out: list[str] = []
+        searching = side == self.searching and not self.found
+        moved: dict[str, list[Counter]] = {}
+        for c in self.counters[side]:
+            target = NEXT_BOX.get(c.box)
+            if target is None or (searching and c.box == MOVING):
+                continue
+            moved.setdefault(target, []).append(c)
+        if searching:
+            moving = self.in_box(side, MOVING)
+            if any(c.bomber for c in moving):
+                out.extend(self._search_lines(side, moving))
+        for target in (READY, ATTACKING, HOME, WAITING):
+            for c in moved.get(target, ()):
+                c.box = target
+        if moved:
+            parts = [
+                f"{names(moved[t])} to {t}" for t in (READY, ATTACKING, HOME, WAITING) if t in moved
+            ]
+            out.append("planes move: " + "; ".join(parts) + ".")
+        return out
+
+    def search(self, side: int) -> list[str]:
+        """*"Finding the Japanese Fleet. At the start of the game the Americans are looking for
+        the Japanese Fleet. When the first wave of bombers is ready to move into the Ready to
+        Attack Box they should be divided into 4 search groups. One die is rolled to determine
+        which of the four has found the Japanese Fleet (re-roll if the die reads 5 or 6). The
+        lucky group is immediately placed in the Ready to Attack Box. The other three groups
+        must stay in the Moving to Attack Box. During their next turn the planes may move
+        normally."*
+
+        One die, re-rolled while it is above the number of search groups."""
+        return self._search_lines(side, self.in_box(side, MOVING))
+
+    def _search_lines(self, side: int, moving: list[Counter]) -> list[str]:
+        count = max(1, int(self.conditions["search_groups"]))
+        parts: list[list[Counter]] = [moving[i::count] for i in range(count)]
+        purpose = f"{self.side_names[side]} search"
+        rolls = [self.dice.roll(purpose)]
+        while rolls[-1] > count:
+            rolls.append(self.dice.roll(purpose, reason=f"re-roll: the die read {rolls[-1]}"))
+        lucky = parts[rolls[-1] - 1]
+        self.found = True
+        enemy = self.side_names[1 - side]
+        shown = ", ".join(
+            f"{r} (re-rolled)" if i < len(rolls) - 1 else str(r) for i, r in enumerate(rolls)
+        )
+        groups_text = "; ".join(
+            f"{i + 1}: {names(p) if p else '(none)'}" for i, p in enumerate(parts)
+        )
+        if lucky:
+            for c in lucky:
+                c.box = READY
+            found = (
+                f"search group {rolls[-1]} ({names(lucky)}) finds the {enemy} and goes to "
+                f"{READY}; the others stay in {MOVING}."
+            )
+        else:
+            found = f"search group {rolls[-1]} is empty: the others stay in {MOVING}."
+        return [f"search for the {enemy} — search groups {groups_text}; die {shown}: {found}"]
+
+    # -- 5, 6: CAP Attacks --------------------------------------------------------------
+
+    def cap_attacks(self, side: int) -> list[str]:
+        """*"Each fighter squadron may attack enemy planes in the enemy's Ready to Attack Box.
+        If there are enemy fighters in the Ready to Attack Box the attacking player must
+        allocate an equal number of his fighters to battle them. Remaining CAP fighters, if
+        any, can attack the bombers. Attacks on fighters and bombers should be resolved
+        separately. Roll 1D6 for each fighter strength point in the dogfight, bombers do not
+        get to fire back. All hits are considered simultaneous. ... After a fighter squadron
+        flying CAP has made an attack it is moved out to the next ring in the CAP box.
+        Fighters in the last ring of the CAP box are moved to the Waiting to Land Box."*
+
+        Dice in this order: each dogfighting CAP group's points, each escort's points, then
+        each of the other CAP groups' points (on the bombers)."""
+        enemy = 1 - side
+        targets = [c for c in self.counters[enemy] if c.box == READY]
+        cap = [c for c in self.counters[side] if c.box == CAP and c.strength > 0]
+        if not targets or not cap:
+            return []
+        escorts = [c for c in targets if not c.bomber]
+        bombers = [c for c in targets if c.bomber]
+        cap.sort(key=_stronger)
+        dogfight = cap[: len(escorts)]
+        rest = cap[len(escorts) :] if bombers else []
+        out: list[str] = []
+        name = self.side_names[side]
+        if dogfight:
+            cap_fire = [air_to_air(self.dice, c.strength, f"CAP {c.label}") for c in dogfight]
+            esc_fire = [air_to_air(self.dice, c.strength, f"escort {c.label}") for c in escorts]
+            on_escorts = spread_hits(escorts, sum(r.hits for r in cap_fire))
+            on_cap = spread_hits(dogfight, sum(r.hits for r in esc_fire))
+            out.append(
+                f"{name} CAP {names(dogfight)} dogfights escorts {names(escorts)}: CAP rolls "
+                + "; ".join(r.text for r in cap_fire)
+                + f" — {_n_hits(sum(r.hits for r in cap_fire))} ({_losses(on_escorts)}); "
+                + "escorts roll "
+                + "; ".join(r.text for r in esc_fire)
+                + f" — {_n_hits(sum(r.hits for r in esc_fire))} ({_losses(on_cap)})."
+            )
+        if rest:
+            fire = [air_to_air(self.dice, c.strength, f"CAP {c.label}") for c in rest]
+            hits = sum(r.hits for r in fire)
+            on_bombers = spread_hits(bombers, hits)
+            out.append(
+                f"{name} CAP {names(rest)} attacks bombers {names(bombers)}: rolls "
+                + "; ".join(r.text for r in fire)
+                + f" — {_n_hits(hits)} ({_losses(on_bombers)})."
+            )
+        moved_out = []
+        landing = []
+        for c in dogfight + rest:
+            if c.box != CAP:
+                continue
+            if c.ring + 1 >= self.cap_rings:
+                c.box = WAITING
+                c.ring = 0
+                landing.append(c)
+            else:
+                c.ring += 1
+                moved_out.append(c)
+        if moved_out:
+            out.append(f"{names(moved_out)} move out a ring of the CAP box.")
+        if landing:
+            out.append(f"{names(landing)} leave the last CAP ring for {WAITING}.")
+        return out
+
+    # -- 7, 8: Carrier Attacks ----------------------------------------------------------
+
+    def choose_targets(self, side: int, bombers: Sequence[Counter]) -> dict[str, list[Counter]]:
+        """The attacker's choice of carrier for each bomber group (see :data:`RULE_NOTES`)."""
+        enemy = [c for c in self.side_carriers[1 - side] if not c.sunk]
+        if not enemy:
+            return {}
+
+        def need(c: Carrier) -> float:
+            return (c.sunk_at - c.damage) / EXPECTED_HITS_PER_POINT + c.aa * (3 / 6)
+
+        order = sorted(enemy, key=lambda c: (not c.operational, need(c)))
+        plan: dict[str, list[Counter]] = {c.id: [] for c in order}
+        assigned = dict.fromkeys(plan, 0)
+        i = 0
+        all_met = False
+        for b in sorted(bombers, key=_stronger):
+            target = order[i]
+            plan[target.id].append(b)
+            assigned[target.id] += b.strength
+            if all_met or assigned[target.id] >= need(target):
+                i += 1
+                if i == len(order):
+                    i = 0
+                    all_met = True
+        return {k: v for k, v in plan.items() if v}
+
+    def carrier_attacks(self, side: int) -> list[str]:
+        """*"Each bomber group must choose which carrier it will attack ... Fighters do not
+        attack carriers, they should be moved to the Heading Home Box. All attacks against a
+        carrier are resolved simultaneously for all the bombers that have been designated to
+        attack it this turn. All the squadrons attacking one carrier are called an attack wave.
+        Resolving AA: The player controlling the carrier under attack rolls dice to see how many
+        planes in the attack wave are shot down. The dice are rolled only once against the
+        entire wave ... The surviving bombers in the attack wave then resolve their attacks
+        against the carrier they are targeting. ... Bombers that have completed an attack run
+        are immediately placed in the Returning Home box."*
+
+        Dice, wave by wave: the carrier's AA dice, then each squadron's bombing dice (with
+        their re-rolls) in the order the squadrons are listed."""
+        attacking = self.in_box(side, ATTACKING)
+        if not attacking:
+            return []
+        out: list[str] = []
+        fighters = [c for c in attacking if not c.bomber]
+        bombers = [c for c in attacking if c.bomber]
+        if fighters:
+            for c in fighters:
+                c.box = HOME
+            out.append(f"fighters {names(fighters)} do not attack carriers: to {HOME}.")
+        plan = self.choose_targets(side, bombers)
+        if bombers and not plan:
+            for c in bombers:
+                c.box = HOME
+            out.append(f"{names(bombers)} find no enemy carrier afloat and turn for {HOME}.")
+            return out
+        for target_id, wave in plan.items():
+            out.extend(self.attack_wave(self.carriers[target_id], wave))
+        return out
+
+    def attack_wave(self, carrier: Carrier, wave: Sequence[Counter]) -> list[str]:
+        """One attack wave on one carrier: AA once against the whole wave, then every
+        surviving squadron's bombing, all hits together."""
+        out: list[str] = []
+        points = sum(c.strength for c in wave)
+        aa = aa_fire(self.dice, carrier.aa, f"AA {carrier.name}")
+        shot = spread_hits(list(wave), aa.hits)
+        out.append(
+            f"{names(wave)} ({points} strength points) attack {carrier.name}: her AA rolls "
+            f"{aa.text or 'no dice'} — {_n_hits(aa.hits)} ({_losses(shot)})."
+        )
+        by_squadron: dict[tuple[str, str], list[Counter]] = {}
+        for c in wave:
+            if c.strength > 0:
+                by_squadron.setdefault((c.squadron, c.kind), []).append(c)
+        total = 0
+        for (squadron, kind), groups in by_squadron.items():
+            strength = sum(c.strength for c in groups)
+            model = groups[0].model or kind.replace("_", " ")
+            if kind == DIVE:
+                r = dive_bombing(self.dice, strength, f"{squadron} dive on {carrier.name}")
+                verb = "dive on"
+            else:
+                r = torpedo_bombing(self.dice, strength, f"{squadron} torpedo {carrier.name}")
+                verb = "make torpedo runs on"
+            total += r.hits
+            out.append(
+                f"{strength} {model} of {squadron} {verb} {carrier.name}: "
+                f"rolls {r.text} — {_n_hits(r.hits)}."
+            )
+        for c in wave:
+            if c.strength > 0:
+                c.box = HOME
+        out.append(self.damage(carrier, total))
+        return out
+
+    def damage(self, carrier: Carrier, hits: int) -> str:
+        """*"Carriers are crippled when they have taken 7 or more hits. ... A carrier that
+        receives 10 points of damage is sunk and cannot be repaired."*"""
+        was_crippled = carrier.crippled
+        carrier.damage = min(carrier.sunk_at, carrier.damage + hits)
+        text = f"{carrier.name} takes {_n_hits(hits)}: damage {carrier.damage}"
+        if carrier.damage >= carrier.sunk_at:
+            carrier.sunk = True
+            lost = [
+                c
+                for c in self.counters[carrier.side]
+                if c.home == carrier.id and c.box in (ABOARD, DECK)
+            ]
+            for c in lost:
+                c.box = DESTROYED
+            carrier.history.append(f"carrier battle: sunk on turn {self.turn}")
+            text += " — SUNK"
+            if lost:
+                text += f", taking down {names(lost)}"
+        elif carrier.crippled and not was_crippled:
+            carrier.history.append(f"carrier battle: crippled on turn {self.turn}")
+            text += " — CRIPPLED"
+        return text + "."
+
+    # -- 9, 10: Launch Planes -----------------------------------------------------------
+
+    def launch_planes(self, side: int) -> list[str]:
+        """*"A Carrier may launch planes only if it placed the planes on its flight deck during
+        the previous planning phase. Bombers should be moved to the Moving to Attack Box.
+        Fighters can either be placed in the center ring of the CAP Box, or placed in the
+        Moving to Attack Box so they can protect the bombers."* No dice."""
+        out: list[str] = []
+        decks = self.decks(side)
+        for carrier in self.side_carriers[side]:
+            deck = decks[carrier.id]
+            if carrier.sunk or not deck:
+                continue
+            if not carrier.operational:
+                out.append(
+                    f"{carrier.name} is crippled: {names(deck)} on her flight deck cannot be "
+                    "launched."
+                )
+                continue
+            cap = [c for c in deck if c.role == "cap"]
+            strike = [c for c in deck if c.role != "cap"]
+            for c in cap:
+                c.box = CAP
+                c.ring = 0
+            for c in strike:
+                c.box = MOVING
+            parts = []
+            if strike:
+                parts.append(f"{names(strike)} to {MOVING}")
+            if cap:
+                parts.append(f"{names(cap)} to the centre of the CAP box")
+            out.append(f"{carrier.name} launches " + "; ".join(parts) + ".")
+        return out
+
+    # -- 11, 12: Planning Phase ---------------------------------------------------------
+
+    def planning_phase(self, side: int) -> list[str]:
+        """*"A carrier may launch up to 20 strength points of planes OR land up to 20 strength
+        points in one turn. If the player is going to launch planes next turn he must put them
+        on the flight deck of the carrier. If he wishes to land planes next turn he must leave
+        the flight deck empty."* The choice is :data:`COMMANDER`'s (see :data:`RULE_NOTES`).
+        No dice."""
+        out: list[str] = []
+        working = self._working(side)
+        if not working:
+            return out
+        decks: dict[str, list[Counter]] = {c.id: [] for c in working}
+        aboard_by: dict[str, list[Counter]] = {c.id: [] for c in working}
+        own_waiting = dict.fromkeys(aboard_by, 0)
+        orphans = False  # groups waiting whose own carrier is crippled or sunk
+        cap_now = 0
+        for c in self.counters[side]:
+            box = c.box
+            if box == ABOARD:
+                if c.home in aboard_by and c.strength > 0:
+                    aboard_by[c.home].append(c)
+            elif box == WAITING:
+                if c.home in own_waiting:
+                    own_waiting[c.home] += c.strength
+                else:
+                    orphans = True
+            elif box == DECK:
+                if c.home in decks:
+                    decks[c.home].append(c)
+                if c.role == "cap":
+                    cap_now += 1
+            elif box == CAP:
+                cap_now += 1
+        # orphans go to a carrier already keeping clear for its own planes, else the least
+        # loaded one
+        host = ""
+        if orphans:
+            host = min(working, key=lambda c: (own_waiting[c.id] == 0, own_waiting[c.id])).id
+        cap_target = self.commander["cap_groups_per_carrier"] * len(working)
+        for carrier in working:
+            deck = decks[carrier.id]
+            if not deck and (own_waiting[carrier.id] or carrier.id == host):
+                out.append(f"{carrier.name} keeps her flight deck clear to land planes.")
+                continue
+            room = self.launch_per_turn - sum(c.strength for c in deck)
+            aboard = sorted(aboard_by[carrier.id], key=_stronger)
+            fighters = [c for c in aboard if not c.bomber]
+            bombers = [c for c in aboard if c.bomber]
+            wishes: list[tuple[Counter, str]] = []
+            if fighters and cap_now < cap_target:
+                wishes.append((fighters.pop(0), "cap"))
+            if bombers:
+                escorts = self.commander["escorts_per_launch"]
+                wishes += [(f, "escort") for f in fighters[:escorts]]
+                wishes += [(b, "") for b in bombers]
+            else:
+                wishes += [(f, "cap") for f in fighters]
+            spotted: list[Counter] = []
+            for c, role in wishes:
+                if c.strength <= room:
+                    room -= c.strength
+                    c.box = DECK
+                    c.role = role
+                    spotted.append(c)
+            cap_now += sum(1 for c in spotted if c.role == "cap")
+            if spotted:
+                cap = [c for c in spotted if c.role == "cap"]
+                strike = [c for c in spotted if c.role != "cap"]
+                parts = []
+                if strike:
+                    parts.append(f"strike {names(strike)}")
+                if cap:
+                    parts.append(f"CAP {names(cap)}")
+                out.append(f"{carrier.name} spots " + "; ".join(parts) + " on her flight deck.")
+        return out
+
+    # -- 13, 14: Repair Damage ----------------------------------------------------------
+
+    def repair_damage(self, side: int) -> list[str]:
+        """*"Each carrier that has sustained damage may attempt to repair one damage point by
+        rolling one die. ... Only one damage point may be repaired on each carrier each turn.
+        A carrier that has been sunk may not be repaired. Japanese carriers may repair one
+        point if they roll a 6. The Enterprise and Hornet may repair one point if they roll a 5
+        or 6. The Yorktown may repair one point if it rolls a 4, 5, or 6."*
+
+        One die for each damaged carrier afloat, in set-up order."""
+        out: list[str] = []
+        for carrier in self.side_carriers[side]:
+            if carrier.sunk or carrier.damage <= 0:
+                continue
+            roll = self.dice.roll(f"repair {carrier.name}")
+            if roll >= carrier.repair_on:
+                was_crippled = carrier.crippled
+                carrier.damage -= 1
+                text = f"{carrier.name} repairs (rolls {roll}): damage {carrier.damage}"
+                if was_crippled and not carrier.crippled:
+                    text += " — no longer crippled"
+                    carrier.history.append(f"carrier battle: repaired on turn {self.turn}")
+                out.append(text + ".")
+            else:
+                out.append(
+                    f"{carrier.name} fails to repair (rolls {roll}, needs {carrier.repair_on}+): "
+                    f"damage {carrier.damage}."
+                )
+        return out
+
+    # -- the end ------------------------------------------------------------------------
+
+    def can_strike(self, side: int) -> bool:
+        """Bombers on their way to attack, or aboard, landing or returning to a working
+        carrier."""
+        working = bool(self._working(side))
+        for c in self.counters[side]:
+            if not c.bomber or c.strength <= 0:
+                continue
+            if c.box in ATTACK_CIRCUIT:
+                return True
+            if c.box in (ABOARD, DECK) and self.carriers[c.home].operational:
+                return True
+            if c.box in (HOME, WAITING) and working:
+                return True
+        return False
+
+    def _check_end(self) -> list[str]:
+        afloat = [any(not c.sunk for c in self.side_carriers[s]) for s in (0, 1)]
+        reason = ""
+        for s in (0, 1):
+            if afloat[s]:
+                continue
+            on_way = any(
+                c.bomber and c.strength > 0 and c.box in ATTACK_CIRCUIT for c in self.counters[s]
+            )
+            if not on_way:
+                reason = f"{self.side_names[s]} has no carrier afloat"
+                break
+        if not reason and not self.can_strike(0) and not self.can_strike(1):
+            reason = "neither side has bombers able to attack"
+        if not reason and self.turn >= self.turn_limit:
+            reason = f"the turn limit ({self.turn_limit}) is reached"
+        if not reason:
+            return []
+        self._finished = True
+        self.end_reason = reason
+        self.winner = self._decide(afloat)
+        who = {"a": self.side_names[0], "b": self.side_names[1]}.get(self.winner)
+        return [
+            f"The battle ends after turn {self.turn}: {reason}. "
+            + (f"{who} wins." if who else "No decision.")
+        ]
+
+    def _decide(self, afloat: Sequence[bool]) -> str:
+        if afloat[0] != afloat[1]:
+            return "a" if afloat[0] else "b"
+        score = [0, 0]
+        for s in (0, 1):
+            for c in self.side_carriers[1 - s]:
+                score[s] += 2 if c.sunk else 1 if c.crippled else 0
+        if score[0] == score[1]:
+            return ""
+        return "a" if score[0] > score[1] else "b"
+
+
+@register(RULE_SET)
+def carrier_battle(setup: BattleSetup, dice: Dice) -> CarrierBattle:
+    """A carrier battle by *A Terrible Resolve* (seed 003)."""
+    return CarrierBattle(setup, dice)
