@@ -19,7 +19,7 @@ import hashlib
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, replace
 
 GENESIS = "0" * 64
 
@@ -45,13 +45,15 @@ class Roll:
 
     def body(self) -> str:
         """The canonical text the hash covers (everything but the hash itself)."""
-        data = asdict(self)
-        data.pop("hash")
+        data = {name: getattr(self, name) for name in _BODY_FIELDS}
         return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
     def sealed(self) -> Roll:
         digest = hashlib.sha256(self.body().encode("utf-8")).hexdigest()
-        return Roll(**{**asdict(self), "hash": digest})
+        return replace(self, hash=digest)
+
+
+_BODY_FIELDS = tuple(sorted(f for f in Roll.__dataclass_fields__ if f != "hash"))
 
 
 @dataclass
@@ -145,6 +147,18 @@ class SeededDice(Dice):
             draw = int.from_bytes(digest[:8], "big")
             if draw < limit:
                 return draw % sides + 1
+
+
+class PreviewDice(SeededDice):
+    """Seeded dice that keep no log: for odds previews, whose thousands of imaginary
+    battles are not part of the game (nothing they roll is ever shown as a roll)."""
+
+    source = "preview"
+
+    def roll(self, purpose: str, sides: int = 6, reason: str = "") -> int:
+        if sides < 2:
+            raise ValueError("a die has at least 2 sides")
+        return self._value(purpose, sides)
 
 
 class ScriptedDice(Dice):

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..dice import SeededDice
+from ..dice import PreviewDice
 from . import RULE_SETS, BattleSetup, run
 
 
@@ -41,6 +41,7 @@ class TacticalOdds:
     ships_sunk: dict[str, Counter[int]] = field(default_factory=dict)  # side → n → battles
     names: dict[str, str] = field(default_factory=dict)
     sides: dict[str, str] = field(default_factory=dict)  # ship id → "a" / "b"
+    side_names: dict[str, str] = field(default_factory=dict)  # "a" / "b" → the side's name
 
     def p(self, count: int) -> tuple[float, float]:
         """A probability and its standard error."""
@@ -78,10 +79,11 @@ class TacticalOdds:
 
     def format(self) -> str:
         lines = [f"{self.rule_set}: {self.runs} battles"]
-        for side, label in (("a", "first side"), ("b", "second side"), ("", "no decision")):
+        for side in ("a", "b", ""):
             if self.winners.get(side):
                 p, se = self.p(self.winners[side])
-                lines.append(f"  {label} wins: {p:6.1%} ± {se:.1%}")
+                label = f"{self.side_names.get(side, side)} wins" if side else "no decision"
+                lines.append(f"  {label + ':':<32} {p:6.1%} ± {se:.1%}")
         lines.append("  ship                          sunk            damaged or worse")
         for sid, name in self.names.items():
             p, se = self.p(self.sunk[sid])
@@ -105,13 +107,14 @@ def simulate(
     factory = RULE_SETS[rule_set]
     odds = TacticalOdds(rule_set)
     for side_key, side in (("a", setup.a), ("b", setup.b)):
+        odds.side_names[side_key] = side.name
         odds.ships_sunk[side_key] = Counter()
         for ship in side.ships:
             odds.names[ship.id] = ship.name
             odds.sides[ship.id] = side_key
     for i in range(runs):
         fresh = BattleSetup.from_data(_data(setup))
-        result = run(factory(fresh, SeededDice(f"{seed}/{i}")))
+        result = run(factory(fresh, PreviewDice(f"{seed}/{i}")))
         odds.runs += 1
         odds.winners[result.winner] += 1
         per_side: Counter[str] = Counter()

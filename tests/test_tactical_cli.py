@@ -1,0 +1,51 @@
+"""Tactical battles and their odds from the command line."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from campaign.cli import main
+
+MIDWAY = "data/battles/midway.json"
+FORCE_Z = "data/battles/airstrike-example.json"
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize(("rule_set", "setup"), [("carrier", MIDWAY), ("airstrike", FORCE_Z)])
+def test_a_whole_battle_runs_and_is_the_same_for_the_same_seed(
+    capsys: pytest.CaptureFixture[str], rule_set: str, setup: str
+) -> None:
+    code, out, _ = run(capsys, "battle", rule_set, "--setup", setup, "--seed", "7", "--json")
+    first = json.loads(out)
+    assert code == 0 and first["log"] and first["ships"]
+    assert (
+        json.loads(run(capsys, "battle", rule_set, "--setup", setup, "--seed", "7", "--json")[1])
+        == first
+    )
+
+
+def test_odds_of_a_battle_have_standard_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "odds", "carrier", "--setup", MIDWAY, "--runs", "60", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["runs"] == 60
+    akagi = data["ships"]["akagi"]
+    assert 0 <= akagi["p_sunk"] <= 1 and akagi["se_sunk"] >= 0
+    assert abs(sum(v["p"] for v in data["winner"].values()) - 1) < 1e-3
+    code, out, _ = run(capsys, "odds", "carrier", "--setup", MIDWAY, "--runs", "20")
+    assert "Kido Butai wins" in out or "Task Forces 16 and 17 wins" in out
+
+
+def test_bad_set_ups_and_missing_rule_sets_are_reported(
+    tmp_path: object, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run(capsys, "battle", "carrier", "--setup", "nope.json")
+    assert code == 1 and "nope.json" in err
+    code, _, err = run(capsys, "odds", "carrier")
+    assert code == 1 and "--setup" in err
