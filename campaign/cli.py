@@ -30,6 +30,7 @@ from .tactical.simulate import available, simulate
 from .turn import STEPS
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+TACTICAL = ("carrier", "fastplay", "surface", "airstrike")
 
 
 class CliError(Exception):
@@ -262,7 +263,11 @@ def cmd_resolve(args: argparse.Namespace) -> int:
                 f"no orders are stored for turn {start.turn}; give them with "
                 "'seacontrol-cli orders' or add --allow-empty to resolve anyway"
             )
-        events = campaign.resolve(to_step=args.to_step or 10, seed=args.seed)
+        fight = None
+        if args.fight:
+            _tactical(args.fight)
+            fight = lambda _choice: args.fight  # noqa: E731 - every battle, one rule set
+        events = campaign.resolve(to_step=args.to_step or 10, seed=args.seed, fight=fight)
         end = campaign.state
         head = campaign.dice_head()
     if args.json:
@@ -380,9 +385,6 @@ def cmd_calc(args: argparse.Namespace) -> int:
     else:
         print(text)
     return EXIT_OK
-
-
-TACTICAL = ("carrier", "fastplay", "surface", "airstrike")
 
 
 def _tactical(name: str) -> None:
@@ -556,6 +558,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--allow-empty", action="store_true", help="resolve even if no nation has given orders"
+    )
+    p.add_argument(
+        "--fight",
+        metavar="RULESET",
+        choices=TACTICAL,
+        help="fight step 8's battles out with a tactical rule set instead of the damage table",
     )
 
     p = add("report", cmd_report, "the turn's events, for Game Control or one team")

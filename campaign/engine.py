@@ -23,7 +23,7 @@ from .dice import GENESIS, Dice, DiceLog, Roll, ScriptedDice, SeededDice, verify
 from .events import UMPIRE, Event, visible
 from .gamefile import GameFile
 from .losses import LossPolicy, SpreadLosses
-from .operations import BattlePreview, preview_battles
+from .operations import BattleChoice, BattlePreview, preview_battles
 from .orders import OrderProblem, Orders, OrdersError, load_orders
 from .rules import check_orders, check_turn
 from .scenario import Scenario
@@ -140,6 +140,7 @@ class Campaign:
         seed: int | str | None = None,
         dice: DiceFactory | None = None,
         on_step: Callable[[int, list[Event]], None] | None = None,
+        fight: Callable[[BattleChoice], str | None] | None = None,
     ) -> list[Event]:
         """Resolve the current turn's steps up to ``to_step`` (10: the whole turn, and the
         next turn begins). Orders are checked together first; if any nation's break a rule
@@ -175,7 +176,14 @@ class Campaign:
             number = state.step + 1
             log = DiceLog(self.dice_log())
             before = len(log.rolls)
-            turn = Turn(self.scenario, state, orders, dice(state.turn, number, log), self.losses)
+            turn = Turn(
+                self.scenario,
+                state,
+                orders,
+                dice(state.turn, number, log),
+                self.losses,
+                fight=fight,
+            )
             turn.dice.turn, turn.dice.step = state.turn, number
             state.step = number
             STEPS[number - 1].run(turn)

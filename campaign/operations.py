@@ -13,6 +13,7 @@ or intervened.
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field
 
 from .board import Board
@@ -271,9 +272,17 @@ def _battle(t: Turn, board: Board, area: str, sides: dict[str, Force], attacker:
     """Fight the battle; returns the winning side key."""
     keys = sorted(sides, key=lambda k: (k != attacker, k))[:2]
     a, b = sides[keys[0]], sides[keys[1]]
-    side_a, side_b = _side_of(t, board, a, area), _side_of(t, board, b, area)
     where = board.area_name(area)
     na, nb = board.name_of(a.key), board.name_of(b.key)
+    if t.fight is not None:
+        rule_set = t.fight(
+            BattleChoice(area, where, na, nb, [u.name for u in a.units], [u.name for u in b.units])
+        )
+        if rule_set:
+            winner = _tactical_battle(t, board, area, a, b, rule_set)
+            if winner is not None:
+                return winner
+    side_a, side_b = _side_of(t, board, a, area), _side_of(t, board, b, area)
     rolls_a = t.dice.rolls(len(dice_for(side_a.cv)), f"naval combat in {where}: {na} fire")
     rolls_b = t.dice.rolls(len(dice_for(side_b.cv)), f"naval combat in {where}: {nb} fire")
     fire_a, fire_b = fire(side_a, side_b, rolls_a), fire(side_b, side_a, rolls_b)
@@ -338,6 +347,90 @@ def _battle(t: Turn, board: Board, area: str, sides: dict[str, Force], attacker:
         loser=loser,
         cv_lost={a.key: lost_a, b.key: lost_b},
         cv_end={a.key: end_a, b.key: end_b},
+    )
+    return winner
+
+
+@dataclass(frozen=True)
+class BattleChoice:
+    """What Game Control sees when choosing how a step-8 battle is resolved."""
+
+    area: str
+    area_name: str
+    side_a: str
+    side_b: str
+    units_a: list[str]
+    units_b: list[str]
+
+
+def _tactical_battle(
+    t: Turn, board: Board, area: str, a: Force, b: Force, rule_set: str
+) -> str | None:
+    """Fight the battle out with a tactical rule set (the same logged dice); its result
+    comes back as step losses (campaign/tactical/outcome.py). None: it cannot be fought
+    that way (a unit without ships), and the damage table is used instead."""
+    from .tactical import RULE_SETS
+    from .tactical import run as run_battle
+    from .tactical.outcome import campaign_winner, expand_forces, step_losses
+    from .tactical.simulate import available
+
+    where = board.area_name(area)
+    na, nb = board.name_of(a.key), board.name_of(b.key)
+    nations = (*tuple(sorted(a.nations | b.nations)), UMPIRE)
+    if rule_set not in RULE_SETS and rule_set not in available():
+        raise ValueError(f"unknown tactical rule set '{rule_set}'")
+    try:
+        setup = expand_forces(
+            t.scenario,
+            f"Battle in {where}",
+            (na, sorted(a.nations)[0], a.units),
+            (nb, sorted(b.nations)[0], b.units),
+            {
+                "year": t.scenario.meta.start_year
+                + (t.scenario.meta.start_period - 1 + t.state.turn - 1) // 6
+            },
+        )
+    except ValueError as exc:
+        t.emit(
+            "tactical_refused",
+            f"The battle in {where} cannot be fought out ({exc}); "
+            "it is resolved on the damage table.",
+            "",
+            nations,
+            area=area,
+        )
+        return None
+    module = importlib.import_module(f"campaign.tactical.{rule_set}")
+    adapt = getattr(module, "adapt", None)  # the rule set's own scales, where it has them
+    if adapt is not None:
+        setup = adapt(setup)
+    result = run_battle(RULE_SETS[rule_set](setup, t.dice))
+    t.emit(
+        "tactical_battle",
+        f"Battle in {where} fought out with the {rule_set} rules: "
+        f"{na} against {nb}, {result.turns} tactical turn(s).",
+        "",
+        nations,
+        area=area,
+        rule_set=rule_set,
+        log=result.log,
+        ships={sid: ship.state for sid, ship in result.ships.items()},
+    )
+    losses = step_losses(result, a.units + b.units)
+    winner = a.key if campaign_winner(a.units, b.units, losses) == "a" else b.key
+    for loss in losses:
+        unit = t.state.units[loss.unit]
+        for _ in range(loss.steps):
+            t.hit_unit(unit, f"battle in {where} ({loss.why})")
+    t.emit(
+        "battle_result",
+        f"{board.name_of(winner)} win in {where} (fought out with the {rule_set} rules).",
+        "",
+        nations,
+        area=area,
+        winner=winner,
+        rule_set=rule_set,
+        losses={x.unit: x.steps for x in losses},
     )
     return winner
 

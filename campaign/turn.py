@@ -34,6 +34,9 @@ class Turn:
     dice: Dice
     losses: LossPolicy = field(default_factory=SpreadLosses)
     events: list[Event] = field(default_factory=list)
+    #: Game Control's choice for each step-8 battle: a tactical rule set's name to fight
+    #: it out, or None for the damage table (operations.BattleChoice → str | None)
+    fight: Callable[[Any], str | None] | None = None
 
     @property
     def board(self) -> Board:

@@ -49,3 +49,26 @@ def test_bad_set_ups_and_missing_rule_sets_are_reported(
     assert code == 1 and "nope.json" in err
     code, _, err = run(capsys, "odds", "carrier")
     assert code == 1 and "--setup" in err
+
+
+def test_a_campaign_battle_fought_out_comes_back_as_step_losses(
+    tmp_path: object, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pathlib import Path
+
+    from campaign import paths
+
+    game = str(Path(str(tmp_path)) / "g.seacontrol")
+    assert run(capsys, "new", "-o", game)[0] == 0
+    samples = paths.scenario_dir("1942") / "sample-orders"
+    for f in sorted(samples.glob("*.json")):
+        assert run(capsys, "orders", game, f.stem, str(f))[0] == 0
+    code, out, err = run(capsys, "resolve", game, "--seed", "3", "--fight", "carrier")
+    assert code == 0, err
+    assert "fought out with the carrier rules" in out
+    code, out, _ = run(capsys, "report", game, "--json")
+    events = json.loads(out)["events"]
+    fought = next(e for e in events if e["kind"] == "tactical_battle")
+    assert fought["data"]["rule_set"] == "carrier" and fought["data"]["log"]
+    result = next(e for e in events if e["kind"] == "battle_result" and e["step"] == 8)
+    assert result["data"]["losses"]  # the ships' fate became campaign step losses

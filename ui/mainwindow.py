@@ -27,8 +27,10 @@ from campaign import paths
 from campaign.csvdata import InputError
 from campaign.dice import DiceError
 from campaign.gamefile import GameFileError
+from campaign.operations import BattleChoice
 from campaign.orders import OrdersError
 from campaign.scenario import load_scenario
+from campaign.tactical.simulate import available
 
 from . import export
 from .calculator import CalculatorPanel
@@ -57,6 +59,8 @@ class MainWindow(QMainWindow):
         super().__init__()
         self.session = session or GameSession(self)
         self.session.losses = DialogLosses(self, ask=ask_losses)
+        if ask_losses:
+            self.session.fight = self.choose_resolution
         self.undo = QUndoStack(self)
         self.setMinimumSize(1000, 640)
         self.resize(1366, 768)
@@ -366,6 +370,28 @@ class MainWindow(QMainWindow):
             self.session.stepResolved.disconnect(progress.setValue)
             progress.close()
         self.bottom_tabs.setCurrentWidget(self.report)
+
+    def choose_resolution(self, battle: BattleChoice) -> str | None:
+        """At step 8, for each battle: the campaign's damage table, or fight it out."""
+        names = {
+            "carrier": "carrier battle (A Terrible Resolve)",
+            "airstrike": "air strike (A World at War)",
+            "fastplay": "fast play (WW2 Naval Fast Play Rules)",
+            "surface": "surface action (Ellard & Hammond)",
+        }
+        rule_sets = [r for r in available() if r in names]
+        choices = ["On the campaign's damage table"] + [
+            f"Fight it out: {names[r]}" for r in rule_sets
+        ]
+        text = (
+            f"Battle in {battle.area_name}\n\n{battle.side_a}: "
+            f"{', '.join(battle.units_a)}\nagainst\n{battle.side_b}: "
+            f"{', '.join(battle.units_b)}\n\nHow is it resolved?"
+        )
+        choice, ok = QInputDialog.getItem(self, "Naval battle", text, choices, 0, False)
+        if not ok or choice == choices[0]:
+            return None
+        return rule_sets[choices.index(choice) - 1]
 
     def _dice_mode(self, index: int) -> None:
         self.session.manual_dice = ask_die(self) if index == 1 else None  # type: ignore[assignment]

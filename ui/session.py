@@ -28,6 +28,7 @@ from campaign.engine import Campaign, DiceFactory, seeded
 from campaign.events import Event
 from campaign.gamefile import GameFile
 from campaign.losses import LossPolicy, SpreadLosses
+from campaign.operations import BattleChoice
 from campaign.orders import OrderProblem, Orders, OrdersError
 from campaign.scenario import Scenario, load_scenario
 from campaign.state import GameState
@@ -62,6 +63,9 @@ class GameSession(QObject):
         self.seed = "1942"
         self.manual_dice: Callable[[str, int], int] | None = None  # set: umpire rolls
         self.losses: LossPolicy = SpreadLosses()
+        #: how each step-8 battle is resolved: a tactical rule set's name, or None for the
+        #: damage table (set by the window to ask Game Control)
+        self.fight: Callable[[BattleChoice], str | None] | None = None
         self._state: GameState | None = None
 
     # -- what is open ------------------------------------------------------------------------
@@ -212,7 +216,9 @@ class GameSession(QObject):
             self.stepResolved.emit(number)
 
         campaign.losses = self.losses
-        events = campaign.resolve(to_step=target, dice=self.dice_factory(), on_step=each)
+        events = campaign.resolve(
+            to_step=target, dice=self.dice_factory(), on_step=each, fight=self.fight
+        )
         self._state = None
         self._set_dirty(True)
         self.stateChanged.emit()

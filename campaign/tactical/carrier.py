@@ -60,6 +60,26 @@ SHIP_DATA: dict[str, tuple[int, str, int, int, int]] = {
     "Kaga": (9, "6", 6, 6, 5),
 }
 
+#: AA guns (ships.csv counts heavy and light AA guns) per AA die for carriers not in
+#: the Ship Data table: Enterprise carried about 48 such guns in 1942 and has 16 dice.
+AA_GUNS_PER_DIE = 3
+
+
+def adapt(setup: BattleSetup) -> BattleSetup:
+    """Campaign ships in this rule set's terms: a carrier's AA is rolled in dice (the Ship
+    Data table's, where the seed lists the ship; else one die per ``AA_GUNS_PER_DIE`` AA
+    guns, at least 2), its air groups are counted in strength points of one aircraft each
+    (as the seed's counters), and it sinks at 10 damage."""
+    for side in (setup.a, setup.b):
+        for ship in side.ships:
+            if ship.type not in ("carrier", "light_carrier", "escort_carrier"):
+                continue
+            row = SHIP_DATA.get(ship.name)
+            ship.aa = row[0] if row else max(2, round(ship.aa / AA_GUNS_PER_DIE))
+            ship.damage_capacity = ship.damage_capacity or 10
+    return setup
+
+
 #: "Sequence of Play": (step, side index — 0 is side a, the Japanese half — phase)
 SEQUENCE: tuple[tuple[int, int, str], ...] = (
     (1, 0, "Land Planes"),

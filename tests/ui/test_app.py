@@ -9,6 +9,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
+from campaign.losses import SpreadLosses
 from campaign.orders import Orders
 from ui.mainwindow import MainWindow
 
@@ -158,3 +159,32 @@ def test_a_task_force_dragged_on_the_chart_goes_on_an_operation(
     QTest.mouseRelease(view, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, end)
     [op] = w.orders.draft().operations
     assert (op.kind, op.area, op.task_forces) == ("sea_control", target_area, ("tf_8",))
+
+
+def test_game_control_fights_a_battle_out_at_step_8(
+    qtbot: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from PySide6.QtWidgets import QInputDialog
+
+    from campaign import paths
+    from campaign.orders import load_orders
+
+    asked = []
+
+    def get_item(parent: object, title: str, text: str, items: list[str], *a: object) -> tuple:
+        asked.append(text)
+        return next(i for i in items if "carrier battle" in i), True
+
+    monkeypatch.setattr(QInputDialog, "getItem", get_item)
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
+    w = MainWindow(ask_losses=True)
+    qtbot.addWidget(w)  # type: ignore[attr-defined]
+    w.session.new_game()
+    w.session.losses = SpreadLosses()
+    samples = paths.scenario_dir("1942") / "sample-orders"
+    for f in sorted(samples.glob("*.json")):
+        w.session.set_orders(f.stem, load_orders(f.read_text(), f.stem))
+    w.resolve(10)
+    assert asked and "Battle in Bismarck Sea" in asked[0]
+    kinds = [e.kind for e in w.session.events(turn=1)]
+    assert "tactical_battle" in kinds
