@@ -42,6 +42,8 @@ from campaign.tactical import RULE_SETS, BattleSetup, run  # noqa: E402
 #: rule set → its benchmark set-up (relative to the project root)
 SETUPS: dict[str, str] = {
     "carrier": "data/battles/midway.json",
+    "surface": "data/battles/surface-example.json",
+    "fastplay": "data/battles/fastplay-example.json",
 }
 RATE_TARGET = 500.0  # battles a second
 POOL = 1 << 16

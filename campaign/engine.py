@@ -28,6 +28,7 @@ from .orders import OrderProblem, Orders, OrdersError, load_orders
 from .rules import check_orders, check_turn
 from .scenario import Scenario
 from .state import GameState
+from .tactical import BattleSetup, TacticalBattle
 from .turn import STEPS, Turn, end_turn
 
 #: builds the dice for one step: (turn, step, log) → Dice
@@ -141,6 +142,7 @@ class Campaign:
         dice: DiceFactory | None = None,
         on_step: Callable[[int, list[Event]], None] | None = None,
         fight: Callable[[BattleChoice], str | None] | None = None,
+        watch: Callable[[TacticalBattle, BattleSetup], None] | None = None,
     ) -> list[Event]:
         """Resolve the current turn's steps up to ``to_step`` (10: the whole turn, and the
         next turn begins). Orders are checked together first; if any nation's break a rule
@@ -183,6 +185,7 @@ class Campaign:
                 dice(state.turn, number, log),
                 self.losses,
                 fight=fight,
+                watch=watch,
             )
             turn.dice.turn, turn.dice.step = state.turn, number
             state.step = number

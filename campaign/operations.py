@@ -404,7 +404,10 @@ def _tactical_battle(
     adapt = getattr(module, "adapt", None)  # the rule set's own scales, where it has them
     if adapt is not None:
         setup = adapt(setup)
-    result = run_battle(RULE_SETS[rule_set](setup, t.dice))
+    battle = RULE_SETS[rule_set](setup, t.dice)
+    if t.watch is not None:
+        t.watch(battle, setup)  # a person may step through it; whatever is left runs below
+    result = run_battle(battle)
     t.emit(
         "tactical_battle",
         f"Battle in {where} fought out with the {rule_set} rules: "

@@ -37,6 +37,8 @@ class Turn:
     #: Game Control's choice for each step-8 battle: a tactical rule set's name to fight
     #: it out, or None for the damage table (operations.BattleChoice → str | None)
     fight: Callable[[Any], str | None] | None = None
+    #: shown a tactical battle before it is run to its end: (battle, set-up) → None
+    watch: Callable[[Any, Any], None] | None = None
 
     @property
     def board(self) -> Board:

@@ -30,9 +30,11 @@ from campaign.gamefile import GameFileError
 from campaign.operations import BattleChoice
 from campaign.orders import OrdersError
 from campaign.scenario import load_scenario
+from campaign.tactical import BattleSetup, TacticalBattle
 from campaign.tactical.simulate import available
 
 from . import export
+from .battle import BattleWindow
 from .calculator import CalculatorPanel
 from .details import DetailsPanel
 from .dialogs import DialogLosses, ask_die
@@ -61,6 +63,7 @@ class MainWindow(QMainWindow):
         self.session.losses = DialogLosses(self, ask=ask_losses)
         if ask_losses:
             self.session.fight = self.choose_resolution
+            self.session.watch = self.show_battle
         self.undo = QUndoStack(self)
         self.setMinimumSize(1000, 640)
         self.resize(1366, 768)
@@ -392,6 +395,10 @@ class MainWindow(QMainWindow):
         if not ok or choice == choices[0]:
             return None
         return rule_sets[choices.index(choice) - 1]
+
+    def show_battle(self, battle: TacticalBattle, setup: BattleSetup) -> None:
+        """The battle window, modal while step 8 waits for it."""
+        BattleWindow(battle, setup, self).exec()
 
     def _dice_mode(self, index: int) -> None:
         self.session.manual_dice = ask_die(self) if index == 1 else None  # type: ignore[assignment]

@@ -32,6 +32,7 @@ from campaign.operations import BattleChoice
 from campaign.orders import OrderProblem, Orders, OrdersError
 from campaign.scenario import Scenario, load_scenario
 from campaign.state import GameState
+from campaign.tactical import BattleSetup, TacticalBattle
 
 MAX_RECENT = 8
 
@@ -66,6 +67,8 @@ class GameSession(QObject):
         #: how each step-8 battle is resolved: a tactical rule set's name, or None for the
         #: damage table (set by the window to ask Game Control)
         self.fight: Callable[[BattleChoice], str | None] | None = None
+        #: shown each battle fought out, to step through it (the battle window)
+        self.watch: Callable[[TacticalBattle, BattleSetup], None] | None = None
         self._state: GameState | None = None
 
     # -- what is open ------------------------------------------------------------------------
@@ -217,7 +220,11 @@ class GameSession(QObject):
 
         campaign.losses = self.losses
         events = campaign.resolve(
-            to_step=target, dice=self.dice_factory(), on_step=each, fight=self.fight
+            to_step=target,
+            dice=self.dice_factory(),
+            on_step=each,
+            fight=self.fight,
+            watch=self.watch,
         )
         self._state = None
         self._set_dirty(True)

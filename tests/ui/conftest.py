@@ -12,6 +12,18 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtCore import QCoreApplication, QSettings, QStandardPaths
+from PySide6.QtWidgets import QDialog
+
+
+@pytest.fixture(autouse=True)
+def no_unexpected_dialogs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A modal dialog nobody answers would hang the suite: a test that opens one without
+    saying how it is answered fails at once instead."""
+
+    def refuse(self: QDialog) -> int:
+        raise AssertionError(f"a modal dialog opened in a test: {self.windowTitle()!r}")
+
+    monkeypatch.setattr(QDialog, "exec", refuse)
 
 
 @pytest.fixture(autouse=True)

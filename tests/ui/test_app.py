@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from campaign.losses import SpreadLosses
 from campaign.orders import Orders
+from ui.battle import BattleWindow
 from ui.mainwindow import MainWindow
 
 
@@ -176,6 +177,15 @@ def test_game_control_fights_a_battle_out_at_step_8(
         return next(i for i in items if "carrier battle" in i), True
 
     monkeypatch.setattr(QInputDialog, "getItem", get_item)
+    watched = []
+
+    def watch_and_finish(self: BattleWindow) -> int:
+        watched.append(self.battle.rule_set)
+        self.next_button.click()
+        self.end_button.click()
+        return 1
+
+    monkeypatch.setattr(BattleWindow, "exec", watch_and_finish)
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
     w = MainWindow(ask_losses=True)
     qtbot.addWidget(w)  # type: ignore[attr-defined]
@@ -188,3 +198,4 @@ def test_game_control_fights_a_battle_out_at_step_8(
     assert asked and "Battle in Bismarck Sea" in asked[0]
     kinds = [e.kind for e in w.session.events(turn=1)]
     assert "tactical_battle" in kinds
+    assert watched == ["carrier"]
