@@ -117,6 +117,20 @@ def seeded_rate(name: str, battles: int) -> float:
     return battles / (time.perf_counter() - start)
 
 
+def first_result(name: str, every: int = 50) -> tuple[float, float]:
+    """The odds preview (``campaign.tactical.simulate``): seconds to its first figures (the
+    first ``every`` battles, when a window first shows them) and to 1,000 battles."""
+    from campaign.tactical.simulate import simulate
+
+    setup = load(name)
+    times: list[float] = []
+    start = time.perf_counter()
+    simulate(
+        name, setup, 1000, on_progress=lambda _o: times.append(time.perf_counter()), every=every
+    )
+    return times[0] - start, times[-1] - start
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("names", nargs="*", help=f"rule sets (default: {', '.join(SETUPS)})")
@@ -142,6 +156,12 @@ def main() -> None:
                 f"{'  with SeededDice (hash-chained log)':<40} "
                 f"{seeded_rate(name, args.seeded):>9,.0f} battles/s  (information)"
             )
+        first, whole = first_result(name)
+        verdict = "ok" if first < 0.5 else "OVER TARGET"
+        print(
+            f"{'  odds preview: first results':<40} {first * 1000:>9,.0f} ms        "
+            f"target < 500 ms  {verdict}   (1,000 battles in {whole:.1f} s)"
+        )
 
 
 if __name__ == "__main__":
