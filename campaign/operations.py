@@ -96,6 +96,7 @@ class BattlePreview:
     a: CombatSide
     b: CombatSide
     task_forces: dict[str, list[str]]  # side key → task force names
+    units: dict[str, list[str]] = field(default_factory=dict)  # side key → unit ids
 
 
 def preview_battles(t: Turn) -> list[BattlePreview]:
@@ -109,6 +110,7 @@ def preview_battles(t: Turn) -> list[BattlePreview]:
         keys = sorted(plan.sides, key=lambda k: (k != plan.attacker, k))[:2]
         a, b = plan.sides[keys[0]], plan.sides[keys[1]]
         names = {f.key: [tfs[k].name for k in f.task_forces] for f in (a, b)}
+        units = {f.key: [u.id for u in f.units] for f in (a, b)}
         out.append(
             BattlePreview(
                 plan.area,
@@ -116,6 +118,7 @@ def preview_battles(t: Turn) -> list[BattlePreview]:
                 _side_of(t, board, a, plan.area, peek=True),
                 _side_of(t, board, b, plan.area, peek=True),
                 names,
+                units,
             )
         )
     return out

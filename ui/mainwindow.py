@@ -3,6 +3,7 @@ turn's report (with the calculator and the odds) below, the ten steps across the
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
@@ -31,6 +32,7 @@ from campaign.operations import BattleChoice
 from campaign.orders import OrdersError
 from campaign.scenario import load_scenario
 from campaign.tactical import BattleSetup, TacticalBattle
+from campaign.tactical.outcome import expand_forces
 from campaign.tactical.simulate import available
 
 from . import export
@@ -43,6 +45,7 @@ from .oddschart import OddsPanel
 from .orders import OrdersEditor
 from .report import ReportPanel
 from .session import GameSession, discard_recovery
+from .tacticalodds import TacticalOddsPanel
 from .turnbar import TurnBar
 
 THEATRES = (
@@ -93,6 +96,8 @@ class MainWindow(QMainWindow):
         bottom = QTabWidget()
         bottom.addTab(self.report, "Turn report")
         bottom.addTab(_scrolling(self.odds, 380), "Odds")
+        self.tactical_odds = TacticalOddsPanel(self._coming_setup)
+        bottom.addTab(self.tactical_odds, "Fight-it-out odds")
         bottom.addTab(_scrolling(self.calculator, 380), "Umpire's calculator")
         self.bottom_tabs = bottom
         bottom.setMinimumHeight(140)
@@ -429,6 +434,24 @@ class MainWindow(QMainWindow):
             self.chart.show_range(ident)
         else:
             self.chart.clear_range()
+
+    def _coming_setup(self, rule_set: str) -> BattleSetup | None:
+        """The battle chosen in the odds panel (else the first coming one) as ships."""
+        battles = self.odds.battles
+        if not battles or not self.session.is_open:
+            return None
+        index = max(0, self.odds.battle.currentIndex() - 1)
+        b = battles[min(index, len(battles) - 1)]
+        state = self.session.state
+        keys = list(b.task_forces)
+        sides = []
+        for key, side in zip(keys, (b.a, b.b), strict=True):
+            units = [state.units[u] for u in b.units.get(key, [])]
+            sides.append((side.name, units[0].nation if units else key, units))
+        setup = expand_forces(self.session.scenario, f"Battle in {b.area_name}", sides[0], sides[1])
+        module = importlib.import_module(f"campaign.tactical.{rule_set}")
+        adapt = getattr(module, "adapt", None)
+        return adapt(setup) if adapt else setup
 
     def _task_force_dropped(self, key: str, area: str) -> None:
         if self.session.is_open and self.session.state.step == 0:

@@ -199,3 +199,19 @@ def test_game_control_fights_a_battle_out_at_step_8(
     kinds = [e.kind for e in w.session.events(turn=1)]
     assert "tactical_battle" in kinds
     assert watched == ["carrier"]
+
+
+def test_fight_it_out_odds_for_the_coming_battle(window: MainWindow) -> None:
+    from campaign import paths
+    from campaign.orders import load_orders
+
+    samples = paths.scenario_dir("1942") / "sample-orders"
+    for f in sorted(samples.glob("*.json")):
+        window.session.set_orders(f.stem, load_orders(f.read_text(), f.stem))
+    panel = window.tactical_odds
+    panel.rule_set.setCurrentIndex(panel.rule_set.findData("carrier"))
+    panel.runs.setValue(100)
+    panel.go.click()
+    assert panel.odds is not None and panel.odds.runs == 100
+    text = panel.table.toPlainText()
+    assert "100 battles" in text and "Akagi" in text and "±" in text
