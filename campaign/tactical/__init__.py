@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -73,6 +73,15 @@ class Ship:
     damage: int = 0
     state: str = "undamaged"
     notes: list[str] = field(default_factory=list)
+
+    def copy(self) -> Ship:
+        """A copy a battle can change without touching the set-up."""
+        return replace(
+            self,
+            guns=dict(self.guns),
+            notes=list(self.notes),
+            air_groups=[replace(g) for g in self.air_groups],
+        )
 
 
 @dataclass

@@ -639,14 +639,6 @@ class _Raid:
     counters: list[_Counter] = field(default_factory=list)
 
 
-def _copy_ship(ship: Ship) -> Ship:
-    out = copy.copy(ship)
-    out.guns = dict(ship.guns)
-    out.air_groups = [copy.copy(g) for g in ship.air_groups]
-    out.notes = list(ship.notes)
-    return out
-
-
 class FastPlayBattle:
     """A battle by the *World War 2 Naval Fast Play Rules* (see :data:`RULE_NOTES`)."""
 
@@ -687,7 +679,7 @@ class FastPlayBattle:
                 )
                 batteries = [(c, n) for c, n in guns if gun_row(c) is not None][:2]
                 unit = _Unit(
-                    _copy_ship(ship), i, vessel, damage_capacity(ship, modernised), batteries
+                    Ship.copy(ship), i, vessel, damage_capacity(ship, modernised), batteries
                 )
                 unit.damage = unit.retained = unit.worst = max(0, ship.damage)
                 unit.sunk = ship.state == "sunk"
@@ -1422,7 +1414,7 @@ class FastPlayBattle:
     def result(self) -> BattleResult:
         ships: dict[str, Ship] = {}
         for sid, unit in self.units.items():
-            out = _copy_ship(unit.ship)
+            out = Ship.copy(unit.ship)
             if unit.sunk:
                 out.state, out.damage = "sunk", unit.capacity
             else:
