@@ -74,7 +74,8 @@ _BLANK = Roll(0, "", 6, 1, "pool")
 
 
 class PoolDice(Dice):
-    """Dice read in turn from a pool drawn beforehand (d6 only, as these rules roll)."""
+    """Dice read in turn from a pool of raw 32-bit draws made beforehand, reduced to the
+    die asked for (d6, d10, d100 …), so only the rules are timed."""
 
     source = "pool"
 
@@ -85,7 +86,7 @@ class PoolDice(Dice):
 
     def _value(self, purpose: str, sides: int) -> int:
         self.i = (self.i + 1) % len(self.pool)
-        return self.pool[self.i] if sides == 6 else self.pool[self.i] % sides + 1
+        return self.pool[self.i] % sides + 1
 
 
 def load(name: str) -> BattleSetup:
@@ -139,7 +140,7 @@ def main() -> None:
     parser.add_argument("--seeded", type=int, default=100)
     args = parser.parse_args()
     seeded = SeededDice("tactical-bench")
-    pool = [seeded.roll("bench") for _ in range(POOL)]
+    pool = [seeded.roll("bench", sides=1 << 32) - 1 for _ in range(POOL)]
     for name in args.names or list(SETUPS):
         results = [rules_rate(name, args.battles, pool) for _ in range(args.runs)]
         rate = max(r[0] for r in results)
