@@ -3,7 +3,7 @@
 A :class:`TableSchema` names a file, its columns and their kinds. :func:`read_table`
 turns the file into typed rows and collects *every* problem it finds (each a
 :class:`Problem` naming the file, the spreadsheet row and the field, and saying what would
-be valid) instead of stopping at the first. :func:`write_table` writes the canonical form:
+be valid) instead of stopping at the first. :func:`render_table` gives the canonical form:
 UTF-8, ``\\n`` line ends, minimal quoting, numbers in their shortest form, so a canonical
 file read and written again is byte-for-byte the same.
 """
@@ -365,8 +365,3 @@ def render_table(schema: TableSchema, rows: Iterable[Mapping[str, Any]]) -> str:
     for row in rows:
         writer.writerow([format_cell(c, row.get(c.name)) for c in schema.columns])
     return out.getvalue()
-
-
-def write_table(schema: TableSchema, rows: Iterable[Mapping[str, Any]], path: Path) -> None:
-    """Write ``rows`` canonically to ``path``."""
-    path.write_text(render_table(schema, rows), encoding="utf-8", newline="")

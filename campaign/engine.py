@@ -257,7 +257,3 @@ class Campaign:
         from .reports import turn_report
 
         return turn_report(self, nation, turn)
-
-
-def load_orders_file(path: str | Path, nation: str | None = None) -> Orders:
-    return load_orders(Path(path).read_text(encoding="utf-8"), nation)

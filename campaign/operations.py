@@ -13,7 +13,6 @@ or intervened.
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 
 from .board import Board
@@ -374,7 +373,12 @@ def _tactical_battle(
     that way (a unit without ships), and the damage table is used instead."""
     from .tactical import RULE_SETS
     from .tactical import run as run_battle
-    from .tactical.outcome import campaign_winner, expand_forces, step_losses
+    from .tactical.outcome import (
+        campaign_winner,
+        expand_forces,
+        in_rule_set_terms,
+        step_losses,
+    )
     from .tactical.simulate import available
 
     where = board.area_name(area)
@@ -403,10 +407,7 @@ def _tactical_battle(
             area=area,
         )
         return None
-    module = importlib.import_module(f"campaign.tactical.{rule_set}")
-    adapt = getattr(module, "adapt", None)  # the rule set's own scales, where it has them
-    if adapt is not None:
-        setup = adapt(setup)
+    setup = in_rule_set_terms(rule_set, setup)
     battle = RULE_SETS[rule_set](setup, t.dice)
     if t.watch is not None:
         t.watch(battle, setup)  # a person may step through it; whatever is left runs below

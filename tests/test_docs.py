@@ -25,3 +25,15 @@ def test_every_file_and_column_is_documented_in_order() -> None:
         documented = [n.strip() for cell in named for n in cell.split(",") if n.strip()]
         documented = [n for n in documented if n != "column"]
         assert documented == list(schema.names), schema.file
+
+
+def test_every_tactical_reading_is_in_the_rules_notes() -> None:
+    """Each rule set's RULE_NOTES are copied into docs/rules-notes.md; a reading changed in
+    the code must be changed in the document too."""
+    import importlib
+
+    notes = (DOC.parent / "rules-notes.md").read_text(encoding="utf-8")
+    for name in ("airstrike", "carrier", "fastplay", "surface"):
+        module = importlib.import_module(f"campaign.tactical.{name}")
+        for line in module.RULE_NOTES:
+            assert f"- {line}" in notes, f"{name}: {line[:60]}…"

@@ -3,7 +3,6 @@ turn's report (with the calculator and the odds) below, the ten steps across the
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
@@ -32,7 +31,7 @@ from campaign.operations import BattleChoice
 from campaign.orders import OrdersError
 from campaign.scenario import load_scenario
 from campaign.tactical import BattleSetup, TacticalBattle
-from campaign.tactical.outcome import expand_forces
+from campaign.tactical.outcome import expand_forces, in_rule_set_terms
 from campaign.tactical.simulate import available
 
 from . import export
@@ -449,9 +448,7 @@ class MainWindow(QMainWindow):
             units = [state.units[u] for u in b.units.get(key, [])]
             sides.append((side.name, units[0].nation if units else key, units))
         setup = expand_forces(self.session.scenario, f"Battle in {b.area_name}", sides[0], sides[1])
-        module = importlib.import_module(f"campaign.tactical.{rule_set}")
-        adapt = getattr(module, "adapt", None)
-        return adapt(setup) if adapt else setup
+        return in_rule_set_terms(rule_set, setup)
 
     def _task_force_dropped(self, key: str, area: str) -> None:
         if self.session.is_open and self.session.state.step == 0:

@@ -26,7 +26,7 @@ from campaign.board import Board
 from campaign.dice import DiceLog, ManualDice
 from campaign.engine import Campaign, DiceFactory, seeded
 from campaign.events import Event
-from campaign.gamefile import GameFile
+from campaign.gamefile import SUFFIX, GameFile
 from campaign.losses import LossPolicy, SpreadLosses
 from campaign.operations import BattleChoice
 from campaign.orders import OrderProblem, Orders, OrdersError
@@ -139,8 +139,8 @@ class GameSession(QObject):
 
     def save_as(self, path: str | Path) -> None:
         path = Path(path)
-        if path.suffix != ".seacontrol":
-            path = path.with_suffix(".seacontrol")
+        if path.suffix != SUFFIX:
+            path = path.with_suffix(SUFFIX)
         self.require().game.backup(path)
         self.path = path
         _write_meta(self.working, path)
@@ -164,7 +164,7 @@ class GameSession(QObject):
     def recoverable(self) -> list[Path]:
         """Working copies left behind by a program that did not close them."""
         mine = self.working
-        return sorted(p for p in recovery_dir().glob("*.seacontrol") if p != mine)
+        return sorted(p for p in recovery_dir().glob(f"*{SUFFIX}") if p != mine)
 
     def recent(self) -> list[str]:
         value = QSettings().value("recent", [])
@@ -242,7 +242,7 @@ class GameSession(QObject):
 
     # -- internals -----------------------------------------------------------------------------
     def _new_working_copy(self) -> Path:
-        return recovery_dir() / f"{uuid.uuid4().hex}.seacontrol"
+        return recovery_dir() / f"{uuid.uuid4().hex}{SUFFIX}"
 
     def _attach(self, working: Path, path: Path | None, dirty: bool) -> None:
         old = (self.campaign, self.working)

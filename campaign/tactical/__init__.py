@@ -31,8 +31,6 @@ from typing import Any, Protocol
 
 from ..dice import Dice
 
-SHIP_STATES = ("undamaged", "damaged", "crippled", "sunk")
-
 
 @dataclass
 class AirGroup:
@@ -71,7 +69,7 @@ class Ship:
     campaign_unit: str = ""  # the campaign unit (units.csv id) this ship belongs to
     # what happened in the battle
     damage: int = 0
-    state: str = "undamaged"
+    state: str = "undamaged"  # undamaged | damaged | crippled | sunk
     notes: list[str] = field(default_factory=list)
 
     def copy(self) -> Ship:

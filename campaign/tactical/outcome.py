@@ -18,6 +18,7 @@ value must withdraw and has lost* (equal: the higher CV at the end wins).
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -106,6 +107,14 @@ def expand_forces(
         return Side(name, nation, ships)
 
     return BattleSetup(title, side(*a), side(*b), dict(conditions or {}))
+
+
+def in_rule_set_terms(rule_set: str, setup: BattleSetup) -> BattleSetup:
+    """Campaign ship data in a rule set's own scales (its module's ``adapt``, where it has
+    one: e.g. the carrier rules roll AA in dice where ships.csv counts guns)."""
+    module = importlib.import_module(f"campaign.tactical.{rule_set}")
+    adapt = getattr(module, "adapt", None)
+    return adapt(setup) if adapt is not None else setup
 
 
 @dataclass(frozen=True)
