@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -149,16 +150,37 @@ class SeededDice(Dice):
                 return draw % sides + 1
 
 
-class PreviewDice(SeededDice):
+class PreviewDice(Dice):
     """Seeded dice that keep no log: for odds previews, whose thousands of imaginary
-    battles are not part of the game (nothing they roll is ever shown as a roll)."""
+    battles are not part of the game (nothing they roll is ever shown as a roll).
+
+    Speed matters more here than a cryptographic chain, so the draws come from Python's
+    Mersenne Twister seeded with the seed's text. ``random.Random(str)`` seeding and
+    ``random()`` are the two parts of the module Python promises to keep stable across
+    versions, so a preview stays reproducible; a face is ``int(random() * sides) + 1``,
+    whose bias (one part in 2**50) no preview can show.
+    """
 
     source = "preview"
+
+    def __init__(self, seed: int | str) -> None:
+        super().__init__(DiceLog())
+        self.seed = str(seed)
+        self._random = random.Random(self.seed).random
+
+    def _value(self, purpose: str, sides: int) -> int:
+        return int(self._random() * sides) + 1
 
     def roll(self, purpose: str, sides: int = 6, reason: str = "") -> int:
         if sides < 2:
             raise ValueError("a die has at least 2 sides")
-        return self._value(purpose, sides)
+        return int(self._random() * sides) + 1
+
+    def rolls(self, count: int, purpose: str, sides: int = 6) -> list[int]:
+        if sides < 2:
+            raise ValueError("a die has at least 2 sides")
+        draw = self._random
+        return [int(draw() * sides) + 1 for _ in range(count)]
 
 
 class ScriptedDice(Dice):

@@ -149,6 +149,11 @@ def battle(
     return AirStrikeBattle(setup, scripted), scripted
 
 
+def state(b: AirStrikeBattle, ship_id: str) -> str:
+    """How a ship stands in the battle (the set-up's ships are never changed)."""
+    return b.result().ships[ship_id].state
+
+
 def strike(
     targets: list[Ship], dice: list[int], factor: int = 1, **conditions: Any
 ) -> AirStrikeBattle:
@@ -275,16 +280,16 @@ def test_nevada_one_hit_is_repaired_before_the_second_strike() -> None:
     # 2 squadrons: column 4 → 1 hit; column 8 → 2 hits
     b, scripted = battle([nevada], [2, 2, 4, 4], [bomber(factor=2)], strikes=2)
     b.step()
-    assert nevada.state == "undamaged" and "repaired immediately" in b.log[-1]
+    assert state(b, "nevada") == "undamaged" and "repaired immediately" in b.log[-1]
     b.step()
-    assert nevada.state == "damaged"  # 2 hits, not 1 + 2
+    assert state(b, "nevada") == "damaged"  # 2 hits, not 1 + 2
     assert b.finished and scripted.unused == []
 
 
 def test_a_damaged_ship_damaged_again_is_sunk() -> None:
     nevada = ship("nevada", "battleship", tonnage=29_000, state="damaged")
     b = strike([nevada], [4, 4], factor=2)  # 2 hits
-    assert nevada.state == "sunk"
+    assert state(b, "nevada") == "sunk"
     assert "damaged again" in b.log[-1]
 
 
@@ -414,33 +419,33 @@ def test_named_ships_before_the_light_force_and_submarines_not_at_all() -> None:
 def test_double_six_gives_a_critical_hit_die_roll() -> None:
     pow_ = ship("pow", "battleship", tonnage=36_727)
     b = strike([pow_], [6, 6, 4], factor=1)  # row 1, 12+: 2 hits; critical on 4
-    assert pow_.state == "damaged"
+    assert state(b, "pow") == "damaged"
     assert any("critical hit, damaged" in line for line in b.log)
 
 
 def test_a_failed_critical_hit_die_roll_has_no_effect() -> None:
     pow_ = ship("pow", "battleship", tonnage=36_727)
-    strike([pow_], [6, 6, 3], factor=1)
-    assert pow_.state == "undamaged"  # 2 hits, repaired
+    b = strike([pow_], [6, 6, 3], factor=1)
+    assert state(b, "pow") == "undamaged"  # 2 hits, repaired
 
 
 def test_critical_hit_on_a_damaged_ship_sinks_it() -> None:
     pow_ = ship("pow", "battleship", tonnage=36_727, state="damaged")
-    strike([pow_], [6, 6, 6], factor=1)
-    assert pow_.state == "sunk"
+    b = strike([pow_], [6, 6, 6], factor=1)
+    assert state(b, "pow") == "sunk"
 
 
 def test_critical_hit_in_port_sinks_the_ship() -> None:
     nevada = ship("nevada", "battleship", tonnage=29_000)
     b = strike([nevada], [6, 6, 5], factor=1, at_sea=False)
-    assert nevada.state == "sunk"
+    assert state(b, "nevada") == "sunk"
     assert any("sunk in port" in line for line in b.log)
 
 
 def test_eleven_plus_one_is_no_critical_hit() -> None:
     pow_ = ship("pow", "battleship", tonnage=36_727)
-    strike([pow_], [5, 6], factor=1, air_drm={"japan": 1})  # a third roll would be unused
-    assert pow_.state == "undamaged"
+    b = strike([pow_], [5, 6], factor=1, air_drm={"japan": 1})  # a third would be unused
+    assert state(b, "pow") == "undamaged"
 
 
 def test_negative_modifiers_do_not_reduce_a_natural_12() -> None:
@@ -450,8 +455,8 @@ def test_negative_modifiers_do_not_reduce_a_natural_12() -> None:
 
 def test_no_critical_roll_for_a_ship_already_sunk() -> None:
     nevada = ship("nevada", "battleship", tonnage=29_000)
-    strike([nevada], [6, 6], factor=2)  # row 2, 12+: 3 hits sink her; no critical roll
-    assert nevada.state == "sunk"
+    b = strike([nevada], [6, 6], factor=2)  # row 2, 12+: 3 hits sink her; no critical roll
+    assert state(b, "nevada") == "sunk"
 
 
 # -- dice discipline and whole battles ---------------------------------------------------
@@ -494,7 +499,7 @@ def test_a_damaged_carrier_cannot_launch_again() -> None:
     scripted = ScriptedDice([1, 1, 3, 3, 1, 1])
     b = AirStrikeBattle(setup, scripted)
     b.step()
-    assert akagi.state == "damaged" and enterprise.state == "undamaged"
+    assert state(b, "akagi") == "damaged" and state(b, "enterprise") == "undamaged"
     second = b.step()
     assert scripted.unused == [] and b.finished
     assert not any(line.startswith("Kido Butai") for line in second)
@@ -509,9 +514,10 @@ def test_strikes_are_simultaneous_a_carrier_sunk_still_launches() -> None:
     )
     # Akagi's air 6+5+1 → 12+: 2 hits sink Enterprise (2 factors); hers still attack: 1 hit
     scripted = ScriptedDice([6, 5, 1, 1])
-    result = run(AirStrikeBattle(setup, scripted))
+    b = AirStrikeBattle(setup, scripted)
+    result = run(b)
     assert scripted.unused == []
-    assert enterprise.state == "sunk" and akagi.state == "undamaged"
+    assert state(b, "enterprise") == "sunk" and state(b, "akagi") == "undamaged"
     assert result.winner == "a"
 
 

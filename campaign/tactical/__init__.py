@@ -23,9 +23,10 @@ every roll, and reports each ship's and air group's final state in a :class:`Bat
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -44,6 +45,11 @@ class AirGroup:
     model: str = ""  # e.g. "A6M2 Zero"
     factor: int = 0  # rule-set air factor where one is used (fast play air-to-air)
     lost: int = 0
+
+    def copy(self) -> AirGroup:
+        out = object.__new__(AirGroup)
+        out.__dict__.update(self.__dict__)
+        return out
 
 
 @dataclass
@@ -73,13 +79,15 @@ class Ship:
     notes: list[str] = field(default_factory=list)
 
     def copy(self) -> Ship:
-        """A copy a battle can change without touching the set-up."""
-        return replace(
-            self,
-            guns=dict(self.guns),
-            notes=list(self.notes),
-            air_groups=[replace(g) for g in self.air_groups],
-        )
+        """A copy a battle can change without touching the set-up (field by field rather
+        than ``dataclasses.replace``, which costs an odds preview a tenth of its time)."""
+        out = object.__new__(Ship)
+        fields = self.__dict__.copy()
+        fields["guns"] = dict(self.guns)
+        fields["notes"] = list(self.notes)
+        fields["air_groups"] = [g.copy() for g in self.air_groups]
+        out.__dict__.update(fields)
+        return out
 
 
 @dataclass
@@ -101,6 +109,17 @@ class BattleSetup:
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=2, ensure_ascii=False)
+
+    def copy(self) -> BattleSetup:
+        """A copy a battle can change without touching this set-up (what a JSON round trip
+        gives, at a fraction of the cost: an odds preview copies its set-up per battle)."""
+
+        def side(s: Side) -> Side:
+            return Side(
+                s.name, s.nation, [x.copy() for x in s.ships], [g.copy() for g in s.air_groups]
+            )
+
+        return BattleSetup(self.title, side(self.a), side(self.b), copy.deepcopy(self.conditions))
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> BattleSetup:
@@ -145,9 +164,14 @@ class BattleResult:
 
 
 class TacticalBattle(Protocol):
-    """What every rule set provides (see the module docstring)."""
+    """What every rule set provides (see the module docstring). A battle never changes the
+    set-up it was made from (an odds preview fights thousands from one set-up)."""
 
     rule_set: str
+    #: False: the battle is not put into words — ``step`` returns no lines and the result's
+    #: log is empty, and a rule set may skip building the words at all (an odds preview
+    #: fights thousands of battles nobody reads). The dice and the outcome are the same.
+    narrate: bool
 
     def step(self) -> list[str]:
         """Play one tactical turn; returns what happened, in words."""

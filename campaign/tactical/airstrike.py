@@ -393,6 +393,7 @@ class AirStrikeBattle:
     rule_set = "airstrike"
 
     def __init__(self, setup: BattleSetup, dice: Dice) -> None:
+        setup = setup.copy()  # strikes mark the ships themselves; the caller's stay as given
         self.setup = setup
         self.dice = dice
         conditions = setup.conditions
@@ -415,6 +416,7 @@ class AirStrikeBattle:
         }
         self.strike = 0
         self.log: list[str] = []
+        self.narrate = True  # see TacticalBattle.narrate
         self._hits: dict[str, int] = {}  # this strike's hits on each ship
 
     # -- conditions ----------------------------------------------------------------------
@@ -508,6 +510,8 @@ class AirStrikeBattle:
                 if self.targets(_enemy(key)):
                     lines.extend(self._attack(attack))
         lines.extend(self._end_of_strike())
+        if not self.narrate:
+            return []
         self.log.extend(lines)
         return lines
 

@@ -33,7 +33,6 @@ roll by roll.
 
 from __future__ import annotations
 
-import copy
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -283,10 +282,23 @@ RULE_NOTES: tuple[str, ...] = (
 
 @dataclass(frozen=True)
 class DiceResult:
-    """Dice rolled for one rule and the hits they score; ``text`` shows every die."""
+    """Dice rolled for one rule and the hits they score; ``text`` shows every die (built
+    only when read: an odds preview never reads it)."""
 
     hits: int
-    text: str
+    values: tuple[int, ...] = ()
+    #: die index → the re-rolls of that six, in order
+    rerolls: Mapping[int, Sequence[int]] | None = None
+
+    @property
+    def text(self) -> str:
+        if not self.rerolls:
+            return _show(self.values)
+        chains = self.rerolls
+        return ", ".join(
+            f"{v} (re-rolled {_show(chains[i])})" if i in chains else str(v)
+            for i, v in enumerate(self.values)
+        )
 
 
 def count_at_least(values: list[int], face: int, sides: int = 6) -> int:
@@ -302,24 +314,24 @@ def air_to_air(dice: Dice, strength: int, purpose: str) -> DiceResult:
     """CAP and escort fire: *"Roll 1D6 for each fighter strength point in the dogfight ...
     Cross out one strength point on the opponent's base for every 4, 5, or 6 rolled."*"""
     values = dice.rolls(strength, purpose) if strength > 0 else []
-    return DiceResult(count_at_least(values, AIR_TO_AIR_HIT), _show(values))
+    return DiceResult(count_at_least(values, AIR_TO_AIR_HIT), tuple(values))
 
 
 def aa_fire(dice: Dice, aa_dice: int, purpose: str) -> DiceResult:
     """*"The dice are rolled only once against the entire wave ... The Carrier scores one hit
     for every 4, 5, or 6 rolled."*"""
     values = dice.rolls(aa_dice, purpose) if aa_dice > 0 else []
-    return DiceResult(count_at_least(values, AA_HIT), _show(values))
+    return DiceResult(count_at_least(values, AA_HIT), tuple(values))
 
 
 def _bombing(dice: Dice, strength: int, purpose: str, torpedo: bool) -> DiceResult:
     if strength <= 0:
-        return DiceResult(0, "")
+        return DiceResult(0)
     first = dice.rolls(strength, purpose)
     sixes = first.count(RE_ROLL_FACE)
     hits = TORPEDO_SIX_HITS * sixes if torpedo else count_at_least(first, DIVE_HIT)
     if not sixes:
-        return DiceResult(hits, _show(first))
+        return DiceResult(hits, tuple(first))
     chains: dict[int, list[int]] = {}
     live = [i for i, v in enumerate(first) if v == RE_ROLL_FACE]
     round_no = 0
@@ -334,11 +346,7 @@ def _bombing(dice: Dice, strength: int, purpose: str, torpedo: bool) -> DiceResu
                 hits += 1
                 still.append(i)
         live = still
-    shown = [
-        f"{v} (re-rolled {_show(chains[i])})" if i in chains else str(v)
-        for i, v in enumerate(first)
-    ]
-    return DiceResult(hits, ", ".join(shown))
+    return DiceResult(hits, tuple(first), chains)
 
 
 def dive_bombing(dice: Dice, strength: int, purpose: str) -> DiceResult:
@@ -500,18 +508,6 @@ def _stronger(c: Counter) -> int:
     return -c.strength
 
 
-def _copy_group(g: AirGroup) -> AirGroup:
-    return AirGroup(g.id, g.kind, g.aircraft, g.name, g.base, g.model, g.factor, g.lost)
-
-
-def _copy_ship(ship: Ship) -> Ship:
-    out = copy.copy(ship)
-    out.guns = dict(ship.guns)
-    out.air_groups = [_copy_group(g) for g in ship.air_groups]
-    out.notes = list(ship.notes)
-    return out
-
-
 # ---------------------------------------------------------------------------------------
 # The battle
 # ---------------------------------------------------------------------------------------
@@ -532,6 +528,9 @@ class CarrierBattle:
         self.side_names = (setup.a.name, setup.b.name)
         self.turn = 0
         self.log: list[str] = []
+        #: False: play without putting the battle into words (an odds preview fights
+        #: thousands of battles nobody reads; the dice and the outcome are the same)
+        self.narrate = True
         self.winner = ""
         self.end_reason = ""
         self._finished = False
@@ -668,13 +667,15 @@ class CarrierBattle:
             [c for c in b if c.box != DESTROYED],
         )
         events.extend(self._check_end())
+        if not self.narrate:
+            return []
         self.log.extend(events)
         return events
 
     def result(self) -> BattleResult:
         ships: dict[str, Ship] = {}
         for sid, ship in self.ships.items():
-            out = _copy_ship(ship)
+            out = ship.copy()
             carrier = self.carriers.get(sid)
             if carrier is not None:
                 out.damage = carrier.damage
@@ -690,7 +691,7 @@ class CarrierBattle:
         groups: dict[str, AirGroup] = {}
         playing = {c.group for c in self.all_counters}
         for gid, group in self.groups.items():
-            out_group = _copy_group(group)
+            out_group = group.copy()
             if gid in playing:
                 out_group.lost = group.lost + group.aircraft - surviving.get(gid, 0)
             elif group.base in self.carriers and self.carriers[group.base].sunk:
@@ -759,7 +760,7 @@ class CarrierBattle:
                 continue
             own = [c for c in waiting if c.home == carrier.id and c.box == WAITING]
             if not carrier.operational:
-                if own:
+                if own and self.narrate:
                     out.append(f"{carrier.name} is crippled and cannot land {names(own)}.")
                 continue
             if decks[carrier.id]:
@@ -781,7 +782,7 @@ class CarrierBattle:
                     c.ring = 0
                     c.role = ""
                     landed.append(c)
-            if landed:
+            if landed and self.narrate:
                 points = self.land_per_turn - room
                 out.append(f"{carrier.name} lands {names(landed)} ({points} strength points).")
         return out
@@ -811,7 +812,7 @@ class CarrierBattle:
         for target in (READY, ATTACKING, HOME, WAITING):
             for c in moved.get(target, ()):
                 c.box = target
-        if moved:
+        if moved and self.narrate:
             parts = [
                 f"{names(moved[t])} to {t}" for t in (READY, ATTACKING, HOME, WAITING) if t in moved
             ]
@@ -839,6 +840,10 @@ class CarrierBattle:
             rolls.append(self.dice.roll(purpose, reason=f"re-roll: the die read {rolls[-1]}"))
         lucky = parts[rolls[-1] - 1]
         self.found = True
+        for c in lucky:
+            c.box = READY
+        if not self.narrate:
+            return []
         enemy = self.side_names[1 - side]
         shown = ", ".join(
             f"{r} (re-rolled)" if i < len(rolls) - 1 else str(r) for i, r in enumerate(rolls)
@@ -847,8 +852,6 @@ class CarrierBattle:
             f"{i + 1}: {names(p) if p else '(none)'}" for i, p in enumerate(parts)
         )
         if lucky:
-            for c in lucky:
-                c.box = READY
             found = (
                 f"search group {rolls[-1]} ({names(lucky)}) finds the {enemy} and goes to "
                 f"{READY}; the others stay in {MOVING}."
@@ -882,29 +885,32 @@ class CarrierBattle:
         dogfight = cap[: len(escorts)]
         rest = cap[len(escorts) :] if bombers else []
         out: list[str] = []
+        say = self.narrate
         name = self.side_names[side]
         if dogfight:
             cap_fire = [air_to_air(self.dice, c.strength, f"CAP {c.label}") for c in dogfight]
             esc_fire = [air_to_air(self.dice, c.strength, f"escort {c.label}") for c in escorts]
             on_escorts = spread_hits(escorts, sum(r.hits for r in cap_fire))
             on_cap = spread_hits(dogfight, sum(r.hits for r in esc_fire))
-            out.append(
-                f"{name} CAP {names(dogfight)} dogfights escorts {names(escorts)}: CAP rolls "
-                + "; ".join(r.text for r in cap_fire)
-                + f" — {_n_hits(sum(r.hits for r in cap_fire))} ({_losses(on_escorts)}); "
-                + "escorts roll "
-                + "; ".join(r.text for r in esc_fire)
-                + f" — {_n_hits(sum(r.hits for r in esc_fire))} ({_losses(on_cap)})."
-            )
+            if say:
+                out.append(
+                    f"{name} CAP {names(dogfight)} dogfights escorts {names(escorts)}: CAP rolls "
+                    + "; ".join(r.text for r in cap_fire)
+                    + f" — {_n_hits(sum(r.hits for r in cap_fire))} ({_losses(on_escorts)}); "
+                    + "escorts roll "
+                    + "; ".join(r.text for r in esc_fire)
+                    + f" — {_n_hits(sum(r.hits for r in esc_fire))} ({_losses(on_cap)})."
+                )
         if rest:
             fire = [air_to_air(self.dice, c.strength, f"CAP {c.label}") for c in rest]
             hits = sum(r.hits for r in fire)
             on_bombers = spread_hits(bombers, hits)
-            out.append(
-                f"{name} CAP {names(rest)} attacks bombers {names(bombers)}: rolls "
-                + "; ".join(r.text for r in fire)
-                + f" — {_n_hits(hits)} ({_losses(on_bombers)})."
-            )
+            if say:
+                out.append(
+                    f"{name} CAP {names(rest)} attacks bombers {names(bombers)}: rolls "
+                    + "; ".join(r.text for r in fire)
+                    + f" — {_n_hits(hits)} ({_losses(on_bombers)})."
+                )
         moved_out = []
         landing = []
         for c in dogfight + rest:
@@ -917,9 +923,9 @@ class CarrierBattle:
             else:
                 c.ring += 1
                 moved_out.append(c)
-        if moved_out:
+        if moved_out and say:
             out.append(f"{names(moved_out)} move out a ring of the CAP box.")
-        if landing:
+        if landing and say:
             out.append(f"{names(landing)} leave the last CAP ring for {WAITING}.")
         return out
 
@@ -972,12 +978,14 @@ class CarrierBattle:
         if fighters:
             for c in fighters:
                 c.box = HOME
-            out.append(f"fighters {names(fighters)} do not attack carriers: to {HOME}.")
+            if self.narrate:
+                out.append(f"fighters {names(fighters)} do not attack carriers: to {HOME}.")
         plan = self.choose_targets(side, bombers)
         if bombers and not plan:
             for c in bombers:
                 c.box = HOME
-            out.append(f"{names(bombers)} find no enemy carrier afloat and turn for {HOME}.")
+            if self.narrate:
+                out.append(f"{names(bombers)} find no enemy carrier afloat and turn for {HOME}.")
             return out
         for target_id, wave in plan.items():
             out.extend(self.attack_wave(self.carriers[target_id], wave))
@@ -987,13 +995,15 @@ class CarrierBattle:
         """One attack wave on one carrier: AA once against the whole wave, then every
         surviving squadron's bombing, all hits together."""
         out: list[str] = []
+        say = self.narrate
         points = sum(c.strength for c in wave)
         aa = aa_fire(self.dice, carrier.aa, f"AA {carrier.name}")
         shot = spread_hits(list(wave), aa.hits)
-        out.append(
-            f"{names(wave)} ({points} strength points) attack {carrier.name}: her AA rolls "
-            f"{aa.text or 'no dice'} — {_n_hits(aa.hits)} ({_losses(shot)})."
-        )
+        if say:
+            out.append(
+                f"{names(wave)} ({points} strength points) attack {carrier.name}: her AA rolls "
+                f"{aa.text or 'no dice'} — {_n_hits(aa.hits)} ({_losses(shot)})."
+            )
         by_squadron: dict[tuple[str, str], list[Counter]] = {}
         for c in wave:
             if c.strength > 0:
@@ -1001,7 +1011,6 @@ class CarrierBattle:
         total = 0
         for (squadron, kind), groups in by_squadron.items():
             strength = sum(c.strength for c in groups)
-            model = groups[0].model or kind.replace("_", " ")
             if kind == DIVE:
                 r = dive_bombing(self.dice, strength, f"{squadron} dive on {carrier.name}")
                 verb = "dive on"
@@ -1009,14 +1018,18 @@ class CarrierBattle:
                 r = torpedo_bombing(self.dice, strength, f"{squadron} torpedo {carrier.name}")
                 verb = "make torpedo runs on"
             total += r.hits
-            out.append(
-                f"{strength} {model} of {squadron} {verb} {carrier.name}: "
-                f"rolls {r.text} — {_n_hits(r.hits)}."
-            )
+            if say:
+                model = groups[0].model or kind.replace("_", " ")
+                out.append(
+                    f"{strength} {model} of {squadron} {verb} {carrier.name}: "
+                    f"rolls {r.text} — {_n_hits(r.hits)}."
+                )
         for c in wave:
             if c.strength > 0:
                 c.box = HOME
-        out.append(self.damage(carrier, total))
+        text = self.damage(carrier, total)
+        if say:
+            out.append(text)
         return out
 
     def damage(self, carrier: Carrier, hits: int) -> str:
@@ -1036,7 +1049,7 @@ class CarrierBattle:
                 c.box = DESTROYED
             carrier.history.append(f"carrier battle: sunk on turn {self.turn}")
             text += " — SUNK"
-            if lost:
+            if lost and self.narrate:
                 text += f", taking down {names(lost)}"
         elif carrier.crippled and not was_crippled:
             carrier.history.append(f"carrier battle: crippled on turn {self.turn}")
@@ -1057,10 +1070,11 @@ class CarrierBattle:
             if carrier.sunk or not deck:
                 continue
             if not carrier.operational:
-                out.append(
-                    f"{carrier.name} is crippled: {names(deck)} on her flight deck cannot be "
-                    "launched."
-                )
+                if self.narrate:
+                    out.append(
+                        f"{carrier.name} is crippled: {names(deck)} on her flight deck cannot "
+                        "be launched."
+                    )
                 continue
             cap = [c for c in deck if c.role == "cap"]
             strike = [c for c in deck if c.role != "cap"]
@@ -1069,6 +1083,8 @@ class CarrierBattle:
                 c.ring = 0
             for c in strike:
                 c.box = MOVING
+            if not self.narrate:
+                continue
             parts = []
             if strike:
                 parts.append(f"{names(strike)} to {MOVING}")
@@ -1120,7 +1136,8 @@ class CarrierBattle:
         for carrier in working:
             deck = decks[carrier.id]
             if not deck and (own_waiting[carrier.id] or carrier.id == host):
-                out.append(f"{carrier.name} keeps her flight deck clear to land planes.")
+                if self.narrate:
+                    out.append(f"{carrier.name} keeps her flight deck clear to land planes.")
                 continue
             room = self.launch_per_turn - sum(c.strength for c in deck)
             aboard = sorted(aboard_by[carrier.id], key=_stronger)
@@ -1143,7 +1160,7 @@ class CarrierBattle:
                     c.role = role
                     spotted.append(c)
             cap_now += sum(1 for c in spotted if c.role == "cap")
-            if spotted:
+            if spotted and self.narrate:
                 cap = [c for c in spotted if c.role == "cap"]
                 strike = [c for c in spotted if c.role != "cap"]
                 parts = []
@@ -1176,8 +1193,9 @@ class CarrierBattle:
                 if was_crippled and not carrier.crippled:
                     text += " — no longer crippled"
                     carrier.history.append(f"carrier battle: repaired on turn {self.turn}")
-                out.append(text + ".")
-            else:
+                if self.narrate:
+                    out.append(text + ".")
+            elif self.narrate:
                 out.append(
                     f"{carrier.name} fails to repair (rolls {roll}, needs {carrier.repair_on}+): "
                     f"damage {carrier.damage}."

@@ -28,6 +28,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from ..dice import Dice
@@ -435,8 +436,10 @@ def band_name(distance: int) -> str:
     return RANGE_BANDS[0][0]
 
 
+@cache
 def table_dice(calibre: float, distance: int) -> int:
-    """The table's number of dice for a calibre at a range (0 for "-" or out of range)."""
+    """The table's number of dice for a calibre at a range (0 for "-" or out of range);
+    remembered, as gunnery asks it for every battery every turn."""
     row = gun_row(calibre)
     col = column_for(distance)
     if row is None or col is None:
@@ -703,6 +706,7 @@ class FastPlayBattle:
         self.turn = 0
         self.first = 0
         self.log: list[str] = []
+        self.narrate = True  # see TacticalBattle.narrate
         self.winner = ""
         self._finished = False
         self.raids: list[_Raid] = []
@@ -860,7 +864,7 @@ class FastPlayBattle:
         lines.extend(self.submarine_attacks(subs[0]))
         lines.extend(self.repair())
         lines.extend(self._check_end())
-        prefixed = [f"Turn {self.turn}: {line}" for line in lines]
+        prefixed = [f"Turn {self.turn}: {line}" for line in lines] if self.narrate else []
         self.log.extend(prefixed)
         return prefixed
 
@@ -955,10 +959,20 @@ class FastPlayBattle:
         """Side ``i``'s enemies in the line, largest first."""
         return [u for u in self.order[1 - i] if not u.sunk and not u.withdrawn]
 
-    def choose_target(self, unit: _Unit, index: int, main: bool) -> _Unit | None:
-        enemies = self._targets(unit.side)
+    def _in_sight(self, i: int) -> list[_Unit]:
+        """Side ``i``'s enemies it can fire on, largest first."""
+        enemies = self._targets(i)
         if self.night:
-            enemies = [u for u in enemies if self.located(unit.side, u)[0]]
+            enemies = [u for u in enemies if self.located(i, u)[0]]
+        return enemies
+
+    def choose_target(
+        self, unit: _Unit, index: int, main: bool, enemies: list[_Unit] | None = None
+    ) -> _Unit | None:
+        """What a battery fires at (see RULE_NOTES); ``enemies`` is ``_in_sight`` when the
+        caller already has it."""
+        if enemies is None:
+            enemies = self._in_sight(unit.side)
         if not enemies:
             return None
         for ids in (unit.torpedoed_by, unit.fired_at_by):
@@ -973,25 +987,29 @@ class FastPlayBattle:
         self.dice.step = 3
         lines: list[str] = []
         reduced = self.night or self.bad_weather
+        distance = self.range
+        radar = self.radar[i]
+        end_on = self.aspect(i) == "end-on"
+        enemies = self._in_sight(i)  # seen again whenever one sinks
         for index, unit in enumerate(self._targets(1 - i)):
             for b, (calibre, guns) in enumerate(unit.batteries):
                 if not unit.in_line:
                     break
-                if not table_dice(calibre, self.range):
+                if not table_dice(calibre, distance):
                     continue
-                target = self.choose_target(unit, index, b == 0)
+                target = self.choose_target(unit, index, b == 0, enemies)
                 if target is None:
                     continue
                 n = battery_dice(
                     calibre,
-                    self.range,
+                    distance,
                     guns,
                     main=b == 0,
                     reduced_visibility=reduced or self.smoke[target.side],
-                    radar=self.radar[i],
+                    radar=radar,
                     single_mounts=unit.ship.id in self.single,
                     target_stopped=target.rate == 0,
-                    end_on=self.aspect(i) == "end-on",
+                    end_on=end_on,
                     damage=unit.retained,
                 )
                 if n == 0:
@@ -1009,15 +1027,20 @@ class FastPlayBattle:
                 unit.revealed = True
                 target.fired_at_by.add(unit.ship.id)
                 hits = rolls.count(6)
-                lines.append(
-                    f"{unit.ship.name} {who} battery ({guns} x {calibre:g}in, {n}D6) at "
-                    f'{target.ship.name} ({self.range}"): {_show(rolls)} - '
-                    f"{hits} hit{'s' if hits != 1 else ''}"
-                )
+                if self.narrate:
+                    lines.append(
+                        f"{unit.ship.name} {who} battery ({guns} x {calibre:g}in, {n}D6) at "
+                        f'{target.ship.name} ({self.range}"): {_show(rolls)} - '
+                        f"{hits} hit{'s' if hits != 1 else ''}"
+                    )
                 for _ in range(hits):
                     if target.sunk:
                         break
-                    lines.append(self.gun_hit(unit, calibre, target))
+                    text = self.gun_hit(unit, calibre, target)
+                    if self.narrate:
+                        lines.append(text)
+                if target.sunk:
+                    enemies = self._in_sight(i)
         return lines
 
     def gun_hit(self, firer: _Unit, calibre: float, target: _Unit) -> str:
@@ -1333,10 +1356,14 @@ class FastPlayBattle:
         att = self.dice.rolls(n, f"{unit.ship.name} torpedoes at {target.ship.name}")
         dfn = self.dice.rolls(n, f"{target.ship.name} evades torpedoes")
         hits = roll_off_hits(att, dfn)
-        lines = [
-            f"{unit.ship.name} torpedoes ({n}D6) at {target.ship.name}: {_show(att)} v "
-            f"{_show(dfn)} - {hits} hit(s)"
-        ]
+        lines = (
+            [
+                f"{unit.ship.name} torpedoes ({n}D6) at {target.ship.name}: {_show(att)} v "
+                f"{_show(dfn)} - {hits} hit(s)"
+            ]
+            if self.narrate
+            else []
+        )
         if unit.vessel == "SS":
             unit.salvos -= 1
         for _ in range(hits):
@@ -1344,7 +1371,9 @@ class FastPlayBattle:
                 break
             d = self.dice.roll(f"torpedo damages on {target.ship.name}")
             self.add_damage(target, d)
-            lines.append(f"{target.ship.name} torpedoed: {d} damages{self.sink_test(target)}")
+            test = self.sink_test(target)
+            if self.narrate:
+                lines.append(f"{target.ship.name} torpedoed: {d} damages{test}")
         return lines
 
     # -- 8. repair, morale ---------------------------------------------------------------
@@ -1371,7 +1400,8 @@ class FastPlayBattle:
                     text += f"; morale {pair[0]}+{pair[1]}: withdraws"
                 else:
                     text += f"; morale {pair[0]}+{pair[1]}: stays in the line"
-            lines.append(text)
+            if self.narrate:
+                lines.append(text)
         return lines
 
     # -- the end --------------------------------------------------------------------------

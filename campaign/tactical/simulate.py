@@ -113,8 +113,9 @@ def simulate(
             odds.names[ship.id] = ship.name
             odds.sides[ship.id] = side_key
     for i in range(runs):
-        fresh = BattleSetup.from_data(_data(setup))
-        result = run(factory(fresh, PreviewDice(f"{seed}/{i}")))
+        battle = factory(setup, PreviewDice(f"{seed}/{i}"))
+        battle.narrate = False
+        result = run(battle)
         odds.runs += 1
         odds.winners[result.winner] += 1
         per_side: Counter[str] = Counter()
@@ -129,9 +130,3 @@ def simulate(
         if on_progress and (odds.runs % every == 0 or odds.runs == runs):
             on_progress(odds)
     return odds
-
-
-def _data(setup: BattleSetup) -> dict[str, Any]:
-    import json
-
-    return dict(json.loads(setup.to_json()))

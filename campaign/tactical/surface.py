@@ -1222,6 +1222,7 @@ class SurfaceBattle:
         self.side_names = (setup.a.name, setup.b.name)
         self.turn = 0
         self.log: list[str] = []
+        self.narrate = True  # see TacticalBattle.narrate
         self.winner = ""
         self.end_reason = ""
         self._finished = False
@@ -1348,6 +1349,8 @@ class SurfaceBattle:
         self.dice.step = 4
         events += self.end_of_move()
         events += self._check_end()
+        if not self.narrate:
+            return []
         events = [f"Move {self.turn}: {e}" for e in events]
         self.log.extend(events)
         return events
@@ -1371,7 +1374,14 @@ class SurfaceBattle:
         for gid, lost in self.air_losses.items():
             if gid in groups:
                 groups[gid].lost += lost
-        return BattleResult(self.rule_set, self.turn, self.winner, ships, groups, list(self.log))
+        return BattleResult(
+            self.rule_set,
+            self.turn,
+            self.winner,
+            ships,
+            groups,
+            list(self.log) if self.narrate else [],
+        )
 
     # -- queries ------------------------------------------------------------------------
 

@@ -1,0 +1,52 @@
+"""What every tactical rule set promises (campaign.tactical.TacticalBattle): the set-up is
+never changed, and a battle fought without words (an odds preview) rolls the same dice to
+the same outcome as the narrated one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from campaign.dice import PreviewDice
+from campaign.tactical import RULE_SETS, BattleResult, BattleSetup, run
+from campaign.tactical.simulate import available
+
+ROOT = Path(__file__).resolve().parent.parent
+SETUPS = {
+    "carrier": "midway.json",
+    "fastplay": "fastplay-example.json",
+    "surface": "surface-example.json",
+    "airstrike": "airstrike-example.json",
+}
+
+
+def test_every_rule_set_has_an_example_here() -> None:
+    assert sorted(SETUPS) == available()
+
+
+def _outcome(result: BattleResult) -> tuple[object, ...]:
+    ships = sorted((s.id, s.state, s.damage, tuple(s.notes)) for s in result.ships.values())
+    groups = sorted((g.id, g.lost) for g in result.air_groups.values())
+    return result.turns, result.winner, tuple(ships), tuple(groups)
+
+
+@pytest.mark.parametrize("rule_set", sorted(SETUPS))
+def test_quiet_battles_match_narrated_ones_and_leave_the_setup_alone(rule_set: str) -> None:
+    available()
+    setup = BattleSetup.load(ROOT / "data" / "battles" / SETUPS[rule_set])
+    before = setup.to_json()
+    factory = RULE_SETS[rule_set]
+    outcomes = set()
+    for seed in range(25):
+        told_dice, quiet_dice = PreviewDice(seed), PreviewDice(seed)
+        told = run(factory(setup, told_dice))
+        battle = factory(setup, quiet_dice)
+        battle.narrate = False
+        quiet = run(battle)
+        assert _outcome(quiet) == _outcome(told), f"seed {seed}"
+        assert told_dice._random() == quiet_dice._random(), f"seed {seed}: other dice rolled"
+        assert told.log and not quiet.log
+        outcomes.add(_outcome(told))
+    assert setup.to_json() == before
+    assert len(outcomes) > 1  # the seeds really gave different battles
