@@ -425,3 +425,182 @@ def test_a_night_carrier_and_submarine_battle_runs() -> None:
     for i in range(5):
         r = run(fastplay_battle(setup, SeededDice(i)))
         assert r.turns >= 1 and r.winner in ("a", "b", "")
+
+
+# -- smoke, escorts, guided bombs, kamikaze, the 1944 air bonus (each alone) -----------------
+
+
+def test_smoke_screens_the_side_that_lays_it() -> None:
+    # 'when firing through a smoke screen': the heavy cruiser's 8in at 12" is 8D6, +1 for ten
+    # guns = 9D6 in the clear; into Japanese smoke half (4), +1 = 5D6; her own smoke is no
+    # screen for her target; radar adds 1D6 back through smoke.
+    cases = [
+        ({}, 9),
+        ({"smoke": {"japan": True}}, 5),
+        ({"smoke": {"b": True}}, 5),
+        ({"smoke": {"usa": True}}, 9),
+        ({"smoke": {"japan": True}, "radar": {"usa": True}}, 6),
+    ]
+    for conditions, dice in cases:
+        b, scripted = duel([6, 1] + [1] * dice, **conditions)  # initiative, then all misses
+        b.step()
+        assert scripted.unused == [], conditions
+        fired = [r for r in scripted.log.rolls if r.purpose.startswith("Ca main")]
+        assert len(fired) == dice, conditions
+
+
+def raid_battle(
+    red: list[AirGroup], blue: list[Ship], year: int, red_nation: str = "japan", **cond: Any
+) -> tuple[FastPlayBattle, Any]:
+    """Red's land-based air has found Blue (sector 2, a 6 at once): the raid arrives on turn
+    1. Returns the battle at turn 1 and its raid; the test gives the dice from there."""
+    setup = BattleSetup(
+        "raid",
+        Side("Red", red_nation, [], red),
+        Side("Blue", "usa", blue, []),
+        {"sector": {"a": 1, "b": 2}, "raid_turns": 1, "year": year, **cond},
+    )
+    b = FastPlayBattle(setup, ScriptedDice([2, 6]))
+    assert [r.arrives for r in b.raids][:1] == [1]
+    b.turn = 1
+    return b, b.raids[0]
+
+
+def rolls_for(dice: ScriptedDice, start: str) -> list[int]:
+    return [r.value for r in dice.log.rolls if r.purpose.startswith(start)]
+
+
+def test_escort_fighters_suppress_a_light_ship_but_not_a_claa() -> None:
+    # 1942: the carrier (BB - BA row) has 2 AA dice, the Atlanta (CLAA) 2, the destroyer 1.
+    # An escort not met by CAP suppresses the destroyer — the CLAA cannot be — so the AA
+    # over the carrier is 2 + 2 = 4D6, not 5D6.
+    blue = [
+        ship("cv", "carrier"),
+        ship("atlanta", "light_cruiser", guns={"5in": 16}),
+        ship("dd", "destroyer"),
+    ]
+    for escort, aa_dice in ((True, 4), (False, 5)):
+        red = [AirGroup("val", "dive_bomber", 4, base="Rabaul", model="D3A Val")]
+        if escort:
+            red.insert(0, AirGroup("zero", "fighter", 4, base="Rabaul", model="A6M2 Zero"))
+        b, raid = raid_battle(red, blue, 1942)
+        assembly = [6] * len(red)  # 1D6 less (6 - 1 counter): a 6 launches the one counter
+        b.dice = ScriptedDice(assembly + [1] * aa_dice)
+        b.assemble(raid)
+        plan, lines = b.air_defence(raid)
+        assert b.dice.unused == [], escort
+        assert len(rolls_for(b.dice, "AA over Cv")) == aa_dice
+        assert ("zero fighters suppress Dd's AA" in lines) is escort
+        assert [c.group.id for c in plan["cv"]] == ["val"]
+
+
+def test_guided_bombs_take_no_aa_and_attack_with_two_dice() -> None:
+    # An HS293 counter and a plain Do 217 counter at a light cruiser (CL - CVL 1943: 2D6).
+    # Two AA sixes remove only the plain bomber; the guided bomb rolls 2D6 against 2D6.
+    red = [
+        AirGroup("hs293", "level_bomber", 4, base="Istres", model="Do 217K / HS293"),
+        AirGroup("do217", "level_bomber", 4, base="Istres", model="Do 217K"),
+    ]
+    b, raid = raid_battle(
+        red, [ship("savannah", "light_cruiser", guns={"6in": 15})], 1943, red_nation="germany"
+    )
+    assembly, aa = [6, 6], [6, 6]  # one 6 a group launches its counter; AA: two sixes
+    b.dice = ScriptedDice(assembly + aa)
+    b.assemble(raid)
+    plan, _ = b.air_defence(raid)
+    assert [c.group.id for c in plan["savannah"]] == ["hs293"]
+    # attack 5, 4 against the target's 3, 2: both beat 3 — 2 hits; damages 2 and 1;
+    # each bomb hit on a CL is sink-tested (1-2, 3-4: afloat)
+    b.dice = ScriptedDice([5, 4, 3, 2, 2, 1, 2, 1, 3, 4])
+    lines = b.air_attacks(raid, plan)
+    assert b.dice.unused == []
+    assert "hs293 at Savannah: [5 4] v [3 2] - 2 hit(s)" in lines
+    assert b.units["savannah"].damage == 3
+
+
+def test_kamikaze_only_from_1944() -> None:
+    tokko = AirGroup("tokko", "kamikaze", 8, base="Mabalacat")
+    b, raid = raid_battle([tokko], [ship("dd", "destroyer")], 1943)
+    b.dice = ScriptedDice([])  # not even the assembly die is rolled
+    assert b.assemble(raid) == ["Red raid arrives: nothing serviceable"]
+    assert raid.counters == []
+
+
+def test_kamikaze_rolls_against_aa_and_hits_as_a_12in_shell_without_sink_test() -> None:
+    # 8 aircraft = 2 counters; the assembly die 6 launches both. They take no general AA
+    # (no AA dice before the attacks). Each rolls 2D6 against the destroyer's 2 AA dice
+    # (DD/DE 1944/45): the first 6-5 beats 2-1 and hits as a 12in shell — 1D6 and, on a
+    # destroyer, +1D6 (3 + 4 = 7 damages) with no sink test; the second 3-2 against 4-1 misses.
+    tokko = AirGroup("tokko", "kamikaze", 8, base="Mabalacat")
+    b, raid = raid_battle([tokko], [ship("dd", "destroyer")], 1944)
+    b.dice = ScriptedDice([6])
+    b.assemble(raid)
+    plan, lines = b.air_defence(raid)
+    assert len(plan["dd"]) == 2 and not any("AA over" in line for line in lines)
+    first, second = [6, 5, 2, 1, 3, 4], [3, 2, 4, 1]  # 2D6 v 2D6 (+ 2 damage dice)
+    b.dice = ScriptedDice(first + second)
+    lines = b.air_attacks(raid, plan)
+    assert b.dice.unused == []
+    assert lines == [
+        "kamikaze tokko strikes Dd",
+        "Dd: 7 damages (7 now)",
+        "kamikaze tokko misses Dd",
+    ]
+    assert not any("sink test" in r.purpose for r in b.dice.log.rolls)
+    assert b.lost_aircraft["tokko"] == 8  # both counters are spent
+
+
+def test_kamikaze_attacks_are_rolled_once_a_game() -> None:
+    # 'using 1D6 roll for the number of attacks per GAME': a second raid brings none
+    tokko = AirGroup("tokko", "kamikaze", 24, base="Mabalacat")
+    b, raid = raid_battle([tokko], [ship("dd", "destroyer")], 1944, strikes=2)
+    assert len(b.raids) == 2
+    b.dice = ScriptedDice([3])  # 6 counters: 3 + (6 - 6) = 3 attacks for the game
+    b.assemble(raid)
+    assert len(raid.counters) == 3
+    b.dice = ScriptedDice([])
+    assert b.assemble(b.raids[1]) == ["Red raid arrives: nothing serviceable"]
+
+
+def test_allied_air_to_air_dice_get_one_more_from_1944_against_japan() -> None:
+    # A US Wildcat CAP counter (3D6) meets the Zero escort. The Zero rolls first (3D6 to
+    # 1943, 4D6 as an A6M from 1944), then the Wildcat. In 1944 the Wildcat's 5 reads 6 and
+    # shoots the Zero down; in 1943 it stays a 5, beats the Zero's 4 and drives it off.
+    # The Japanese dice never get the bonus: the Zero's 5 stays a 5.
+    for year, zero_dice, result in (
+        (1944, [5, 1, 1, 1], "zero counter shot down"),
+        (1943, [4, 1, 1], "zero driven off"),
+    ):
+        red_cv = ship(
+            "shokaku",
+            "carrier",
+            nation="japan",
+            air_groups=[
+                AirGroup("zero", "fighter", 4, base="shokaku", model="A6M Zero"),
+                AirGroup("val", "dive_bomber", 4, base="shokaku", model="D3A Val"),
+            ],
+        )
+        blue_cv = ship(
+            "cv",
+            "carrier",
+            air_groups=[AirGroup("vf", "fighter", 4, base="cv", model="F4F Wildcat")],
+        )
+        setup = BattleSetup(
+            "cap",
+            Side("Red", "japan", [red_cv], []),
+            Side("Blue", "usa", [blue_cv], []),
+            {"sector": {"a": 1, "b": 2}, "raid_turns": 1, "year": year},
+        )
+        b = FastPlayBattle(setup, ScriptedDice([2, 6]))
+        b.turn = 1
+        raid = b.raids[0]
+        aa = fp.aa_factor("CV", year)
+        b.dice = ScriptedDice([6, 6] + zero_dice + [5, 1, 1] + [1] * aa)
+        b.assemble(raid)
+        _, lines = b.air_defence(raid)
+        assert b.dice.unused == [], year
+        combat = next(line for line in lines if line.startswith("CAP vf"))
+        assert combat.endswith(result), (year, combat)
+        shown = "[6 2 2]" if year >= 1944 else "[5 1 1]"
+        assert combat.startswith(f"CAP vf ({shown})"), combat
+        assert f"zero ({fp._show(zero_dice)})" in combat

@@ -242,6 +242,7 @@ TORPEDO_DICE = 4  # "Torpedo salvos are fired using 4D6"
 MTB_DICE = 2  # "All MTB's have an attack value of 2D6 per salvo."
 AIR_ATTACK_DICE = 4  # "Each attacking bomber or torpedo group rolls 4D6 as does the target"
 KAMIKAZE_DICE = 2  # "Attackers will roll 2D6"
+KAMIKAZE_FROM = 1944  # "Attacks began at the end of the Leyte Gulf campaign in June 1944"
 GUIDED_DICE = 2  # HS293 / BAT: "a 2D6 attack factor"
 RADAR_RANGE = 30  # "surface search radar will locate all targets at around 15 miles"
 OLD_BEFORE = 1919  # "Older ships": completed before the end of WW1
@@ -381,8 +382,9 @@ RULE_NOTES: tuple[str, ...] = (
     "bomb damages halved (rounded up) on BA, BB, BC and carriers with an armoured deck "
     "(Ship.deck 3in or more, or conditions['armoured_deck']). Guided bombs (model HS293 or "
     "BAT) attack with 2D6 and take no AA.",
-    "Kamikaze (AirGroup.kind 'kamikaze', from 1944 only): the attacks per game are 1D6 "
-    "adjusted by counters, arriving with the raid and aimed as its bombers; each attacks "
+    "Kamikaze (AirGroup.kind 'kamikaze', from 1944 only): the attacks per game are one 1D6 "
+    "adjusted by counters, rolled when the side's first raid arrives and flying with it, "
+    "aimed as its bombers (later raids bring no more from that group); each attacks "
     "with 2D6 against its target's AA dice (less 1D6 a retained damage), taking "
     "no general AA (roll-off); a win is one hit 'as per the gunnery rules for a 12\" shell' "
     "(1D6, +1D6 on DE/DD/CL), no sink test; the counter is spent.",
@@ -710,7 +712,7 @@ class FastPlayBattle:
         self.winner = ""
         self._finished = False
         self.raids: list[_Raid] = []
-        self.kamikaze_left = [0, 0]
+        self.kamikaze_flown: set[str] = set()  # kamikaze groups already rolled for
         self.lost_aircraft: dict[str, int] = {}
         self.turn_limit = int(cond["turn_limit"])
         self._setup_lines = self._night_setup() + self._locate()
@@ -1083,8 +1085,11 @@ class FastPlayBattle:
             avail = counters(g.aircraft - g.lost) - self.lost_aircraft.get(g.id, 0) // 4
             if avail <= 0:
                 continue
-            if g.kind == "kamikaze" and self.year < 1944:
-                continue
+            if g.kind == "kamikaze":
+                # "1D6 roll for the number of attacks per GAME": one roll, the first raid
+                if self.year < KAMIKAZE_FROM or g.id in self.kamikaze_flown:
+                    continue
+                self.kamikaze_flown.add(g.id)
             if historical:
                 n = avail
             else:
