@@ -59,6 +59,12 @@ def main() -> int:
     shot("03-pacific")
     w.bottom_tabs.setCurrentIndex(1)
     shot("04-odds")
+    panel = w.tactical_odds
+    w.bottom_tabs.setCurrentWidget(panel)
+    panel.rule_set.setCurrentIndex(panel.rule_set.findData("carrier"))
+    panel.runs.setValue(300)
+    panel.run()
+    shot("04b-fight-it-out-odds")
     w.resolve(10)
     w.bottom_tabs.setCurrentWidget(w.report)
     shot("05-after-turn-report")

@@ -27,6 +27,7 @@ from campaign import paths
 from campaign.csvdata import InputError
 from campaign.dice import DiceError
 from campaign.gamefile import GameFileError
+from campaign.odds import naval_odds
 from campaign.operations import BattleChoice
 from campaign.orders import OrdersError
 from campaign.scenario import load_scenario
@@ -44,7 +45,7 @@ from .oddschart import OddsPanel
 from .orders import OrdersEditor
 from .report import ReportPanel
 from .session import GameSession, discard_recovery
-from .tacticalodds import TacticalOddsPanel
+from .tacticalodds import ComingBattle, TacticalOddsPanel
 from .turnbar import TurnBar
 
 THEATRES = (
@@ -95,7 +96,7 @@ class MainWindow(QMainWindow):
         bottom = QTabWidget()
         bottom.addTab(self.report, "Turn report")
         bottom.addTab(_scrolling(self.odds, 380), "Odds")
-        self.tactical_odds = TacticalOddsPanel(self._coming_setup)
+        self.tactical_odds = TacticalOddsPanel(self._coming_battle)
         bottom.addTab(self.tactical_odds, "Fight-it-out odds")
         bottom.addTab(_scrolling(self.calculator, 380), "Umpire's calculator")
         self.bottom_tabs = bottom
@@ -434,8 +435,9 @@ class MainWindow(QMainWindow):
         else:
             self.chart.clear_range()
 
-    def _coming_setup(self, rule_set: str) -> BattleSetup | None:
-        """The battle chosen in the odds panel (else the first coming one) as ships."""
+    def _coming_battle(self, rule_set: str) -> ComingBattle | None:
+        """The battle chosen in the odds panel (else the first coming one): as ships in the
+        rule set's terms, as campaign units, and the damage table's exact odds."""
         battles = self.odds.battles
         if not battles or not self.session.is_open:
             return None
@@ -446,9 +448,14 @@ class MainWindow(QMainWindow):
         sides = []
         for key, side in zip(keys, (b.a, b.b), strict=True):
             units = [state.units[u] for u in b.units.get(key, [])]
-            sides.append((side.name, units[0].nation if units else key, units))
+            name = ", ".join(b.task_forces.get(key, [])) or side.name
+            sides.append((name, units[0].nation if units else key, units))
         setup = expand_forces(self.session.scenario, f"Battle in {b.area_name}", sides[0], sides[1])
-        return in_rule_set_terms(rule_set, setup)
+        return ComingBattle(
+            in_rule_set_terms(rule_set, setup),
+            {"a": list(sides[0][2]), "b": list(sides[1][2])},
+            naval_odds(b.a, b.b),
+        )
 
     def _task_force_dropped(self, key: str, area: str) -> None:
         if self.session.is_open and self.session.state.step == 0:

@@ -1,10 +1,19 @@
-"""Odds of a coming battle fought out with a tactical rule set: many seeded runs, each
-figure with its standard error, a progress bar, and the first figures after a few dozen
-battles."""
+"""Odds of a coming battle fought out with a tactical rule set, set beside the campaign's
+damage table: many seeded runs, each figure with its standard error, a progress bar, and
+the first figures after a few dozen battles.
+
+The comparison is in the campaign's own terms: the steps each side loses (the table's exact
+distribution against the fought-out battles' step losses, by the documented rule of
+:mod:`campaign.tactical.outcome`) and who wins; then each unit's steps and each ship's
+chance of being sunk or damaged."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from html import escape
 
 from PySide6.QtWidgets import (
     QApplication,
@@ -19,15 +28,28 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from campaign.odds import NavalOdds
+from campaign.state import Unit
 from campaign.tactical import BattleSetup
 from campaign.tactical.simulate import TacticalOdds, available, simulate
 
 
+@dataclass
+class ComingBattle:
+    """A battle step 8 will fight: as ships for the rule set, as campaign units, and the
+    damage table's exact odds (None when the table does not apply)."""
+
+    setup: BattleSetup
+    units: dict[str, list[Unit]] = field(default_factory=dict)  # "a" / "b" → units
+    table: NavalOdds | None = None
+
+
 class TacticalOddsPanel(QWidget):
-    """``source()`` gives the coming battle's set-up (None: no battle is coming)."""
+    """``source(rule_set)`` gives the coming battle (None: no battle is coming; ValueError:
+    it cannot be fought out, with the reason)."""
 
     def __init__(
-        self, source: Callable[[str], BattleSetup | None], parent: QWidget | None = None
+        self, source: Callable[[str], ComingBattle | None], parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
         self.source = source
@@ -45,6 +67,9 @@ class TacticalOddsPanel(QWidget):
         self.runs.setSuffix(" battles")
         row.addWidget(self.runs)
         self.go = QPushButton("Run")
+        self.go.setToolTip(
+            "Fight the coming battle this many times and set the odds beside the table's"
+        )
         row.addWidget(self.go)
         row.addStretch(1)
         layout.addLayout(row)
@@ -55,17 +80,19 @@ class TacticalOddsPanel(QWidget):
         layout.addWidget(self.table, 1)
         self.go.clicked.connect(self.run)
         self.odds: TacticalOdds | None = None
+        self.coming: ComingBattle | None = None
 
     def run(self) -> None:
         name = str(self.rule_set.currentData() or "")
         try:
-            setup = self.source(name)
+            coming = self.source(name)
         except ValueError as exc:
-            self.table.setHtml(f"<p>This battle cannot be fought out: {exc}</p>")
+            self.table.setHtml(f"<p>This battle cannot be fought out: {escape(str(exc))}</p>")
             return
-        if setup is None:
+        if coming is None:
             self.table.setHtml("<p>No battle is coming in step 8 with the orders given.</p>")
             return
+        self.coming = coming
         runs = self.runs.value()
         self.progress.setRange(0, runs)
         self.progress.setValue(0)
@@ -78,28 +105,158 @@ class TacticalOddsPanel(QWidget):
             QApplication.processEvents()
 
         try:
-            self.odds = simulate(name, setup, runs, seed="preview", on_progress=show, every=50)
+            self.odds = simulate(
+                name,
+                coming.setup,
+                runs,
+                seed="preview",
+                on_progress=show,
+                every=50,
+                units=coming.units or None,
+            )
         finally:
             self.go.setEnabled(True)
             self.progress.setVisible(False)
 
     def show_odds(self, odds: TacticalOdds) -> None:
-        rows = []
-        for sid, name in odds.names.items():
-            p, se = odds.p(odds.sunk[sid])
-            ph, seh = odds.p(odds.hit[sid])
-            side = odds.side_names.get(odds.sides[sid], "")
-            rows.append(
-                f"<tr><td>{name}</td><td>{side}</td><td align=right>{p:.1%} "
-                f"± {se:.1%}</td><td align=right>{ph:.1%} ± {seh:.1%}</td></tr>"
+        table = self.coming.table if self.coming else None
+        parts = [
+            f"<p><b>{odds.runs} battles</b> fought out by the <b>{escape(odds.rule_set)}</b> "
+            "rules"
+            + (", beside the campaign's damage table (exact)." if table else ".")
+            + " Figures after ± are standard errors.</p>"
+        ]
+        parts.append(_wins_html(odds, table))
+        if odds.has_steps:
+            parts.append(_steps_html(odds, table, self.coming.units if self.coming else {}))
+        parts.append(_ships_html(odds))
+        self.table.setHtml("".join(parts))
+
+
+def _pct(p: float, se: float | None = None) -> str:
+    return f"{p:.1%}" if se is None else f"{p:.1%} ± {se:.1%}"
+
+
+_TABLE = "<table cellpadding=3 cellspacing=0 border=1 style='border-collapse:collapse'>"
+
+
+def _wins_html(odds: TacticalOdds, table: NavalOdds | None) -> str:
+    head = "<tr><th align=left>Who wins</th>"
+    if table:
+        head += "<th>damage table</th>"
+    head += "<th>fought out</th>"
+    campaign = bool(odds.campaign_winners)
+    if campaign:
+        head += "<th>fought out, campaign rule</th>"
+    rows = [head + "</tr>"]
+    table_p = {"a": table.p_a_wins, "b": table.p_b_wins, "": table.p_draw} if table else {}
+    for key in ("a", "b", ""):
+        label = escape(odds.side_names.get(key, "")) if key else "no decision / draw"
+        row = f"<tr><td>{label}</td>"
+        if table:
+            row += f"<td align=right>{_pct(float(table_p[key]))}</td>"
+        row += f"<td align=right>{_pct(*odds.p(odds.winners.get(key, 0)))}</td>"
+        if campaign:
+            cell = _pct(*odds.p(odds.campaign_winners.get(key, 0))) if key else "—"
+            row += f"<td align=right>{cell}</td>"
+        rows.append(row + "</tr>")
+    note = (
+        "<p style='color:#555'>The table decides by steps lost (equal steps: the larger "
+        "force left); the tactical rules by their own victory rule; the campaign rule by "
+        "combat value lost after the step losses.</p>"
+        if table
+        else ""
+    )
+    return _TABLE + "".join(rows) + "</table>" + note
+
+
+def _most_steps(units: list[Unit]) -> int:
+    return sum(2 if u.state == "ready" else 1 for u in units if u.state != "sunk")
+
+
+def _steps_html(
+    odds: TacticalOdds, table: NavalOdds | None, units: Mapping[str, list[Unit]]
+) -> str:
+    """One table: for each number of steps either side may lose, the table's exact chance
+    and the fought-out chance of each side losing that many (rows all zero are left out)."""
+    exact: dict[str, dict[int, Fraction]] = {"a": {}, "b": {}}
+    most: dict[str, int] = {}
+    steps_of = {key: odds.side_steps.get(key, Counter()) for key in "ab"}
+    for key in ("a", "b"):
+        counts = steps_of[key]
+        most[key] = _most_steps(units[key]) if units.get(key) else max(counts, default=0)
+        if table:
+            dist = table.b_on_a if key == "a" else table.a_on_b  # steps this side loses
+            for steps, p in dist.items():
+                k = min(steps, most[key])  # the table can deal more steps than there are
+                exact[key][k] = exact[key].get(k, Fraction(0)) + p
+    columns = 2 if table else 1
+    head = "<tr><th rowspan=2 align=left>Steps lost</th>" + "".join(
+        f"<th colspan={columns}>{escape(odds.side_names.get(key, key))} "
+        f"({most[key]} steps in all)</th>"
+        for key in "ab"
+    )
+    sub = ("<th>damage table</th><th>fought out</th>" if table else "<th>fought out</th>") * 2
+    rows = [head + "</tr><tr>" + sub + "</tr>"]
+    for k in range(max(most.values(), default=0) + 1):
+        shown = [(exact[key].get(k, Fraction(0)), steps_of[key].get(k, 0)) for key in "ab"]
+        if not any(p or n for p, n in shown):
+            continue
+        row = f"<tr><td>{k}</td>"
+        for p, n in shown:
+            if table:
+                row += f"<td align=right>{_pct(float(p))}</td>"
+            row += f"<td align=right>{_pct(*odds.p(n))}</td>"
+        rows.append(row + "</tr>")
+    row = "<tr><td><i>mean</i></td>"
+    for key in "ab":
+        if table:
+            row += f"<td align=right>{float(sum(k * p for k, p in exact[key].items())):.2f}</td>"
+        mean, se = odds.mean(steps_of[key])
+        row += f"<td align=right>{mean:.2f} ± {se:.2f}</td>"
+    rows.append(row + "</tr>")
+    parts = ["<p><b>Campaign steps lost</b></p>", _TABLE + "".join(rows) + "</table>"]
+    unit_rows = ["<tr><th align=left>Unit</th><th>no step</th><th>1 step</th><th>2 steps</th></tr>"]
+    for key in "ab":
+        unit_rows.append(_side_row(odds, key, 4))
+        for unit, counts in odds.unit_steps.items():
+            if odds.unit_sides[unit] != key:
+                continue
+            cells = "".join(
+                f"<td align=right>{_pct(*odds.p(counts.get(k, 0)))}</td>" for k in (0, 1, 2)
             )
-        wins = " · ".join(
-            f"{odds.side_names.get(k, 'no decision') if k else 'no decision'}: "
-            f"{odds.p(v)[0]:.1%} ± {odds.p(v)[1]:.1%}"
-            for k, v in sorted(odds.winners.items())
-        )
-        self.table.setHtml(
-            f"<p><b>{odds.runs} battles</b> ({odds.rule_set} rules). Wins — {wins}</p>"
-            "<table cellpadding=3><tr><th align=left>Ship</th><th align=left>Side</th>"
-            "<th>Sunk</th><th>Damaged or worse</th></tr>" + "".join(rows) + "</table>"
-        )
+            name = escape(odds.unit_names.get(unit, unit))
+            unit_rows.append(f"<tr><td>{name}</td>{cells}</tr>")
+    parts.append(
+        "<p>Each unit, fought out (the table leaves the choice of units to their owner):</p>"
+        + _TABLE
+        + "".join(unit_rows)
+        + "</table>"
+    )
+    return "".join(parts)
+
+
+def _side_row(odds: TacticalOdds, key: str, columns: int) -> str:
+    name = escape(odds.side_names.get(key, key))
+    return f"<tr><td colspan={columns} style='background:#e8edf2'><b>{name}</b></td></tr>"
+
+
+def _ships_html(odds: TacticalOdds) -> str:
+    rows = []
+    for key in "ab":
+        rows.append(_side_row(odds, key, 3))
+        for sid, name in odds.names.items():
+            if odds.sides[sid] != key:
+                continue
+            rows.append(
+                f"<tr><td>{escape(name)}</td>"
+                f"<td align=right>{_pct(*odds.p(odds.sunk[sid]))}</td>"
+                f"<td align=right>{_pct(*odds.p(odds.hit[sid]))}</td></tr>"
+            )
+    return (
+        "<p><b>Ships</b></p>"
+        + _TABLE
+        + "<tr><th align=left>Ship</th><th>Sunk</th><th>Damaged or worse</th></tr>"
+        + "".join(rows)
+        + "</table>"
+    )

@@ -5,6 +5,13 @@ uses the dice seeded ``f"{seed}/{i}"``, so a preview is reproducible. Every figu
 with its standard error (√(p(1−p)/n) for a probability, s/√n for a mean) so the reader sees
 how sure it is; ``on_progress`` is called with the figures so far, so a window can show
 first results early and a progress bar.
+
+Where the set-up's ships belong to campaign units (``Ship.campaign_unit``, as a battle
+drawn from the campaign has), each battle's result is also turned into campaign step losses
+by :func:`campaign.tactical.outcome.step_losses`: the odds then give the distribution of
+steps each unit and each side loses — the figures to set beside the damage table's exact
+odds for the same battle. Given the campaign units themselves, the campaign winner (002:
+the side that lost more combat value withdraws) is counted too.
 """
 
 from __future__ import annotations
@@ -13,12 +20,14 @@ import importlib
 import math
 import pkgutil
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..dice import PreviewDice
+from ..state import Unit
 from . import RULE_SETS, BattleSetup, run
+from .outcome import campaign_winner, step_losses
 
 
 def available() -> list[str]:
@@ -42,6 +51,13 @@ class TacticalOdds:
     names: dict[str, str] = field(default_factory=dict)
     sides: dict[str, str] = field(default_factory=dict)  # ship id → "a" / "b"
     side_names: dict[str, str] = field(default_factory=dict)  # "a" / "b" → the side's name
+    #: campaign unit → steps lost → battles (empty when the ships have no campaign units)
+    unit_steps: dict[str, Counter[int]] = field(default_factory=dict)
+    unit_sides: dict[str, str] = field(default_factory=dict)  # campaign unit → "a" / "b"
+    unit_names: dict[str, str] = field(default_factory=dict)
+    side_steps: dict[str, Counter[int]] = field(default_factory=dict)  # side → steps → battles
+    #: "a" / "b" → battles that side won by the campaign's rule (only with the units given)
+    campaign_winners: Counter[str] = field(default_factory=Counter)
 
     def p(self, count: int) -> tuple[float, float]:
         """A probability and its standard error."""
@@ -49,6 +65,20 @@ class TacticalOdds:
             return 0.0, 0.0
         p = count / self.runs
         return p, math.sqrt(p * (1 - p) / self.runs)
+
+    def mean(self, counts: Mapping[int, int]) -> tuple[float, float]:
+        """The mean of a count distribution (e.g. steps lost) and its standard error."""
+        if not self.runs:
+            return 0.0, 0.0
+        m = sum(k * n for k, n in counts.items()) / self.runs
+        if self.runs < 2:
+            return m, 0.0
+        var = sum(n * (k - m) ** 2 for k, n in counts.items()) / (self.runs - 1)
+        return m, math.sqrt(var / self.runs)
+
+    @property
+    def has_steps(self) -> bool:
+        return bool(self.unit_steps)
 
     def to_dict(self) -> dict[str, Any]:
         ships = {}
@@ -63,18 +93,47 @@ class TacticalOdds:
                 "p_hit": round(ph, 4),
                 "se_hit": round(seh, 4),
             }
-        return {
+        out: dict[str, Any] = {
             "rule_set": self.rule_set,
             "runs": self.runs,
-            "winner": {
-                k: dict(zip(("p", "se"), map(lambda x: round(x, 4), self.p(v)), strict=True))
-                for k, v in sorted(self.winners.items())
-            },
+            "winner": self._ps(self.winners),
             "ships_sunk": {
                 side: {str(n): round(c / self.runs, 4) for n, c in sorted(d.items())}
                 for side, d in self.ships_sunk.items()
             },
             "ships": ships,
+        }
+        if self.has_steps:
+            out["steps_lost"] = {
+                side: self._distribution(counts) for side, counts in self.side_steps.items()
+            }
+            out["units"] = {
+                unit: {
+                    "name": self.unit_names.get(unit, unit),
+                    "side": self.unit_sides[unit],
+                    **self._distribution(counts),
+                }
+                for unit, counts in self.unit_steps.items()
+            }
+        if self.campaign_winners:
+            out["campaign_winner"] = self._ps(self.campaign_winners)
+        return out
+
+    def _ps(self, counts: Mapping[str, int]) -> dict[str, dict[str, float]]:
+        return {
+            k: dict(zip(("p", "se"), (round(x, 4) for x in self.p(v)), strict=True))
+            for k, v in sorted(counts.items())
+        }
+
+    def _distribution(self, counts: Mapping[int, int]) -> dict[str, Any]:
+        mean, se = self.mean(counts)
+        return {
+            "mean": round(mean, 4),
+            "se_mean": round(se, 4),
+            "p": {
+                str(k): dict(zip(("p", "se"), (round(x, 4) for x in self.p(n)), strict=True))
+                for k, n in sorted(counts.items())
+            },
         }
 
     def format(self) -> str:
@@ -84,12 +143,54 @@ class TacticalOdds:
                 p, se = self.p(self.winners[side])
                 label = f"{self.side_names.get(side, side)} wins" if side else "no decision"
                 lines.append(f"  {label + ':':<32} {p:6.1%} ± {se:.1%}")
+        for side, n in sorted(self.campaign_winners.items()):
+            p, se = self.p(n)
+            label = f"{self.side_names.get(side, side)} wins the campaign battle:"
+            lines.append(f"  {label:<32} {p:6.1%} ± {se:.1%}")
         lines.append("  ship                          sunk            damaged or worse")
         for sid, name in self.names.items():
             p, se = self.p(self.sunk[sid])
             ph, seh = self.p(self.hit[sid])
             lines.append(f"  {name[:28]:<28} {p:6.1%} ± {se:4.1%}   {ph:6.1%} ± {seh:4.1%}")
+        if self.has_steps:
+            lines.append("  campaign steps lost           mean           chance of each number")
+            for side in ("a", "b"):
+                label = self.side_names.get(side, side)
+                lines.append(self._steps_line(label, self.side_steps.get(side, Counter())))
+                for unit, counts in self.unit_steps.items():
+                    if self.unit_sides[unit] == side:
+                        name = "  " + self.unit_names.get(unit, unit)
+                        lines.append(self._steps_line(name, counts))
         return "\n".join(lines)
+
+    def _steps_line(self, label: str, counts: Mapping[int, int]) -> str:
+        mean, se = self.mean(counts)
+        shown = ", ".join(
+            f"{k}: {p:.0%} ± {s:.0%}" for k in sorted(counts) for p, s in [self.p(counts[k])]
+        )
+        return f"  {label[:28]:<28} {mean:5.2f} ± {se:4.2f}   {shown}"
+
+
+def campaign_units(setup: BattleSetup) -> dict[str, list[Unit]]:
+    """Stand-in campaign units for a set-up whose ships name their units (``"a"`` / ``"b"``
+    → units): each unit ready, or damaged if one of its ships comes to the battle damaged.
+    Only the ids and states count for step losses."""
+    out: dict[str, list[Unit]] = {"a": [], "b": []}
+    for key, side in (("a", setup.a), ("b", setup.b)):
+        seen: dict[str, Unit] = {}
+        for ship in side.ships:
+            if not ship.campaign_unit:
+                continue
+            unit = seen.get(ship.campaign_unit)
+            if unit is None:
+                unit = Unit(ship.campaign_unit, ship.nation, "", ship.campaign_unit, "")
+                seen[ship.campaign_unit] = unit
+                out[key].append(unit)
+            if ship.state != "undamaged":
+                unit.state = "damaged"
+        if len(seen) and any(not s.campaign_unit for s in side.ships):
+            return {"a": [], "b": []}  # some ships stand for no unit: no step losses
+    return out
 
 
 def simulate(
@@ -99,9 +200,13 @@ def simulate(
     seed: str = "odds",
     on_progress: Callable[[TacticalOdds], None] | None = None,
     every: int = 50,
+    units: Mapping[str, Iterable[Unit]] | None = None,
 ) -> TacticalOdds:
-    """Fight ``runs`` battles; the odds of each ship being sunk or hit, and of each side
-    winning. Raises KeyError for an unknown rule set."""
+    """Fight ``runs`` battles; the odds of each ship being sunk or hit, of each side
+    winning, and (ships with campaign units) of the campaign step losses. ``units``: the
+    campaign units of each side (``"a"`` / ``"b"``), for their names, states and the
+    campaign winner; else stand-ins from the ships (:func:`campaign_units`). Raises
+    KeyError for an unknown rule set."""
     if rule_set not in RULE_SETS:
         available()
     factory = RULE_SETS[rule_set]
@@ -112,6 +217,17 @@ def simulate(
         for ship in side.ships:
             odds.names[ship.id] = ship.name
             odds.sides[ship.id] = side_key
+    by_side = {k: list(v) for k, v in units.items()} if units else campaign_units(setup)
+    everyone = [*by_side.get("a", []), *by_side.get("b", [])]
+    fought = {s.campaign_unit for s in (*setup.a.ships, *setup.b.ships)}
+    for key in ("a", "b"):
+        for unit in by_side.get(key, []):
+            if unit.id in fought:
+                odds.unit_steps[unit.id] = Counter()
+                odds.unit_sides[unit.id] = key
+                odds.unit_names[unit.id] = unit.name
+    if odds.unit_steps:
+        odds.side_steps = {"a": Counter(), "b": Counter()}
     for i in range(runs):
         battle = factory(setup, PreviewDice(f"{seed}/{i}"))
         battle.narrate = False
@@ -127,6 +243,17 @@ def simulate(
                 odds.hit[sid] += 1
         for side_key in ("a", "b"):
             odds.ships_sunk[side_key][per_side[side_key]] += 1
+        if odds.unit_steps:
+            losses = step_losses(result, everyone)
+            lost: Counter[str] = Counter()
+            for loss in losses:
+                odds.unit_steps[loss.unit][loss.steps] += 1
+                lost[odds.unit_sides[loss.unit]] += loss.steps
+            for side_key in ("a", "b"):
+                odds.side_steps[side_key][lost[side_key]] += 1
+            if units:
+                winner = campaign_winner(by_side.get("a", []), by_side.get("b", []), losses)
+                odds.campaign_winners[winner] += 1
         if on_progress and (odds.runs % every == 0 or odds.runs == runs):
             on_progress(odds)
     return odds

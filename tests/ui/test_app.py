@@ -215,3 +215,10 @@ def test_fight_it_out_odds_for_the_coming_battle(window: MainWindow) -> None:
     assert panel.odds is not None and panel.odds.runs == 100
     text = panel.table.toPlainText()
     assert "100 battles" in text and "Akagi" in text and "±" in text
+    # beside the damage table, in campaign steps
+    assert panel.coming is not None and panel.coming.table is not None
+    assert "damage table" in text and "Campaign steps lost" in text
+    assert "fought out, campaign rule" in text
+    assert sum(panel.odds.campaign_winners.values()) == 100
+    units = {u.id for side in panel.coming.units.values() for u in side}
+    assert units == set(panel.odds.unit_steps)

@@ -1,0 +1,106 @@
+"""Odds of a tactical battle: sampled figures with standard errors, and the campaign step
+losses each battle comes to (campaign.tactical.simulate)."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from campaign.dice import PreviewDice
+from campaign.state import Unit
+from campaign.tactical import RULE_SETS, BattleSetup, run
+from campaign.tactical.outcome import step_losses
+from campaign.tactical.simulate import TacticalOdds, available, campaign_units, simulate
+
+MIDWAY = Path(__file__).resolve().parent.parent / "data" / "battles" / "midway.json"
+
+
+def test_probability_and_mean_standard_errors() -> None:
+    odds = TacticalOdds("x", runs=100)
+    p, se = odds.p(25)
+    assert p == 0.25 and se == pytest.approx(math.sqrt(0.25 * 0.75 / 100))
+    # 50 battles with 0 steps, 50 with 2: mean 1, sample variance 100/99, SE √(var/n)
+    mean, se = odds.mean(Counter({0: 50, 2: 50}))
+    assert mean == 1 and se == pytest.approx(math.sqrt(100 / 99 / 100))
+    assert TacticalOdds("x").p(0) == (0.0, 0.0)
+
+
+def test_stand_in_units_come_from_the_ships() -> None:
+    setup = BattleSetup.load(MIDWAY)
+    units = campaign_units(setup)
+    assert [u.id for u in units["a"]] == ["jpn_cv_akagi_kaga", "jpn_cv_hiryu_soryu"]
+    assert {u.state for u in units["a"] + units["b"]} == {"ready"}
+    setup.a.ships[0].state = "damaged"
+    assert campaign_units(setup)["a"][0].state == "damaged"
+    setup.a.ships[0].campaign_unit = ""  # a ship standing for no unit: no step losses
+    assert campaign_units(setup) == {"a": [], "b": []}
+
+
+def test_step_losses_are_counted_battle_by_battle() -> None:
+    available()
+    setup = BattleSetup.load(MIDWAY)
+    odds = simulate("carrier", setup, 40, seed="t")
+    assert odds.runs == 40 and odds.has_steps
+    for counts in odds.unit_steps.values():
+        assert sum(counts.values()) == 40 and set(counts) <= {0, 1, 2}
+    # the same 40 battles again, by hand
+    units = campaign_units(setup)
+    expected: dict[str, Counter[int]] = {"a": Counter(), "b": Counter()}
+    for i in range(40):
+        result = run(RULE_SETS["carrier"](setup, PreviewDice(f"t/{i}")))
+        for key in ("a", "b"):
+            expected[key][sum(loss.steps for loss in step_losses(result, units[key]))] += 1
+    assert odds.side_steps == expected
+    assert not odds.campaign_winners  # stand-in units: no combat values to compare
+    data = odds.to_dict()
+    assert data["units"]["jpn_cv_akagi_kaga"]["side"] == "a"
+    assert abs(sum(v["p"] for v in data["steps_lost"]["a"]["p"].values()) - 1) < 1e-3
+    assert "campaign steps lost" in odds.format()
+
+
+def test_with_the_campaign_units_the_campaign_winner_is_counted() -> None:
+    setup = BattleSetup.load(MIDWAY)
+    units = {
+        "a": [
+            Unit(
+                "jpn_cv_akagi_kaga",
+                "japan",
+                "fleet_carrier",
+                "Akagi & Kaga",
+                "truk",
+                carries_air=True,
+            ),
+            Unit(
+                "jpn_cv_hiryu_soryu",
+                "japan",
+                "fleet_carrier",
+                "Hiryu & Soryu",
+                "truk",
+                carries_air=True,
+            ),
+        ],
+        "b": [
+            Unit(
+                "usa_cv_enterprise_yorktown",
+                "usa",
+                "fleet_carrier",
+                "Enterprise & Yorktown",
+                "pearl",
+            ),
+            Unit("usa_cv_wasp_hornet", "usa", "fleet_carrier", "Wasp & Hornet", "pearl"),
+        ],
+    }
+    odds = simulate("carrier", setup, 30, units=units)
+    assert sum(odds.campaign_winners.values()) == 30
+    assert odds.unit_names["jpn_cv_akagi_kaga"] == "Akagi & Kaga"
+    assert "wins the campaign battle" in odds.format()
+
+
+def test_set_ups_without_campaign_units_have_no_step_losses() -> None:
+    available()
+    setup = BattleSetup.load(MIDWAY.with_name("surface-example.json"))
+    odds = simulate("surface", setup, 5)
+    assert not odds.has_steps and "steps_lost" not in odds.to_dict()
