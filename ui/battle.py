@@ -1,12 +1,17 @@
 """The battle window: a naval battle fought out with a tactical rule set.
 
-Both forces as ship cards (type, speed, guns, air groups, damage and state), the battle
-log in words, and buttons to play the next tactical turn or fight to the end. Closing the
-window hands the battle back to step 8, which finishes it if need be and turns its result
-into campaign step losses — explained in the turn report.
+Both forces as ship cards (type, speed, guns, air groups, damage and state), what each
+tactical turn plays (the rule set's phases), the battle log in words turn by turn, and
+buttons to play the next tactical turn or fight to the end. When the battle is over the
+window says what it means for the campaign — each unit's step losses and why, and who wins
+— before closing hands it back to step 8, which applies exactly that (closing earlier
+fights the rest automatically; the turn report then explains the result).
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from html import escape
 
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
@@ -22,7 +27,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from campaign.state import Unit
 from campaign.tactical import BattleSetup, Ship, TacticalBattle
+from campaign.tactical.outcome import campaign_decision, step_losses
 
 STATE_COLOURS = {
     "undamaged": "#2f6f4f",
@@ -44,17 +51,31 @@ def _air(ship: Ship) -> str:
 
 
 class BattleWindow(QDialog):
+    """``units``: each side's campaign units (``"a"`` / ``"b"``), for the step losses and
+    the campaign winner the battle comes to; without them the window shows the battle only.
+    """
+
     def __init__(
-        self, battle: TacticalBattle, setup: BattleSetup, parent: QWidget | None = None
+        self,
+        battle: TacticalBattle,
+        setup: BattleSetup,
+        parent: QWidget | None = None,
+        units: Mapping[str, list[Unit]] | None = None,
     ) -> None:
         super().__init__(parent)
         self.battle = battle
         self.setup = setup
+        self.units = dict(units or {})
         self.setWindowTitle(f"{setup.title} — {battle.rule_set} rules")
         self.resize(1100, 680)
         layout = QVBoxLayout(self)
         self.heading = QLabel()
         layout.addWidget(self.heading)
+        phases = " · ".join(escape(p) for p in getattr(battle, "phases", ()))
+        self.phases = QLabel(f"Each tactical turn plays: {phases}" if phases else "")
+        self.phases.setWordWrap(True)
+        self.phases.setStyleSheet("color: #44525e")
+        layout.addWidget(self.phases)
         cards = QHBoxLayout()
         self.tables: list[QTableWidget] = []
         for side in (setup.a, setup.b):
@@ -71,6 +92,9 @@ class BattleWindow(QDialog):
         layout.addLayout(cards, 2)
         self.log = QTextBrowser()
         layout.addWidget(self.log, 2)
+        self.outcome = QLabel()
+        self.outcome.setWordWrap(True)
+        layout.addWidget(self.outcome)
         buttons = QHBoxLayout()
         self.next_button = QPushButton("Next tactical turn")
         self.end_button = QPushButton("Fight to the end")
@@ -89,8 +113,9 @@ class BattleWindow(QDialog):
     def next_turn(self) -> None:
         if not self.battle.finished:
             self.turns += 1
-            for line in self.battle.step():
-                self.log.append(line)
+            lines = self.battle.step()
+            body = "<br>".join(escape(line) for line in lines) or "<i>nothing happens</i>"
+            self.log.append(f"<p><b>Tactical turn {self.turns}</b><br>{body}</p>")
         self.refresh()
 
     def to_the_end(self) -> None:
@@ -124,6 +149,30 @@ class BattleWindow(QDialog):
         self.end_button.setEnabled(not done)
         self.close_button.setText(
             "Close and apply the result" if done else "Close: fight the rest automatically"
+        )
+        self.outcome.setText(self.campaign_outcome() if done else "")
+
+    def campaign_outcome(self) -> str:
+        """What the finished battle means for the campaign, in words (the rule of
+        campaign/tactical/outcome.py, as step 8 will apply it)."""
+        result = self.battle.result()
+        everyone = [*self.units.get("a", []), *self.units.get("b", [])]
+        if not everyone:
+            return ""
+        losses = step_losses(result, everyone)
+        names = {u.id: u.name for u in everyone}
+        lines = []
+        for loss in losses:
+            steps = (
+                f"{loss.steps} step{'s' if loss.steps != 1 else ''}" if loss.steps else "no step"
+            )
+            lines.append(f"{escape(names.get(loss.unit, loss.unit))}: {steps} ({escape(loss.why)})")
+        winner, why = campaign_decision(self.units.get("a", []), self.units.get("b", []), losses)
+        side = self.setup.a if winner == "a" else self.setup.b
+        return (
+            "<b>Back to the campaign</b> — closing applies: "
+            + "; ".join(lines)
+            + f". Winner: <b>{escape(side.name)}</b> ({escape(why)})."
         )
 
 

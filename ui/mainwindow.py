@@ -31,6 +31,7 @@ from campaign.odds import naval_odds
 from campaign.operations import BattleChoice
 from campaign.orders import OrdersError
 from campaign.scenario import load_scenario
+from campaign.state import Unit
 from campaign.tactical import BattleSetup, TacticalBattle
 from campaign.tactical.outcome import expand_forces, in_rule_set_terms
 from campaign.tactical.simulate import available
@@ -402,8 +403,14 @@ class MainWindow(QMainWindow):
         return rule_sets[choices.index(choice) - 1]
 
     def show_battle(self, battle: TacticalBattle, setup: BattleSetup) -> None:
-        """The battle window, modal while step 8 waits for it."""
-        BattleWindow(battle, setup, self).exec()
+        """The battle window, modal while step 8 waits for it, with the campaign units the
+        ships belong to (for the step losses it will explain)."""
+        units = self.session.state.units
+        sides: dict[str, list[Unit]] = {}
+        for key, side in (("a", setup.a), ("b", setup.b)):
+            ids = dict.fromkeys(s.campaign_unit for s in side.ships if s.campaign_unit)
+            sides[key] = [units[u] for u in ids if u in units]
+        BattleWindow(battle, setup, self, units=sides).exec()
 
     def _dice_mode(self, index: int) -> None:
         self.session.manual_dice = ask_die(self) if index == 1 else None  # type: ignore[assignment]

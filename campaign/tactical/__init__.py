@@ -168,6 +168,8 @@ class TacticalBattle(Protocol):
     set-up it was made from (an odds preview fights thousands from one set-up)."""
 
     rule_set: str
+    #: what one tactical turn (``step``) plays, in order, in the rule set's words
+    phases: tuple[str, ...]
     #: False: the battle is not put into words — ``step`` returns no lines and the result's
     #: log is empty, and a rule set may skip building the words at all (an odds preview
     #: fights thousands of battles nobody reads). The dice and the outcome are the same.

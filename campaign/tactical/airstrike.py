@@ -391,6 +391,11 @@ class AirStrikeBattle:
     """Air strikes on naval units by *A World at War* 20.44 (see :data:`RULE_NOTES`)."""
 
     rule_set = "airstrike"
+    #: one strike
+    phases: tuple[str, ...] = (
+        "Each side's air attacks (20.44)",
+        "Hits take effect: damaged, sunk, repaired",
+    )
 
     def __init__(self, setup: BattleSetup, dice: Dice) -> None:
         setup = setup.copy()  # strikes mark the ships themselves; the caller's stay as given

@@ -518,6 +518,8 @@ class CarrierBattle:
     :data:`RULE_NOTES`)."""
 
     rule_set = RULE_SET
+    #: the Sequence of Play, each step for one side then the other
+    phases = tuple(f"{n}-{n + 1} {name}" for n, side, name in SEQUENCE if side == 0)
 
     def __init__(self, setup: BattleSetup, dice: Dice) -> None:
         self.setup = setup
@@ -1243,7 +1245,7 @@ class CarrierBattle:
         who = {"a": self.side_names[0], "b": self.side_names[1]}.get(self.winner)
         return [
             f"The battle ends after turn {self.turn}: {reason}. "
-            + (f"{who} wins." if who else "No decision.")
+            + (f"Winner: {who}." if who else "No decision.")
         ]
 
     def _decide(self, afloat: Sequence[bool]) -> str:

@@ -648,6 +648,17 @@ class FastPlayBattle:
     """A battle by the *World War 2 Naval Fast Play Rules* (see :data:`RULE_NOTES`)."""
 
     rule_set = RULE_SET
+    #: the seed's "Game Turn Sequence"
+    phases: tuple[str, ...] = (
+        "1 Initiative",
+        "2 Movement (and raids arriving)",
+        "3 Gunnery",
+        "4 AA fire and air-to-air",
+        "5 Air attacks",
+        "6 ASW",
+        "7 Torpedoes",
+        "8 Repair (and morale)",
+    )
 
     def __init__(self, setup: BattleSetup, dice: Dice) -> None:
         self.setup = setup
@@ -1443,7 +1454,7 @@ class FastPlayBattle:
         return [
             f"The battle ends after turn {self.turn}: {reason}. Capacity sunk: "
             f"{self.names[0]} {lost[0]}, {self.names[1]} {lost[1]}. "
-            + (f"{who} wins." if who else "No decision.")
+            + (f"Winner: {who}." if who else "No decision.")
         ]
 
     def result(self) -> BattleResult:

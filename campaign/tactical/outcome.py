@@ -159,6 +159,16 @@ def campaign_winner(
     a_units: Iterable[Unit], b_units: Iterable[Unit], losses: Iterable[UnitLoss]
 ) -> str:
     """002: the side that lost more combat value withdraws ("a", "b")."""
+    return campaign_decision(a_units, b_units, losses)[0]
+
+
+def campaign_decision(
+    a_units: Iterable[Unit], b_units: Iterable[Unit], losses: Iterable[UnitLoss]
+) -> tuple[str, str]:
+    """The campaign winner ("a" / "b") and why, in words. 002: *The side that has lost the
+    most combat value must withdraw and has lost. In the event of equal losses, the side
+    with the highest CV at the end is the winner*; still equal, the defender (``b``) holds
+    (docs/rules-notes.md)."""
     by_unit = {loss.unit: loss.steps for loss in losses}
 
     def lost_and_left(units: Iterable[Unit]) -> tuple[int, int]:
@@ -176,5 +186,15 @@ def campaign_winner(
 
     (lost_a, left_a), (lost_b, left_b) = lost_and_left(a_units), lost_and_left(b_units)
     if lost_a != lost_b:
-        return "a" if lost_a < lost_b else "b"
-    return "a" if left_a > left_b else "b"
+        winner = "a" if lost_a < lost_b else "b"
+        return (
+            winner,
+            f"combat value lost {lost_a} against {lost_b}: the side that lost more withdraws",
+        )
+    if left_a != left_b:
+        winner = "a" if left_a > left_b else "b"
+        return winner, (
+            f"equal combat value lost ({lost_a}); the higher combat value left wins "
+            f"({left_a} against {left_b})"
+        )
+    return "b", f"equal combat value lost ({lost_a}) and left ({left_a}): the defender holds"

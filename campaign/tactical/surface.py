@@ -1213,6 +1213,13 @@ class SurfaceBattle:
     """A surface action by Ellard & Hammond (see the module docstring and RULE_NOTES)."""
 
     rule_set = RULE_SET
+    #: one move (the module docstring)
+    phases: tuple[str, ...] = (
+        "1 Torpedoes fired, air strikes",
+        "2 Movement, mines, smoke",
+        "3 Gunfire",
+        "4 End of move: torpedoes arrive, fires, flooding",
+    )
 
     def __init__(self, setup: BattleSetup, dice: Dice) -> None:
         self.setup = setup

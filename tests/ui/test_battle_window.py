@@ -27,3 +27,52 @@ def test_step_through_midway_then_fight_to_the_end(qtbot: object) -> None:
         for r in range(window.tables[i].rowCount())
     }
     assert states <= {"undamaged", "damaged", "crippled", "sunk"} and states != {"undamaged"}
+
+
+def test_phases_turn_headings_and_what_the_battle_means_for_the_campaign(qtbot: object) -> None:
+    from campaign.state import Unit
+    from campaign.tactical.outcome import campaign_winner, step_losses
+
+    available()
+    setup = BattleSetup.load("data/battles/midway.json")
+    units = {
+        "a": [
+            Unit("jpn_cv_akagi_kaga", "japan", "fleet_carrier", "Akagi & Kaga", "truk"),
+            Unit("jpn_cv_hiryu_soryu", "japan", "fleet_carrier", "Hiryu & Soryu", "truk"),
+        ],
+        "b": [
+            Unit("usa_cv_enterprise_yorktown", "usa", "fleet_carrier", "Enterprise & Yorktown", ""),
+            Unit("usa_cv_wasp_hornet", "usa", "fleet_carrier", "Wasp & Hornet", ""),
+        ],
+    }
+    battle = RULE_SETS["carrier"](setup, SeededDice(11))
+    window = BattleWindow(battle, setup, units=units)
+    qtbot.addWidget(window)  # type: ignore[attr-defined]
+    assert "1-2 Land Planes" in window.phases.text()
+    assert "13-14 Repair Damage" in window.phases.text()
+    window.next_button.click()
+    assert "Tactical turn 1" in window.log.toPlainText()
+    assert window.outcome.text() == ""  # nothing to apply until the battle is over
+    window.end_button.click()
+    text = window.outcome.text()
+    losses = step_losses(battle.result(), units["a"] + units["b"])
+    for loss in losses:  # every unit, with the steps step 8 will apply
+        name = next(u.name for u in units["a"] + units["b"] if u.id == loss.unit)
+        steps = f"{loss.steps} step" if loss.steps else "no step"
+        assert f"{name.replace('&', '&amp;')}: {steps}" in text
+    winner = campaign_winner(units["a"], units["b"], losses)
+    assert f"Winner: <b>{(setup.a if winner == 'a' else setup.b).name}</b>" in text
+
+
+def test_every_rule_set_says_what_a_tactical_turn_plays() -> None:
+    for name in available():
+        phases = RULE_SETS[name](BattleSetup.load(EXAMPLES[name]), SeededDice(1)).phases
+        assert phases and all(isinstance(p, str) and p for p in phases), name
+
+
+EXAMPLES = {
+    "carrier": "data/battles/midway.json",
+    "fastplay": "data/battles/fastplay-example.json",
+    "surface": "data/battles/surface-example.json",
+    "airstrike": "data/battles/airstrike-example.json",
+}
