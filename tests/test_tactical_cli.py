@@ -7,6 +7,7 @@ import json
 import pytest
 
 from campaign.cli import main
+from campaign.engine import Campaign
 
 MIDWAY = "data/battles/midway.json"
 FORCE_Z = "data/battles/airstrike-example.json"
@@ -18,7 +19,15 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-@pytest.mark.parametrize(("rule_set", "setup"), [("carrier", MIDWAY), ("airstrike", FORCE_Z)])
+@pytest.mark.parametrize(
+    ("rule_set", "setup"),
+    [
+        ("carrier", MIDWAY),
+        ("airstrike", FORCE_Z),
+        ("fastplay", "data/battles/fastplay-example.json"),
+        ("surface", "data/battles/surface-example.json"),
+    ],
+)
 def test_a_whole_battle_runs_and_is_the_same_for_the_same_seed(
     capsys: pytest.CaptureFixture[str], rule_set: str, setup: str
 ) -> None:
@@ -51,8 +60,9 @@ def test_bad_set_ups_and_missing_rule_sets_are_reported(
     assert code == 1 and "--setup" in err
 
 
+@pytest.mark.parametrize("rule_set", ["carrier", "fastplay", "surface", "airstrike"])
 def test_a_campaign_battle_fought_out_comes_back_as_step_losses(
-    tmp_path: object, capsys: pytest.CaptureFixture[str]
+    tmp_path: object, capsys: pytest.CaptureFixture[str], rule_set: str
 ) -> None:
     from pathlib import Path
 
@@ -63,12 +73,19 @@ def test_a_campaign_battle_fought_out_comes_back_as_step_losses(
     samples = paths.scenario_dir("1942") / "sample-orders"
     for f in sorted(samples.glob("*.json")):
         assert run(capsys, "orders", game, f.stem, str(f))[0] == 0
-    code, out, err = run(capsys, "resolve", game, "--seed", "3", "--fight", "carrier")
+    with Campaign.open(game) as before:
+        start = {u.id: u.state for u in before.state.units.values()}
+    code, out, err = run(capsys, "resolve", game, "--seed", "3", "--fight", rule_set)
     assert code == 0, err
-    assert "fought out with the carrier rules" in out
+    assert f"fought out with the {rule_set} rules" in out
     code, out, _ = run(capsys, "report", game, "--json")
     events = json.loads(out)["events"]
     fought = next(e for e in events if e["kind"] == "tactical_battle")
-    assert fought["data"]["rule_set"] == "carrier" and fought["data"]["log"]
+    assert fought["data"]["rule_set"] == rule_set and fought["data"]["log"]
     result = next(e for e in events if e["kind"] == "battle_result" and e["step"] == 8)
-    assert result["data"]["losses"]  # the ships' fate became campaign step losses
+    losses = result["data"]["losses"]  # the ships' fate became campaign step losses
+    assert any(losses.values())  # (seed 3 sinks or damages something with every rule set)
+    with Campaign.open(game) as after:
+        for unit, steps in losses.items():
+            if steps:  # each step taken shows on the unit (ready → damaged → sunk)
+                assert after.state.units[unit].state != start[unit], unit
