@@ -76,3 +76,17 @@ EXAMPLES = {
     "surface": "data/battles/surface-example.json",
     "airstrike": "data/battles/airstrike-example.json",
 }
+
+
+def test_a_whole_battle_of_every_rule_set_plays_in_the_window(qtbot: object) -> None:
+    for name in available():
+        setup = BattleSetup.load(EXAMPLES[name])
+        battle = RULE_SETS[name](setup, SeededDice(2))
+        window = BattleWindow(battle, setup)
+        qtbot.addWidget(window)  # type: ignore[attr-defined]
+        window.end_button.click()
+        assert battle.finished, name
+        assert "Tactical turn 1" in window.log.toPlainText(), name
+        assert window.close_button.text() == "Close and apply the result", name
+        shown = window.tables[0].rowCount() + window.tables[1].rowCount()
+        assert shown == len(setup.a.ships) + len(setup.b.ships), name
