@@ -4,6 +4,11 @@ Run: ``python bench/gamefile_bench.py [--runs N]``. Prints the median and the ra
 "Load" is everything opening a game takes: integrity check, reading the scenario back,
 validating it, and reading the current state. "Save" is one transaction writing the state
 (and a handful of events) with synchronous=FULL.
+
+Measured: load 17 ms before the order-of-battle tables (740 ships); 47-50 ms with them, 60%
+of it re-checking every stored cell by turning it back into text and parsing it; 22-30 ms
+once plainly good typed values skip that round trip (``csvdata.value_ok``; a property test
+keeps it from passing anything the parser refuses).
 """
 
 from __future__ import annotations

@@ -213,6 +213,40 @@ def parse_cell(col: Column, raw: str) -> tuple[Any, str | None]:
     return value, None
 
 
+def value_ok(col: Column, value: Any) -> bool:
+    """A quick yes for a typed value that :func:`parse_cell` would accept as it stands
+    (its canonical text parses without a message). False means "not sure": ask
+    ``parse_cell(col, format_cell(col, value))`` for the verdict and the message."""
+    kind = col.kind
+    if value is None:
+        return not col.required
+    if kind == "text":
+        return not col.required or (isinstance(value, str) and bool(value.strip()))
+    if kind == "int" or kind == "decimal":
+        if type(value) is not int and (kind == "int" or type(value) is not float):
+            return False
+        if kind == "decimal" and not math.isfinite(value):
+            return False
+        return (col.minimum is None or value >= col.minimum) and (
+            col.maximum is None or value <= col.maximum
+        )
+    if kind == "enum":
+        return isinstance(value, str) and value in col.choices
+    if kind == "id":
+        return isinstance(value, str) and ID_RE.match(value) is not None
+    if kind == "bool":
+        return isinstance(value, bool)
+    if kind == "idlist":
+        if not isinstance(value, list):
+            return False
+        if not value:
+            return not col.required
+        return all(isinstance(p, str) and ID_RE.match(p) for p in value)
+    if kind == "colour":
+        return isinstance(value, str) and COLOUR_RE.match(value) is not None
+    return False
+
+
 def format_cell(col: Column, value: Any) -> str:
     """The canonical text of a typed value (the inverse of :func:`parse_cell`)."""
     if value is None:

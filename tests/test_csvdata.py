@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from campaign.csvdata import (
     Column,
@@ -13,6 +15,7 @@ from campaign.csvdata import (
     parse_cell,
     parse_table,
     render_table,
+    value_ok,
 )
 
 SCHEMA = TableSchema(
@@ -123,3 +126,43 @@ def test_a_row_with_too_many_cells_is_named() -> None:
 def test_input_error_lists_problems_in_file_row_order() -> None:
     err = InputError([Problem("b.csv", 3, "x", "bad"), Problem("a.csv", 9, "y", "worse")])
     assert str(err).splitlines()[1].startswith("a.csv, row 9, field 'y'")
+
+
+_COLUMNS = [
+    Column("id", "id"),
+    Column("count", "int", minimum=0, maximum=10),
+    Column("any", "int", required=False),
+    Column("size", "decimal", required=False, minimum=0.5),
+    Column("ok", "bool"),
+    Column("kind", "enum", choices=("big", "small")),
+    Column("via", "idlist", required=False),
+    Column("must", "idlist"),
+    Column("colour", "colour", required=False),
+    Column("notes", "text", required=False),
+    Column("name", "text"),
+]
+_VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-20, 20),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=8),
+    st.sampled_from(["big", "small", "north_sea", "#1f4e79", " big", "a b", "", "  "]),
+    st.lists(st.sampled_from(["north_sea", "x1", "Bad", "", "a;b"]), max_size=3),
+)
+
+
+@given(st.sampled_from(_COLUMNS), _VALUES)
+def test_a_quick_yes_is_always_a_yes_of_the_parser(col: Column, value: object) -> None:
+    """value_ok (the game file's fast re-check) never passes what parse_cell refuses."""
+    if value_ok(col, value):
+        assert parse_cell(col, format_cell(col, value))[1] is None
+
+
+def test_the_quick_check_says_yes_to_ordinary_values() -> None:
+    assert value_ok(Column("n", "int", minimum=0), 3) and not value_ok(Column("n", "int"), True)
+    assert value_ok(Column("k", "enum", choices=("big",)), "big")
+    assert value_ok(Column("v", "idlist"), ["north_sea", "x1"])
+    assert not value_ok(Column("v", "idlist"), [])  # required: ask the parser
+    assert value_ok(Column("t", "text", required=False), None)
+    assert not value_ok(Column("t", "int"), None)  # a required cell left empty: ask
