@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..dice import Dice
-from . import AirGroup, BattleResult, BattleSetup, Ship, register
+from . import AirGroup, BattleResult, BattleSetup, Ship, TurnBattle, register
 
 RULE_SET = "carrier"
 
@@ -513,7 +513,7 @@ def _stronger(c: Counter) -> int:
 # ---------------------------------------------------------------------------------------
 
 
-class CarrierBattle:
+class CarrierBattle(TurnBattle):
     """A carrier battle by *A Terrible Resolve* (see the module docstring and
     :data:`RULE_NOTES`)."""
 
@@ -522,20 +522,14 @@ class CarrierBattle:
     phases = tuple(f"{n}-{n + 1} {name}" for n, side, name in SEQUENCE if side == 0)
 
     def __init__(self, setup: BattleSetup, dice: Dice) -> None:
+        super().__init__(dice)
         self.setup = setup
-        self.dice = dice
         cond: dict[str, Any] = {**DEFAULTS, **setup.conditions}
         self.conditions = cond
         self.commander = {**COMMANDER, **dict(cond.get("commander") or {})}
         self.side_names = (setup.a.name, setup.b.name)
-        self.turn = 0
-        self.log: list[str] = []
-        #: False: play without putting the battle into words (an odds preview fights
-        #: thousands of battles nobody reads; the dice and the outcome are the same)
-        self.narrate = True
         self.winner = ""
         self.end_reason = ""
-        self._finished = False
         self.group_strength = int(cond["group_strength"])
         self.land_per_turn = int(cond["land_per_turn"])
         self.launch_per_turn = int(cond["launch_per_turn"])
@@ -646,17 +640,9 @@ class CarrierBattle:
 
     # -- the protocol -------------------------------------------------------------------
 
-    @property
-    def finished(self) -> bool:
-        return self._finished
-
-    def step(self) -> list[str]:
-        """Play one turn: the fourteen steps of the Sequence of Play, then the end check."""
-        if self._finished:
-            return []
-        self.turn += 1
+    def play_turn(self) -> list[str]:
+        """The fourteen steps of the Sequence of Play, then the end check."""
         events: list[str] = []
-        self.dice.turn = self.turn
         for number, side, phase, play in self._sequence:
             self.dice.step = number
             lines = play(side)
@@ -669,9 +655,6 @@ class CarrierBattle:
             [c for c in b if c.box != DESTROYED],
         )
         events.extend(self._check_end())
-        if not self.narrate:
-            return []
-        self.log.extend(events)
         return events
 
     def result(self) -> BattleResult:

@@ -32,7 +32,7 @@ from functools import cache
 from typing import Any
 
 from ..dice import Dice
-from . import AirGroup, BattleResult, BattleSetup, Ship, Side, register
+from . import AirGroup, BattleResult, BattleSetup, Ship, Side, TurnBattle, register
 
 RULE_SET = "fastplay"
 
@@ -644,7 +644,7 @@ class _Raid:
     counters: list[_Counter] = field(default_factory=list)
 
 
-class FastPlayBattle:
+class FastPlayBattle(TurnBattle):
     """A battle by the *World War 2 Naval Fast Play Rules* (see :data:`RULE_NOTES`)."""
 
     rule_set = RULE_SET
@@ -661,8 +661,8 @@ class FastPlayBattle:
     )
 
     def __init__(self, setup: BattleSetup, dice: Dice) -> None:
+        super().__init__(dice)
         self.setup = setup
-        self.dice = dice
         cond: dict[str, Any] = {**DEFAULTS, **setup.conditions}
         self.cond = cond
         self.year = int(cond["year"])
@@ -716,12 +716,8 @@ class FastPlayBattle:
         self.course: list[str] = [self.intent(0, 1), self.intent(1, 1)]
         self.turned = [0, 0]
         self.visibility = [0, 0]
-        self.turn = 0
         self.first = 0
-        self.log: list[str] = []
-        self.narrate = True  # see TacticalBattle.narrate
         self.winner = ""
-        self._finished = False
         self.raids: list[_Raid] = []
         self.kamikaze_flown: set[str] = set()  # kamikaze groups already rolled for
         self.lost_aircraft: dict[str, int] = {}
@@ -841,15 +837,7 @@ class FastPlayBattle:
 
     # -- the protocol -------------------------------------------------------------------
 
-    @property
-    def finished(self) -> bool:
-        return self._finished
-
-    def step(self) -> list[str]:
-        if self._finished:
-            return []
-        self.turn += 1
-        self.dice.turn = self.turn
+    def play_turn(self) -> list[str]:
         lines: list[str] = []
         if self.turn == 1:
             lines.extend(self._setup_lines)
@@ -877,9 +865,7 @@ class FastPlayBattle:
         lines.extend(self.submarine_attacks(subs[0]))
         lines.extend(self.repair())
         lines.extend(self._check_end())
-        prefixed = [f"Turn {self.turn}: {line}" for line in lines] if self.narrate else []
-        self.log.extend(prefixed)
-        return prefixed
+        return [f"Turn {self.turn}: {line}" for line in lines] if self.narrate else []
 
     # -- 1. initiative ------------------------------------------------------------------
 

@@ -38,7 +38,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..dice import Dice
-from . import AirGroup, BattleResult, BattleSetup, Ship, register
+from . import AirGroup, BattleResult, BattleSetup, Ship, TurnBattle, register
 
 RULE_SET = "surface"
 
@@ -1209,7 +1209,7 @@ class Smoke:
     moves_left: int
 
 
-class SurfaceBattle:
+class SurfaceBattle(TurnBattle):
     """A surface action by Ellard & Hammond (see the module docstring and RULE_NOTES)."""
 
     rule_set = RULE_SET
@@ -1222,17 +1222,13 @@ class SurfaceBattle:
     )
 
     def __init__(self, setup: BattleSetup, dice: Dice) -> None:
+        super().__init__(dice)
         self.setup = setup
-        self.dice = dice
         cond: dict[str, Any] = {**DEFAULTS, **setup.conditions}
         self.conditions = cond
         self.side_names = (setup.a.name, setup.b.name)
-        self.turn = 0
-        self.log: list[str] = []
-        self.narrate = True  # see TacticalBattle.narrate
         self.winner = ""
         self.end_reason = ""
-        self._finished = False
         self.turn_limit = int(cond["turn_limit"])
         self.region = str(cond["weather"] or "north_atlantic")
         orders: Mapping[str, Any] = cond.get("orders") or {}
@@ -1333,16 +1329,8 @@ class SurfaceBattle:
 
     # -- the protocol -------------------------------------------------------------------
 
-    @property
-    def finished(self) -> bool:
-        return self._finished
-
-    def step(self) -> list[str]:
-        """Play one move (see the module docstring for its order)."""
-        if self._finished:
-            return []
-        self.turn += 1
-        self.dice.turn = self.turn
+    def play_turn(self) -> list[str]:
+        """One move (see the module docstring for its order)."""
         events: list[str] = []
         self.dice.step = 1
         events += self.fire_torpedoes()
@@ -1356,11 +1344,7 @@ class SurfaceBattle:
         self.dice.step = 4
         events += self.end_of_move()
         events += self._check_end()
-        if not self.narrate:
-            return []
-        events = [f"Move {self.turn}: {e}" for e in events]
-        self.log.extend(events)
-        return events
+        return [f"Move {self.turn}: {e}" for e in events] if self.narrate else []
 
     def result(self) -> BattleResult:
         ships: dict[str, Ship] = {}
