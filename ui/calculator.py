@@ -41,6 +41,7 @@ from campaign import merchant_warfare as mw
 from campaign import naval_combat as nc
 from ui.oddschart import HUES, SHORT_ROW_TEXT
 from ui.style import MUTED, SELECTION, TEXT, ui_font
+from ui.tables import cell
 
 NAVAL_COLUMNS = ("Die", "CV row", "Roll", "Modified", "Column", "Steps")
 
@@ -62,7 +63,7 @@ class _UsedCellDelegate(QStyledItemDelegate):
         if (index.row(), index.column()) in self.used:
             painter.save()
             painter.setPen(QPen(TEXT, 2.5))
-            rect: QRect = option.rect.adjusted(1, 1, -2, -2)  # type: ignore[attr-defined]
+            rect: QRect = option.rect.adjusted(1, 1, -2, -2)
             painter.drawRect(rect)
             painter.restore()
 
@@ -268,7 +269,7 @@ class CalculatorPanel(QWidget):
         shade = QColor("#2e6f9e")
         for r, cells in enumerate(nc.DAMAGE_TABLE.values()):
             for c, steps in enumerate(cells):
-                item = self.damage_grid.item(r, c)
+                item = cell(self.damage_grid, r, c)
                 dice_here = used.get((r, c))
                 if dice_here:
                     item.setBackground(QBrush(SELECTION))

@@ -3,6 +3,7 @@ turn's report (with the calculator and the odds) below, the ten steps across the
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
@@ -134,14 +135,19 @@ class MainWindow(QMainWindow):
 
     # -- menus --------------------------------------------------------------------------------
     def _action(
-        self, menu: QMenu, text: str, slot: object, shortcut: object = None, tip: str = ""
+        self,
+        menu: QMenu,
+        text: str,
+        slot: Callable[..., object],
+        shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None,
+        tip: str = "",
     ) -> QAction:
         action = QAction(text, self)
         if shortcut is not None:
-            action.setShortcut(shortcut)  # type: ignore[arg-type]
+            action.setShortcut(shortcut)
         if tip:
             action.setStatusTip(tip)
-        action.triggered.connect(slot)  # type: ignore[arg-type]
+        action.triggered.connect(slot)
         menu.addAction(action)
         return action
 
@@ -189,7 +195,7 @@ class MainWindow(QMainWindow):
         theatres = view.addMenu("&Theatre")
         for name in THEATRES:
             self._action(theatres, name, lambda _c=False, n=name: self.chart.zoom_to(n))
-        self._action(view, "Find…", self.find, QKeySequence.StandardKey.Find)
+        self._action(view, "Find…", self.find_on_map, QKeySequence.StandardKey.Find)
         adjacency = self._action(view, "Show sea-area &links", self.chart.set_show_adjacency)
         adjacency.setCheckable(True)
         view.addSeparator()
@@ -335,11 +341,15 @@ class MainWindow(QMainWindow):
         viewer = self.report.viewer or None
         try:
             if what == "report":
-                func = export.export_report_pdf if kind == "pdf" else export.export_report_csv
-                func(self.session, path, viewer=viewer)
+                write_report = (
+                    export.export_report_pdf if kind == "pdf" else export.export_report_csv
+                )
+                write_report(self.session, path, viewer=viewer)
             else:
-                func = export.export_routes_pdf if kind == "pdf" else export.export_routes_csv
-                func(self.session, path)
+                write_routes = (
+                    export.export_routes_pdf if kind == "pdf" else export.export_routes_csv
+                )
+                write_routes(self.session, path)
         except OSError as exc:
             self.error("The export could not be written", str(exc))
             return
@@ -430,9 +440,9 @@ class MainWindow(QMainWindow):
         if ok:
             self.set_viewer(teams[names.index(choice)])
 
-    def find(self) -> None:
+    def find_on_map(self) -> None:
         text, ok = QInputDialog.getText(self, "Find", "Base, port, island or sea area:")
-        if ok and text.strip() and not self.chart.find(text.strip()):
+        if ok and text.strip() and not self.chart.find_place(text.strip()):
             self.statusBar().showMessage(f"Nothing called '{text}' on the map", 4000)
 
     def _selected(self, kind: str, ident: str) -> None:

@@ -30,7 +30,7 @@ from html import escape
 from typing import Generic, TypeVar
 
 import networkx as nx
-from PySide6.QtCore import QEvent, QLineF, QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QEvent, QLineF, QPoint, QPointF, QRect, QRectF, Qt, Signal
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -802,7 +802,7 @@ class SeaChart(QGraphicsView):
         self.setTransformationAnchor(anchor.AnchorUnderMouse)
         self._zoom_changed()
 
-    def find(self, text: str) -> bool:
+    def find_place(self, text: str) -> bool:
         """Centre on the base or sea area named ``text`` (case-insensitive; a prefix or an
         id will do), select it and announce it. False if nothing matches."""
         hit = self._lookup(text)
@@ -927,7 +927,8 @@ class SeaChart(QGraphicsView):
         ):
             d.clear()
         self._sea = []
-        self._ghost_points = []
+        #: bases and area names repeated past the chart's edges: (kind, key, scene point)
+        self._ghost_points: list[tuple[str, str, QPointF]] = []
         self._borders = []
         self._range = set()
         self._adjacency = self._straits = self._route_halo = None
@@ -1122,12 +1123,12 @@ class SeaChart(QGraphicsView):
                 bounds = poly.boundingRect()
                 sea.append((area_id, poly, bounds))
                 centre = bounds.center()
-                key = (math.floor(centre.x() / TILE), math.floor(centre.y() / TILE))
-                piece = pieces.setdefault(key, QPainterPath())
+                tile = (math.floor(centre.x() / TILE), math.floor(centre.y() / TILE))
+                piece = pieces.setdefault(tile, QPainterPath())
                 piece.addPolygon(poly)
                 piece.closeSubpath()
                 tint = self._area_tint[area_id].rgb()
-                fill = fills.setdefault((key, tint), QPainterPath())
+                fill = fills.setdefault((tile, tint), QPainterPath())
                 fill.setFillRule(Qt.FillRule.WindingFill)
                 fill.addPolygon(poly)
                 fill.closeSubpath()
@@ -1151,10 +1152,10 @@ class SeaChart(QGraphicsView):
         self._area_order = sorted(self.areas, key=lambda a: -_area_size(self._area_polys[a]))
         rank = {"fleet_base": 0, "port": 1, "island": 2}
         self._base_order = sorted(self.bases, key=lambda b: (rank.get(self.bases[b].kind, 3), b))
-        self._sea_cells = _Cells(CELL)
+        self._sea_cells: _Cells[int] = _Cells(CELL)
         for index, (_area, _poly, bounds) in enumerate(sea):
             self._sea_cells.add(index, bounds)
-        self._base_cells = _Cells(CELL)
+        self._base_cells: _Cells[str] = _Cells(CELL)
         for base_id, point in self.base_points.items():
             self._base_cells.add(base_id, QRectF(point, point))
 
@@ -1510,7 +1511,9 @@ class SeaChart(QGraphicsView):
         if self.px_per_degree() < 0.7 * self._fit_ppd():
             self.fit_world()
 
-    def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
+    def drawBackground(self, painter: QPainter, rect: QRectF | QRect) -> None:
+        # Qt passes a QRectF; the stubs also allow a QRect
+        rect = rect if isinstance(rect, QRectF) else QRectF(rect)
         painter.fillRect(rect, FRAME)
         chart = self.sceneRect()
         painter.fillRect(rect.intersected(chart), style.SEA)
@@ -1569,21 +1572,24 @@ class SeaChart(QGraphicsView):
                     label = self.base_labels[key]
                     marks.append((ghost, label if label.isVisible() else None, symbol))
         painter.resetTransform()
-        for ghost, label, symbol in marks:
+        for ghost, mark_label, mark_symbol in marks:
             at = to_device.map(ghost)
             painter.translate(at)
-            if symbol is not None:
-                _draw_symbol(painter, symbol.kind, symbol.colour)
-            if label is not None:
+            if mark_symbol is not None:
+                _draw_symbol(painter, mark_symbol.kind, mark_symbol.colour)
+            if mark_label is not None:
                 # a repeat must not cover a real name near the edge
-                box = QRectF(label.offset.x(), label.offset.y(), label.w, label.h)
+                box = QRectF(
+                    mark_label.offset.x(), mark_label.offset.y(), mark_label.w, mark_label.h
+                )
                 box.translate(ghost.x() * scale, ghost.y() * scale)
                 if not (self._grid.free(box) and drawn.free(box)):
                     painter.translate(-at)
                     continue
                 drawn.add(box)
                 painter.drawPixmap(
-                    QPointF(label.offset.x() - 2, label.offset.y() - 1), label.pixmap(ratio)
+                    QPointF(mark_label.offset.x() - 2, mark_label.offset.y() - 1),
+                    mark_label.pixmap(ratio),
                 )
             painter.translate(-at)
         painter.setWorldTransform(to_device)

@@ -466,7 +466,7 @@ class OddsPanel(QWidget):
 
     def set_battles(self, battles: list[BattlePreview]) -> None:
         """The battles step 8 will fight; choosing one shows its exact odds."""
-        self.battles = battles
+        self.battles: list[BattlePreview] = battles
         self.battle.blockSignals(True)
         self.battle.clear()
         self.battle.addItem("— your own figures —")
@@ -495,7 +495,7 @@ class OddsPanel(QWidget):
     def _naval_page(self) -> QWidget:
         page = QWidget()
         col = QVBoxLayout(page)
-        self.battles: list[BattlePreview] = []
+        self.battles = []
         self.battle = QComboBox()
         self.battle.currentIndexChanged.connect(self.show_battle)
         col.addWidget(QLabel("Coming battle (step 8):"))
@@ -551,11 +551,10 @@ class OddsPanel(QWidget):
 
     def update_odds(self) -> None:
         """Recompute the odds from the inputs and redraw the chart."""
+        odds: NavalOdds | MerchantOdds
         try:
             if self.mode() == "naval":
-                odds: NavalOdds | MerchantOdds = naval_odds(
-                    self.side_a.side("You"), self.side_b.side("Enemy")
-                )
+                odds = naval_odds(self.side_a.side("You"), self.side_b.side("Enemy"))
                 self.chart.set_naval(odds)
                 self.summary.setText(_naval_summary(odds))
             else:

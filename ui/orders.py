@@ -8,6 +8,7 @@ otherwise the problems are listed in words under the editor and the draft waits.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from PySide6.QtCore import QByteArray, QMimeData, Qt, Signal
@@ -54,6 +55,7 @@ from campaign.orders import (
 from campaign.reports import UNIT_TYPE_NAMES
 
 from .session import GameSession
+from .tables import cell
 
 OPERATION_NAMES = {
     "sea_control": "Sea control",
@@ -92,8 +94,8 @@ UNITS_MIME = "application/x-seacontrol-units"
 class UnitTable(QTableWidget):
     """The units list: dragging selected rows carries their unit ids."""
 
-    def mimeData(self, items: list[QTableWidgetItem]) -> QMimeData:
-        ids = sorted({str(self.item(i.row(), 0).data(Qt.ItemDataRole.UserRole)) for i in items})
+    def mimeData(self, items: Sequence[QTableWidgetItem]) -> QMimeData:
+        ids = sorted({str(cell(self, i.row()).data(Qt.ItemDataRole.UserRole)) for i in items})
         data = QMimeData()
         data.setData(UNITS_MIME, QByteArray("\n".join(ids).encode()))
         return data
@@ -130,7 +132,7 @@ class DropTable(QTableWidget):
             event.ignore()
             return
         ids = bytes(event.mimeData().data(UNITS_MIME).data()).decode().split("\n")
-        key = str(self.item(row, 0).data(Qt.ItemDataRole.UserRole))
+        key = str(cell(self, row).data(Qt.ItemDataRole.UserRole))
         event.acceptProposedAction()
         self.unitsDropped.emit(key, [i for i in ids if i])
 
@@ -415,13 +417,13 @@ class OrdersEditor(QWidget):
 
     def selected_units(self) -> list[str]:
         rows = sorted({i.row() for i in self.units.selectedIndexes()})
-        return [str(self.units.item(r, 0).data(Qt.ItemDataRole.UserRole)) for r in rows]
+        return [str(cell(self.units, r).data(Qt.ItemDataRole.UserRole)) for r in rows]
 
     def _selected_tf(self) -> str:
         rows = {i.row() for i in self.tf_list.selectedIndexes()}
         if len(rows) != 1:
             return ""
-        return str(self.tf_list.item(rows.pop(), 0).data(Qt.ItemDataRole.UserRole))
+        return str(cell(self.tf_list, rows.pop()).data(Qt.ItemDataRole.UserRole))
 
     def _tf_selected(self) -> None:
         tf = self._find_tf(self._selected_tf())
@@ -467,7 +469,7 @@ class OrdersEditor(QWidget):
         mode = self.units.selectionMode()
         self.units.setSelectionMode(QAbstractItemView.SelectionMode.MultiSelection)
         for row in range(self.units.rowCount()):
-            if self.units.item(row, 0).data(Qt.ItemDataRole.UserRole) in ids:
+            if cell(self.units, row).data(Qt.ItemDataRole.UserRole) in ids:
                 self.units.selectRow(row)
         self.units.setSelectionMode(mode)
 
@@ -591,11 +593,11 @@ class OrdersEditor(QWidget):
         rows = {i.row() for i in self.routes.selectedIndexes()}
         if len(rows) != 1:
             return ""
-        return str(self.routes.item(rows.pop(), 0).data(Qt.ItemDataRole.UserRole))
+        return str(cell(self.routes, rows.pop()).data(Qt.ItemDataRole.UserRole))
 
     def select_route(self, route: str) -> None:
         for row in range(self.routes.rowCount()):
-            if self.routes.item(row, 0).data(Qt.ItemDataRole.UserRole) == route:
+            if cell(self.routes, row).data(Qt.ItemDataRole.UserRole) == route:
                 self.routes.selectRow(row)
 
     def _route_selected(self) -> None:
@@ -826,7 +828,7 @@ class OrdersEditor(QWidget):
         rows = {i.row() for i in self.operations.selectedIndexes()}
         if len(rows) != 1:
             return
-        op_id = self.operations.item(rows.pop(), 0).data(Qt.ItemDataRole.UserRole)
+        op_id = cell(self.operations, rows.pop()).data(Qt.ItemDataRole.UserRole)
         orders = self.draft()
         self.edit(
             replace(orders, operations=tuple(o for o in orders.operations if o.id != op_id)),
@@ -910,11 +912,11 @@ class OrdersEditor(QWidget):
         rows = {i.row() for i in self.cards.selectedIndexes()}
         if len(rows) != 1:
             return ""
-        return str(self.cards.item(rows.pop(), 0).data(Qt.ItemDataRole.UserRole))
+        return str(cell(self.cards, rows.pop()).data(Qt.ItemDataRole.UserRole))
 
     def select_card(self, card: str) -> None:
         for row in range(self.cards.rowCount()):
-            if self.cards.item(row, 0).data(Qt.ItemDataRole.UserRole) == card:
+            if cell(self.cards, row).data(Qt.ItemDataRole.UserRole) == card:
                 self.cards.selectRow(row)
 
     def _play_card(self) -> None:

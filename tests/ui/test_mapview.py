@@ -143,16 +143,16 @@ def test_clicking_open_sea_selects_the_area(qtbot: object, chart: SeaChart) -> N
 
 
 def test_find_centres_on_a_base(chart: SeaChart) -> None:
-    assert chart.find("truk")
+    assert chart.find_place("truk")
     centre = chart.mapToScene(chart.viewport().rect().center())
     truk = chart.base_points["truk"]
     tolerance = 3.0 / chart.transform().m11()  # a few pixels
     assert abs(centre.x() - truk.x()) <= tolerance
     assert abs(centre.y() - truk.y()) <= tolerance
     assert chart.selection == ("base", "truk")
-    assert chart.find("Coral")  # a prefix of an area's name
+    assert chart.find_place("Coral")  # a prefix of an area's name
     assert chart.selection == ("area", "coral_sea")
-    assert not chart.find("Atlantis")
+    assert not chart.find_place("Atlantis")
 
 
 def test_show_range_shades_the_areas_within_reach(chart: SeaChart, session: GameSession) -> None:
@@ -272,7 +272,7 @@ def test_details_panel_follows_the_selection(
     panel = DetailsPanel(session)
     qtbot.addWidget(panel)  # type: ignore[attr-defined]
     chart.selected.connect(panel.show_item)
-    assert chart.find("Truk")
+    assert chart.find_place("Truk")
     assert panel.item == ("base", "truk")
     text = panel.text()
     assert "Truk" in text and "In port" in text and "LSP" in text
