@@ -24,7 +24,7 @@ from .odds import merchant_odds, naval_odds
 from .orders import OrderProblem, OrdersError, load_orders
 from .reports import format_situation, situation
 from .scenario import Scenario, load_scenario, write_scenario
-from .tactical import RULE_SETS, BattleSetup
+from .tactical import RULE_SETS, BattleSetup, find_setup
 from .tactical import run as run_battle
 from .tactical.simulate import available, simulate
 from .turn import STEPS
@@ -398,7 +398,7 @@ def _tactical(name: str) -> None:
 def cmd_battle(args: argparse.Namespace) -> int:
     _tactical(args.rule_set)
     try:
-        setup = BattleSetup.load(args.setup)
+        setup = BattleSetup.load(find_setup(args.setup))
     except ValueError as exc:
         raise CliError(str(exc)) from None
     battle = RULE_SETS[args.rule_set](setup, SeededDice(args.seed))
@@ -446,7 +446,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
         if not args.setup:
             raise CliError(f"odds {args.kind} needs --setup FILE")
         try:
-            setup = BattleSetup.load(args.setup)
+            setup = BattleSetup.load(find_setup(args.setup))
         except ValueError as exc:
             raise CliError(str(exc)) from None
         odds = simulate(args.kind, setup, args.runs, seed=args.seed or "odds")
@@ -586,7 +586,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="carrier (003), fastplay (000), surface (004) or airstrike (001)",
     )
     p.add_argument(
-        "--setup", required=True, help="the battle set-up (JSON), e.g. data/battles/midway.json"
+        "--setup",
+        required=True,
+        help="the battle set-up: a JSON file, or a built-in battle by name (midway, "
+        "fastplay-example, surface-example, airstrike-example)",
     )
     p.add_argument("--seed", default="1942", help="the dice seed")
 
@@ -601,7 +604,9 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="KIND",
         help="naval, merchant, or a tactical rule set (carrier, fastplay, surface, airstrike)",
     )
-    p.add_argument("--setup", help="tactical: the battle set-up (JSON)")
+    p.add_argument(
+        "--setup", help="tactical: the battle set-up (a JSON file or a built-in battle's name)"
+    )
     p.add_argument("--runs", type=int, default=1000, help="tactical: battles to run")
     p.add_argument("--seed", help="tactical: the dice seed")
     p.add_argument("--cv", type=int, help="naval: your combat value")

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from campaign.dice import DiceError
 from campaign.state import Unit
 from campaign.tactical import BattleSetup, Ship, TacticalBattle
 from campaign.tactical.outcome import campaign_decision, step_losses
@@ -108,18 +109,26 @@ class BattleWindow(QDialog):
         self.end_button.clicked.connect(self.to_the_end)
         self.close_button.clicked.connect(self.accept)
         self.turns = 0
+        #: a typed-in roll the umpire did not enter: the battle stops half-way through a
+        #: turn and the window closes; the caller decides (step 8 leaves the game untouched)
+        self.stopped: DiceError | None = None
         self.refresh()
 
     def next_turn(self) -> None:
         if not self.battle.finished:
             self.turns += 1
-            lines = self.battle.step()
+            try:
+                lines = self.battle.step()
+            except DiceError as exc:
+                self.stopped = exc
+                self.reject()
+                return
             body = "<br>".join(escape(line) for line in lines) or "<i>nothing happens</i>"
             self.log.append(f"<p><b>Tactical turn {self.turns}</b><br>{body}</p>")
         self.refresh()
 
     def to_the_end(self) -> None:
-        while not self.battle.finished and self.turns < 200:
+        while not self.battle.finished and self.turns < 200 and self.stopped is None:
             self.next_turn()
 
     def refresh(self) -> None:

@@ -9,7 +9,7 @@ physical roll, with the roll's purpose shown; only legal faces are accepted.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from PySide6.QtWidgets import (
     QDialog,
@@ -122,7 +122,7 @@ class DialogLosses:
         return chosen
 
 
-def ask_die(parent: QWidget | None) -> object:
+def ask_die(parent: QWidget | None) -> Callable[[str, int], int]:
     """The manual dice hook: ``ask(purpose, sides) -> face``."""
 
     def ask(purpose: str, sides: int) -> int:

@@ -10,6 +10,7 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent, QUndoStack
 from PySide6.QtWidgets import (
     QApplication,
+    QDialog,
     QDockWidget,
     QFileDialog,
     QInputDialog,
@@ -26,19 +27,20 @@ from PySide6.QtWidgets import (
 
 from campaign import paths
 from campaign.csvdata import InputError
-from campaign.dice import DiceError
+from campaign.dice import Dice, DiceError, ManualDice, SeededDice
 from campaign.gamefile import GameFileError
 from campaign.odds import naval_odds
 from campaign.operations import BattleChoice
 from campaign.orders import OrdersError
 from campaign.scenario import load_scenario
 from campaign.state import Unit
-from campaign.tactical import BattleSetup, TacticalBattle
+from campaign.tactical import RULE_SETS, BattleSetup, TacticalBattle, title_of
 from campaign.tactical.outcome import expand_forces, in_rule_set_terms
 from campaign.tactical.simulate import available
 
 from . import export
 from .battle import BattleWindow
+from .battlesetup import TYPED, FightDialog
 from .calculator import CalculatorPanel
 from .details import DetailsPanel
 from .dialogs import DialogLosses, ask_die
@@ -205,6 +207,21 @@ class MainWindow(QMainWindow):
             "View as a &team…",
             self.choose_team,
             tip="Show only what one team may know (fog of war)",
+        )
+
+        battles = bar.addMenu("&Battle")
+        self._action(
+            battles,
+            "&Fight a battle…",
+            self.fight_battle,
+            "Ctrl+B",
+            "Fight Midway, a rule set's example or a set-up file of your own, outside the game",
+        )
+        self._action(
+            battles,
+            "Fight-it-out &odds…",
+            lambda: self.bottom_tabs.setCurrentWidget(self.tactical_odds),
+            tip="The odds of a battle fought out many times, beside the damage table's",
         )
 
         help_ = bar.addMenu("&Help")
@@ -392,15 +409,9 @@ class MainWindow(QMainWindow):
 
     def choose_resolution(self, battle: BattleChoice) -> str | None:
         """At step 8, for each battle: the campaign's damage table, or fight it out."""
-        names = {
-            "carrier": "carrier battle (A Terrible Resolve)",
-            "airstrike": "air strike (A World at War)",
-            "fastplay": "fast play (WW2 Naval Fast Play Rules)",
-            "surface": "surface action (Ellard & Hammond)",
-        }
-        rule_sets = [r for r in available() if r in names]
+        rule_sets = available()
         choices = ["On the campaign's damage table"] + [
-            f"Fight it out: {names[r]}" for r in rule_sets
+            f"Fight it out: {title_of(r)}" for r in rule_sets
         ]
         text = (
             f"Battle in {battle.area_name}\n\n{battle.side_a}: "
@@ -420,10 +431,34 @@ class MainWindow(QMainWindow):
         for key, side in (("a", setup.a), ("b", setup.b)):
             ids = dict.fromkeys(s.campaign_unit for s in side.ships if s.campaign_unit)
             sides[key] = [units[u] for u in ids if u in units]
-        BattleWindow(battle, setup, self, units=sides).exec()
+        window = BattleWindow(battle, setup, self, units=sides)
+        window.exec()
+        if window.stopped is not None:
+            raise window.stopped  # resolve() reports it and leaves the game as it was
+
+    def fight_battle(self) -> None:
+        """A battle fought out of the campaign (Battle → Fight a battle…)."""
+        dialog = FightDialog(self)
+        if dialog.exec() != QDialog.DialogCode.Accepted or dialog.chosen is None:
+            return
+        setup = dialog.chosen
+        rule_set = str(dialog.rule_set.currentData())
+        if dialog.dice.currentData() == TYPED:
+            dice: Dice = ManualDice(ask_die(self))
+        else:
+            dice = SeededDice(dialog.seed.text().strip() or "1942")
+        try:
+            battle = RULE_SETS[rule_set](setup, dice)
+            window = BattleWindow(battle, setup, self)
+        except (ValueError, DiceError) as exc:
+            self.error("This battle cannot be fought", str(exc))
+            return
+        window.exec()
+        if window.stopped is not None:
+            self.error("The battle was stopped", f"{window.stopped}.")
 
     def _dice_mode(self, index: int) -> None:
-        self.session.manual_dice = ask_die(self) if index == 1 else None  # type: ignore[assignment]
+        self.session.manual_dice = ask_die(self) if index == 1 else None
 
     # -- views -------------------------------------------------------------------------------------
     def set_viewer(self, nation: str | None) -> None:

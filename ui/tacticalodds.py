@@ -30,8 +30,14 @@ from PySide6.QtWidgets import (
 
 from campaign.odds import NavalOdds
 from campaign.state import Unit
-from campaign.tactical import BattleSetup
+from campaign.tactical import BattleSetup, title_of
 from campaign.tactical.simulate import TacticalOdds, available, simulate
+
+from .battlesetup import BattleChooser
+
+
+class _Stopped(Exception):
+    """The user pressed Stop: the figures so far stand."""
 
 
 @dataclass
@@ -54,12 +60,23 @@ class TacticalOddsPanel(QWidget):
         super().__init__(parent)
         self.source = source
         layout = QVBoxLayout(self)
-        row = QHBoxLayout()
-        row.addWidget(QLabel("Fight it out with"))
+        row = QHBoxLayout()  # one row: the results need the height of a short dock
+        self.battle = BattleChooser(self, coming="Coming battle (step 8)")
+        self.battle.combo.setMinimumContentsLength(16)
+        self.battle.combo.setToolTip("The battle to fight out: the coming one, or a set-up")
+        self.battle.open_button.setText("Open…")
+        self.battle.open_button.setToolTip("Open a battle set-up file")
+        self.battle.combo.currentIndexChanged.connect(self._suggest_rules)
+        row.addWidget(self.battle, 3)
+        row.addWidget(QLabel("with"))
         self.rule_set = QComboBox()
         for name in available():
-            self.rule_set.addItem(name, name)
-        row.addWidget(self.rule_set)
+            self.rule_set.addItem(title_of(name), name)
+        self.rule_set.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.rule_set.setMinimumContentsLength(14)
+        row.addWidget(self.rule_set, 2)
         self.runs = QSpinBox()
         self.runs.setRange(50, 20000)
         self.runs.setValue(1000)
@@ -68,24 +85,45 @@ class TacticalOddsPanel(QWidget):
         row.addWidget(self.runs)
         self.go = QPushButton("Run")
         self.go.setToolTip(
-            "Fight the coming battle this many times and set the odds beside the table's"
+            "Fight the battle this many times (a coming battle's odds are set beside the "
+            "damage table's); press again to stop"
         )
         row.addWidget(self.go)
-        row.addStretch(1)
         layout.addLayout(row)
         self.progress = QProgressBar()
         self.progress.setVisible(False)
         layout.addWidget(self.progress)
         self.table = QTextBrowser()
         layout.addWidget(self.table, 1)
-        self.go.clicked.connect(self.run)
+        self.go.clicked.connect(self.run_or_stop)
         self.odds: TacticalOdds | None = None
         self.coming: ComingBattle | None = None
+        self.running = False
+        self._stop = False
+
+    def _suggest_rules(self) -> None:
+        try:
+            setup = self.battle.setup()
+        except ValueError:
+            return
+        if setup is not None and setup.rule_set:
+            self.rule_set.setCurrentIndex(max(0, self.rule_set.findData(setup.rule_set)))
+
+    def run_or_stop(self) -> None:
+        if self.running:
+            self._stop = True
+        else:
+            self.run()
+
+    def _coming(self, rule_set: str) -> ComingBattle | None:
+        """The battle chosen: a set-up file, or the coming campaign battle (from source)."""
+        setup = self.battle.setup()
+        return ComingBattle(setup) if setup is not None else self.source(rule_set)
 
     def run(self) -> None:
         name = str(self.rule_set.currentData() or "")
         try:
-            coming = self.source(name)
+            coming = self._coming(name)
         except ValueError as exc:
             self.table.setHtml(f"<p>This battle cannot be fought out: {escape(str(exc))}</p>")
             return
@@ -97,12 +135,17 @@ class TacticalOddsPanel(QWidget):
         self.progress.setRange(0, runs)
         self.progress.setValue(0)
         self.progress.setVisible(True)
-        self.go.setEnabled(False)
+        self.go.setText("Stop")
+        self.running, self._stop = True, False
+        odds_so_far: list[TacticalOdds] = []
 
         def show(odds: TacticalOdds) -> None:
             self.progress.setValue(odds.runs)
             self.show_odds(odds)
+            odds_so_far[:] = [odds]
             QApplication.processEvents()
+            if self._stop:
+                raise _Stopped
 
         try:
             self.odds = simulate(
@@ -114,15 +157,18 @@ class TacticalOddsPanel(QWidget):
                 every=50,
                 units=coming.units or None,
             )
+        except _Stopped:
+            self.odds = odds_so_far[0]
+            self.table.append(f"<p><i>Stopped after {self.odds.runs} of {runs} battles.</i></p>")
         finally:
-            self.go.setEnabled(True)
+            self.running = False
+            self.go.setText("Run")
             self.progress.setVisible(False)
 
     def show_odds(self, odds: TacticalOdds) -> None:
         table = self.coming.table if self.coming else None
         parts = [
-            f"<p><b>{odds.runs} battles</b> fought out by the <b>{escape(odds.rule_set)}</b> "
-            "rules"
+            f"<p><b>{odds.runs} battles</b> fought out: <b>{escape(title_of(odds.rule_set))}</b>"
             + (", beside the campaign's damage table (exact)." if table else ".")
             + " Figures after ± are standard errors.</p>"
         ]

@@ -106,6 +106,8 @@ class BattleSetup:
     a: Side
     b: Side
     conditions: dict[str, Any] = field(default_factory=dict)  # weather, range, night …
+    #: the rule set the set-up was written for (a suggestion: any rule set may fight it)
+    rule_set: str = ""
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=2, ensure_ascii=False)
@@ -119,7 +121,13 @@ class BattleSetup:
                 s.name, s.nation, [x.copy() for x in s.ships], [g.copy() for g in s.air_groups]
             )
 
-        return BattleSetup(self.title, side(self.a), side(self.b), copy.deepcopy(self.conditions))
+        return BattleSetup(
+            self.title,
+            side(self.a),
+            side(self.b),
+            copy.deepcopy(self.conditions),
+            self.rule_set,
+        )
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> BattleSetup:
@@ -132,7 +140,11 @@ class BattleSetup:
             return Side(d["name"], d["nation"], ships, air)
 
         return cls(
-            str(data["title"]), side(data["a"]), side(data["b"]), dict(data.get("conditions", {}))
+            str(data["title"]),
+            side(data["a"]),
+            side(data["b"]),
+            dict(data.get("conditions", {})),
+            str(data.get("rule_set", "")),
         )
 
     @classmethod
@@ -149,6 +161,31 @@ class BattleSetup:
             return cls.from_data(data)
         except (KeyError, TypeError) as exc:
             raise ValueError(f"{path}: not a battle setup ({exc})") from None
+
+
+def builtin_battles() -> dict[str, Path]:
+    """The battle set-ups shipped with the program (``data/battles``): name → file."""
+    from ..paths import data_dir
+
+    folder = data_dir() / "battles"
+    return {p.stem: p for p in sorted(folder.glob("*.json"))}
+
+
+def find_setup(text: str | Path) -> Path:
+    """A set-up file: ``text`` as a path if there is such a file, else the built-in set-up
+    of that name (``midway``, ``midway.json``, or ``data/battles/midway.json`` wherever the
+    program runs). ValueError names the built-in ones."""
+    path = Path(text)
+    if path.is_file():
+        return path
+    builtin = builtin_battles()
+    name = path.name.removesuffix(".json")
+    if name in builtin:  # e.g. "data/battles/midway.json" from outside a source checkout
+        return builtin[name]
+    raise ValueError(
+        f"{text}: no such set-up file, nor a built-in battle "
+        f"(built-in: {', '.join(builtin) or 'none'})"
+    )
 
 
 @dataclass
@@ -226,6 +263,18 @@ BattleFactory = Callable[[BattleSetup, Dice], TacticalBattle]
 
 #: rule-set name → factory; each module registers itself on import
 RULE_SETS: dict[str, BattleFactory] = {}
+
+#: rule-set name → what a person choosing one reads
+TITLES: dict[str, str] = {
+    "carrier": "carrier battle (A Terrible Resolve)",
+    "airstrike": "air strike (A World at War)",
+    "fastplay": "fast play (WW2 Naval Fast Play Rules)",
+    "surface": "surface action (Ellard & Hammond)",
+}
+
+
+def title_of(rule_set: str) -> str:
+    return TITLES.get(rule_set, rule_set)
 
 
 def register(name: str) -> Callable[[BattleFactory], BattleFactory]:

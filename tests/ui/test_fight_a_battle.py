@@ -1,0 +1,140 @@
+"""Battles outside the campaign: Battle → Fight a battle… (built-in set-ups, a set-up file,
+seeded or typed dice), their odds in the fight-it-out tab, stopping a long run, and a
+typed-in roll the umpire does not enter."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QDialog, QMessageBox
+
+from campaign.dice import DiceError, ManualDice
+from campaign.tactical import RULE_SETS, BattleSetup, builtin_battles
+from campaign.tactical.simulate import available
+from ui.battle import BattleWindow
+from ui.battlesetup import TYPED, FightDialog
+from ui.mainwindow import MainWindow
+
+MIDWAY = str(builtin_battles()["midway"])
+
+
+@pytest.fixture
+def window(qtbot: object, monkeypatch: pytest.MonkeyPatch) -> MainWindow:
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
+    w = MainWindow(ask_losses=False)
+    qtbot.addWidget(w)  # type: ignore[attr-defined]
+    w.session.new_game()
+    return w
+
+
+def test_the_dialog_offers_the_built_in_battles_and_their_own_rules(qtbot: object) -> None:
+    dialog = FightDialog()
+    qtbot.addWidget(dialog)  # type: ignore[attr-defined]
+    combo = dialog.battle.combo
+    assert combo.count() == len(builtin_battles()) >= 4
+    for name, path in builtin_battles().items():
+        combo.setCurrentIndex(combo.findData(str(path)))
+        expected = BattleSetup.load(path).rule_set
+        assert dialog.rule_set.currentData() == expected, name
+    combo.setCurrentIndex(combo.findData(MIDWAY))
+    assert "Midway" in combo.currentText()
+    dialog.accept()
+    assert dialog.chosen is not None and dialog.chosen.title.startswith("Midway")
+
+
+def test_a_bad_set_up_file_is_refused_in_words(qtbot: object, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    dialog = FightDialog()
+    qtbot.addWidget(dialog)  # type: ignore[attr-defined]
+    dialog.battle.add_file(str(bad))
+    dialog.accept()
+    assert dialog.chosen is None and "bad.json" in dialog.problem.text()
+    assert "not valid JSON" in dialog.problem.text()
+
+
+def test_fight_midway_from_the_menu(window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> None:
+    def choose(self: QDialog) -> int:
+        if isinstance(self, FightDialog):
+            self.battle.combo.setCurrentIndex(self.battle.combo.findData(MIDWAY))
+            self.seed.setText("7")
+            self.accept()
+            return int(QDialog.DialogCode.Accepted)
+        assert isinstance(self, BattleWindow)
+        self.end_button.click()
+        fought.append(self)
+        return int(QDialog.DialogCode.Accepted)
+
+    fought: list[BattleWindow] = []
+    monkeypatch.setattr(QDialog, "exec", choose)
+    window.fight_battle()
+    assert len(fought) == 1 and fought[0].battle.finished
+    assert fought[0].battle.rule_set == "carrier"
+    assert fought[0].outcome.text() == ""  # not a campaign battle: nothing to apply
+
+
+def test_odds_of_a_built_in_battle_and_stopping_a_long_run(
+    window: MainWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    panel = window.tactical_odds
+    combo = panel.battle.combo
+    surface = str(builtin_battles()["surface-example"])
+    combo.setCurrentIndex(combo.findData(surface))
+    assert panel.rule_set.currentData() == "surface"
+    panel.runs.setValue(100)
+    panel.go.click()
+    assert panel.odds is not None and panel.odds.runs == 100
+    text = panel.table.toPlainText()
+    assert "damage table" not in text and "Renown" in text  # no campaign battle: no table
+    # a long run stopped after its first figures keeps them
+    shown = panel.show_odds
+
+    def press_stop(odds: object) -> None:
+        shown(odds)  # type: ignore[arg-type]
+        panel.run_or_stop()  # the Stop button, pressed while the figures come in
+
+    monkeypatch.setattr(panel, "show_odds", press_stop)
+    panel.runs.setValue(5000)
+    panel.run()
+    assert panel.odds is not None and panel.odds.runs == 50
+    assert "Stopped after 50 of 5000 battles" in panel.table.toPlainText()
+    assert panel.go.text() == "Run" and not panel.running
+
+
+def test_a_typed_roll_not_entered_stops_the_battle_and_says_so(
+    window: MainWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    available()
+    setup = BattleSetup.load(MIDWAY)
+
+    def refuse(purpose: str, sides: int) -> int:
+        raise DiceError(f"the roll for {purpose!r} was not entered")
+
+    battle = RULE_SETS["carrier"](setup, ManualDice(refuse))
+    stopped = BattleWindow(battle, setup)
+    monkeypatch.setattr(QDialog, "reject", lambda self: None)
+    stopped.end_button.click()
+    assert isinstance(stopped.stopped, DiceError)
+    # from step 8, the same error reaches resolve(), which leaves the game as it was
+    monkeypatch.setattr(QDialog, "exec", lambda self: self.end_button.click() or 0)
+    with pytest.raises(DiceError):
+        window.show_battle(RULE_SETS["carrier"](setup, ManualDice(refuse)), setup)
+    # and fought alone, the umpire is told
+    errors: list[str] = []
+    monkeypatch.setattr(window, "error", lambda title, text: errors.append(title))
+
+    def typed(self: QDialog) -> int:
+        if isinstance(self, FightDialog):
+            self.battle.combo.setCurrentIndex(self.battle.combo.findData(MIDWAY))
+            self.dice.setCurrentIndex(self.dice.findData(TYPED))
+            self.accept()
+            return int(QDialog.DialogCode.Accepted)
+        assert isinstance(self, BattleWindow)
+        self.end_button.click()
+        return 0
+
+    monkeypatch.setattr(QDialog, "exec", typed)
+    monkeypatch.setattr("ui.mainwindow.ask_die", lambda parent: refuse)
+    window.fight_battle()
+    assert errors == ["The battle was stopped"]
