@@ -89,3 +89,23 @@ def test_a_campaign_battle_fought_out_comes_back_as_step_losses(
         for unit, steps in losses.items():
             if steps:  # each step taken shows on the unit (ready → damaged → sunk)
                 assert after.state.units[unit].state != start[unit], unit
+
+
+def test_built_in_battles_by_name_from_any_folder(
+    capsys: pytest.CaptureFixture[str], tmp_path: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pathlib import Path
+
+    from campaign.tactical import builtin_battles, find_setup
+
+    monkeypatch.chdir(str(tmp_path))  # not a source checkout: data/battles is not here
+    midway = builtin_battles()["midway"]
+    assert find_setup("midway") == find_setup("midway.json") == midway
+    assert find_setup("data/battles/midway.json") == midway
+    own = Path(str(tmp_path)) / "midway.json"  # a file of one's own wins over the built-in
+    own.write_text(midway.read_text(encoding="utf-8"), encoding="utf-8")
+    assert find_setup("midway.json") == Path("midway.json")
+    code, out, _ = run(capsys, "battle", "carrier", "--setup", "surface-example", "--seed", "1")
+    assert code == 0 and "Renown" in out
+    code, _, err = run(capsys, "odds", "carrier", "--setup", "nowhere", "--runs", "5")
+    assert code == 1 and "built-in: airstrike-example, fastplay-example, midway" in err
