@@ -418,6 +418,11 @@ class MainWindow(QMainWindow):
             f"{', '.join(battle.units_a)}\nagainst\n{battle.side_b}: "
             f"{', '.join(battle.units_b)}\n\nHow is it resolved?"
         )
+        if self.session.manual_dice is not None:
+            text += (
+                "\n\n(You are typing in the dice: a battle fought out asks for every roll, "
+                "often several hundred.)"
+            )
         choice, ok = QInputDialog.getItem(self, "Naval battle", text, choices, 0, False)
         if not ok or choice == choices[0]:
             return None
