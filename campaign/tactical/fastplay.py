@@ -407,6 +407,7 @@ RULE_NOTES: tuple[str, ...] = (
 # ---------------------------------------------------------------------------------------
 
 
+@cache
 def calibre_inches(calibre: str) -> float:
     """'14in' → 14.0, '5.9in' → 5.9, '150mm' → 5.9."""
     text = calibre.strip().lower()
@@ -617,6 +618,8 @@ class _Unit:
     torpedoed_by: set[str] = field(default_factory=set)
     revealed: bool = False
     sub_rest: int = 0  # submarine: turns until it may attack again
+    notes: list[str] = field(default_factory=list)  # what befell it (the set-up's ship is
+    # only read: result() hands back a copy with these notes)
 
     @property
     def in_line(self) -> bool:
@@ -624,7 +627,8 @@ class _Unit:
 
     @property
     def rate(self) -> int:
-        return max(0, MOVEMENT[self.vessel] - self.retained)
+        left = MOVEMENT[self.vessel] - self.retained
+        return left if left > 0 else 0
 
 
 @dataclass
@@ -694,9 +698,7 @@ class FastPlayBattle(TurnBattle):
                     reverse=True,
                 )
                 batteries = [(c, n) for c, n in guns if gun_row(c) is not None][:2]
-                unit = _Unit(
-                    Ship.copy(ship), i, vessel, damage_capacity(ship, modernised), batteries
-                )
+                unit = _Unit(ship, i, vessel, damage_capacity(ship, modernised), batteries)
                 unit.damage = unit.retained = unit.worst = max(0, ship.damage)
                 unit.sunk = ship.state == "sunk"
                 if ship.torpedo_tubes > 0 or vessel in ("MTB", "SS"):
@@ -966,18 +968,33 @@ class FastPlayBattle(TurnBattle):
         return enemies
 
     def choose_target(
-        self, unit: _Unit, index: int, main: bool, enemies: list[_Unit] | None = None
+        self,
+        unit: _Unit,
+        index: int,
+        main: bool,
+        enemies: list[_Unit] | None = None,
+        place: Mapping[str, int] | None = None,
     ) -> _Unit | None:
-        """What a battery fires at (see RULE_NOTES); ``enemies`` is ``_in_sight`` when the
-        caller already has it."""
+        """What a battery fires at (see RULE_NOTES); ``enemies`` is ``_in_sight`` and
+        ``place`` each enemy's index in it, when the caller already has them."""
         if enemies is None:
             enemies = self._in_sight(unit.side)
         if not enemies:
             return None
+        if place is None:
+            place = {u.ship.id: k for k, u in enumerate(enemies)}
         for ids in (unit.torpedoed_by, unit.fired_at_by):
-            for u in enemies:
-                if u.ship.id in ids:
-                    return u
+            # the first (largest) enemy in the line among those that torpedoed / fired at it
+            if not ids:
+                continue
+            if len(ids) * 2 < len(enemies):
+                first = min([place[x] for x in ids if x in place], default=-1)
+                if first >= 0:
+                    return enemies[first]
+            else:
+                for u in enemies:
+                    if u.ship.id in ids:
+                        return u
         if main:
             return enemies[index % len(enemies)]
         return enemies[-1]
@@ -990,13 +1007,14 @@ class FastPlayBattle(TurnBattle):
         radar = self.radar[i]
         end_on = self.aspect(i) == "end-on"
         enemies = self._in_sight(i)  # seen again whenever one sinks
+        place = {u.ship.id: k for k, u in enumerate(enemies)}
         for index, unit in enumerate(self._targets(1 - i)):
             for b, (calibre, guns) in enumerate(unit.batteries):
-                if not unit.in_line:
+                if unit.sunk or unit.withdrawn:
                     break
                 if not table_dice(calibre, distance):
                     continue
-                target = self.choose_target(unit, index, b == 0, enemies)
+                target = self.choose_target(unit, index, b == 0, enemies, place)
                 if target is None:
                     continue
                 n = battery_dice(
@@ -1040,34 +1058,42 @@ class FastPlayBattle(TurnBattle):
                         lines.append(text)
                 if target.sunk:
                     enemies = self._in_sight(i)
+                    place = {u.ship.id: k for k, u in enumerate(enemies)}
         return lines
 
     def gun_hit(self, firer: _Unit, calibre: float, target: _Unit) -> str:
-        what = f"{target.ship.name} hit by {calibre:g}in"
+        """One gun hit: its damages and, where the rules want one, the sink test ("" when
+        the battle is not narrated)."""
         rolls = [self.dice.roll(f"damages on {target.ship.name}")]
         if heavy_extra(calibre, target.vessel):
             rolls.append(self.dice.roll(f"heavy calibre damages on {target.ship.name}"))
         n = hit_damages(calibre, target.vessel, rolls)
         self.add_damage(target, n)
-        text = f"{what}: {n} damage{'s' if n != 1 else ''} ({target.damage} now)"
-        if gun_sink_test(calibre, target.vessel):
-            text += self.sink_test(target)
-        return text
+        now = target.damage
+        test = self.sink_test(target) if gun_sink_test(calibre, target.vessel) else ""
+        if not self.narrate:
+            return ""
+        what = f"{target.ship.name} hit by {calibre:g}in"
+        return f"{what}: {n} damage{'s' if n != 1 else ''} ({now} now){test}"
 
     def add_damage(self, unit: _Unit, n: int) -> None:
         unit.damage += n
-        unit.worst = max(unit.worst, unit.damage)
+        if unit.damage > unit.worst:
+            unit.worst = unit.damage
 
     def sink_test(self, unit: _Unit) -> str:
+        """2D6: a double sinks the ship. Returns the words ("" when not narrated)."""
         pair = self.dice.rolls(2, f"sink test on {unit.ship.name}")
-        if is_double(pair):
+        double = is_double(pair)
+        if double:
             self.sink(unit, f"sink test {pair[0]}-{pair[1]}")
-            return f"; sink test {pair[0]}-{pair[1]}: SUNK"
-        return f"; sink test {pair[0]}-{pair[1]}"
+        if not self.narrate:
+            return ""
+        return f"; sink test {pair[0]}-{pair[1]}" + (": SUNK" if double else "")
 
     def sink(self, unit: _Unit, why: str) -> None:
         unit.sunk = True
-        unit.ship.notes.append(f"turn {self.turn}: sunk ({why})")
+        unit.notes.append(f"turn {self.turn}: sunk ({why})")
 
     # -- 4-5. air -------------------------------------------------------------------------
 
@@ -1327,16 +1353,17 @@ class FastPlayBattle(TurnBattle):
     def torpedoes(self, i: int) -> list[str]:
         self.dice.step = 7
         lines = []
+        # enemies seen without radar (who is seen does not change while torpedoes run)
+        seen = [u for u in self._targets(i) if self.located(i, u) == (True, False)]
         for unit in self.line(i):
             if unit.salvos <= 0 or not unit.in_line:
                 continue
             max_range = TORPEDO_RANGE.get(unit.ship.nation, TORPEDO_RANGE_DEFAULT)
             if self.range > max_range:
                 continue
-            targets = [u for u in self._targets(i) if self.located(i, u) == (True, False)]
-            if not targets:
+            target = next((u for u in seen if not u.sunk), None)
+            if target is None:
                 continue
-            target = targets[0]
             n = torpedo_dice(
                 self.range,
                 max_range,
@@ -1398,7 +1425,7 @@ class FastPlayBattle(TurnBattle):
                 pair = self.dice.rolls(2, f"{unit.ship.name} morale")
                 if sum(pair) < unit.damage:
                     unit.withdrawn = True
-                    unit.ship.notes.append(f"turn {self.turn}: withdrew (morale)")
+                    unit.notes.append(f"turn {self.turn}: withdrew (morale)")
                     text += f"; morale {pair[0]}+{pair[1]}: withdraws"
                 else:
                     text += f"; morale {pair[0]}+{pair[1]}: stays in the line"
@@ -1446,7 +1473,8 @@ class FastPlayBattle(TurnBattle):
     def result(self) -> BattleResult:
         ships: dict[str, Ship] = {}
         for sid, unit in self.units.items():
-            out = Ship.copy(unit.ship)
+            out = unit.ship.copy()
+            out.notes += unit.notes
             if unit.sunk:
                 out.state, out.damage = "sunk", unit.capacity
             else:
