@@ -53,6 +53,18 @@ class BattleChooser(QWidget):
         path = self.path()
         return BattleSetup.load(path) if path else None
 
+    def suggest_rules(self, combo: QComboBox) -> None:
+        """Set ``combo`` (rule-set names as item data) to the chosen set-up's own rule set,
+        where it names one."""
+        try:
+            setup = self.setup()
+        except ValueError:
+            return
+        if setup is not None and setup.rule_set:
+            index = combo.findData(setup.rule_set)
+            if index >= 0:
+                combo.setCurrentIndex(index)
+
     def add_file(self, path: str) -> None:
         index = self.combo.findData(path)
         if index < 0:
@@ -115,24 +127,16 @@ class FightDialog(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
-        self.battle.combo.currentIndexChanged.connect(self._suggest_rules)
+        self.battle.combo.currentIndexChanged.connect(
+            lambda _i: self.battle.suggest_rules(self.rule_set)
+        )
         self.dice.currentIndexChanged.connect(
             lambda _i: self.seed.setEnabled(self.dice.currentData() == SEEDED)
         )
         midway = self.battle.combo.findData(str(builtin_battles().get("midway", "")))
         self.battle.combo.setCurrentIndex(max(0, midway))  # the seed's own built-in battle
-        self._suggest_rules()
+        self.battle.suggest_rules(self.rule_set)
         self.chosen: BattleSetup | None = None
-
-    def _suggest_rules(self) -> None:
-        try:
-            setup = self.battle.setup()
-        except ValueError:
-            return
-        if setup is not None and setup.rule_set:
-            index = self.rule_set.findData(setup.rule_set)
-            if index >= 0:
-                self.rule_set.setCurrentIndex(index)
 
     def accept(self) -> None:
         try:

@@ -66,7 +66,6 @@ class TacticalOddsPanel(QWidget):
         self.battle.combo.setToolTip("The battle to fight out: the coming one, or a set-up")
         self.battle.open_button.setText("Open…")
         self.battle.open_button.setToolTip("Open a battle set-up file")
-        self.battle.combo.currentIndexChanged.connect(self._suggest_rules)
         row.addWidget(self.battle, 3)
         row.addWidget(QLabel("with"))
         self.rule_set = QComboBox()
@@ -77,6 +76,9 @@ class TacticalOddsPanel(QWidget):
         )
         self.rule_set.setMinimumContentsLength(14)
         row.addWidget(self.rule_set, 2)
+        self.battle.combo.currentIndexChanged.connect(
+            lambda _i: self.battle.suggest_rules(self.rule_set)
+        )
         self.runs = QSpinBox()
         self.runs.setRange(50, 20000)
         self.runs.setValue(1000)
@@ -100,14 +102,6 @@ class TacticalOddsPanel(QWidget):
         self.coming: ComingBattle | None = None
         self.running = False
         self._stop = False
-
-    def _suggest_rules(self) -> None:
-        try:
-            setup = self.battle.setup()
-        except ValueError:
-            return
-        if setup is not None and setup.rule_set:
-            self.rule_set.setCurrentIndex(max(0, self.rule_set.findData(setup.rule_set)))
 
     def run_or_stop(self) -> None:
         if self.running:

@@ -26,6 +26,21 @@ def no_unexpected_dialogs(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(QDialog, "exec", refuse)
 
 
+@pytest.fixture
+def window(qtbot: object, monkeypatch: pytest.MonkeyPatch) -> Iterator[object]:
+    """The main window on a new 1942 game, shown; "discard changes?" is answered Discard."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from ui.mainwindow import MainWindow
+
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
+    w = MainWindow(ask_losses=False)
+    qtbot.addWidget(w)  # type: ignore[attr-defined]
+    w.session.new_game()
+    w.show()
+    yield w
+
+
 @pytest.fixture(autouse=True)
 def isolated_qt(qapp: object) -> Iterator[None]:
     """Settings and recovery files in Qt's test locations, emptied around each test."""

@@ -15,16 +15,6 @@ from ui.battle import BattleWindow
 from ui.mainwindow import MainWindow
 
 
-@pytest.fixture
-def window(qtbot: object, monkeypatch: pytest.MonkeyPatch) -> MainWindow:
-    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
-    w = MainWindow(ask_losses=False)
-    qtbot.addWidget(w)  # type: ignore[attr-defined]
-    w.session.new_game()
-    w.show()
-    return w
-
-
 def choose_nation(w: MainWindow, nation: str) -> None:
     w.orders.nation.setCurrentIndex(w.orders.nation.findData(nation))
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from campaign.dice import SeededDice
-from campaign.tactical import RULE_SETS, BattleSetup
+from campaign.tactical import RULE_SETS, BattleSetup, builtin_battles
 from campaign.tactical.simulate import available
 from ui.battle import BattleWindow
 
@@ -70,12 +70,8 @@ def test_every_rule_set_says_what_a_tactical_turn_plays() -> None:
         assert phases and all(isinstance(p, str) and p for p in phases), name
 
 
-EXAMPLES = {
-    "carrier": "data/battles/midway.json",
-    "fastplay": "data/battles/fastplay-example.json",
-    "surface": "data/battles/surface-example.json",
-    "airstrike": "data/battles/airstrike-example.json",
-}
+#: rule set → its built-in example set-up
+EXAMPLES = {BattleSetup.load(p).rule_set: p for p in builtin_battles().values()}
 
 
 def test_a_whole_battle_of_every_rule_set_plays_in_the_window(qtbot: object) -> None:

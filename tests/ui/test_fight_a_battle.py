@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtWidgets import QDialog, QMessageBox
+from PySide6.QtWidgets import QDialog
 
 from campaign.dice import DiceError, ManualDice
 from campaign.tactical import RULE_SETS, BattleSetup, builtin_battles
@@ -17,15 +17,6 @@ from ui.battlesetup import TYPED, FightDialog
 from ui.mainwindow import MainWindow
 
 MIDWAY = str(builtin_battles()["midway"])
-
-
-@pytest.fixture
-def window(qtbot: object, monkeypatch: pytest.MonkeyPatch) -> MainWindow:
-    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
-    w = MainWindow(ask_losses=False)
-    qtbot.addWidget(w)  # type: ignore[attr-defined]
-    w.session.new_game()
-    return w
 
 
 def test_the_dialog_offers_the_built_in_battles_and_their_own_rules(qtbot: object) -> None:
