@@ -36,4 +36,4 @@ def test_every_tactical_reading_is_in_the_rules_notes() -> None:
     for name in ("airstrike", "carrier", "fastplay", "surface"):
         module = importlib.import_module(f"campaign.tactical.{name}")
         for line in module.RULE_NOTES:
-            assert f"- {line}" in notes, f"{name}: {line[:60]}…"
+            assert f"- {line}" in notes, f"{name}: {line[:60]}… (run tools/sync_rules_notes.py)"

@@ -373,24 +373,37 @@ def test_cap_fights_escorts_then_attacks_bombers() -> None:
     assert "dogfights escorts VF-6" in events[0] and "attacks bombers VB-6" in events[1]
 
 
-def test_cap_with_fewer_fighters_than_escorts_only_dogfights() -> None:
+@pytest.mark.parametrize(
+    ("reading", "escort_dice", "escorts_left"),
+    [
+        # one CAP group against two escort groups: as many escorts as CAP groups are in the
+        # dogfight ("an equal number of his fighters to battle them"): VF-6/1 takes both hits
+        ("paired", [1, 1, 1, 1, 4], [3, 5]),
+        # the other reading: every escort group rolls; the hits are spread evenly
+        ("all_escorts", [1] * 9 + [4], [4, 4]),
+    ],
+)
+def test_cap_with_fewer_fighters_than_escorts_only_dogfights(
+    reading: str, escort_dice: list[int], escorts_left: list[int]
+) -> None:
     setup = small(
         a_groups=[group("zero", "fighter", 2, "Zeros (A6M)", "alpha")],
         b_groups=[
             group("vf", "fighter", 10, "VF-6 (F4F)", "bravo"),
             group("vb", "dive_bomber", 5, "VB-6 (SBD)", "bravo"),
         ],
+        dogfight=reading,
     )
-    # CAP 2 dice; escorts 10 dice; nothing left over for the bombers
-    b, dice = battle(setup, [6, 6] + [1] * 9 + [4])
+    # CAP 2 dice (two sixes), then the escorts in the dogfight; nothing left for the bombers
+    b, dice = battle(setup, [6, 6, *escort_dice])
     b.counters[0][0].box = CAP
     for c in b.counters[1]:
         c.box = READY
     b.cap_attacks(0)
     assert dice.unused == []
     assert b.counters[1][2].strength == 5  # bombers untouched
-    assert sum(c.strength for c in b.counters[1][:2]) == 8
-    assert b.counters[0][0].strength == 1
+    assert [c.strength for c in b.counters[1][:2]] == escorts_left
+    assert b.counters[0][0].strength == 1  # one escort hit (the 4)
 
 
 def test_cap_leaves_the_last_ring_to_land() -> None:
@@ -638,3 +651,32 @@ def test_a_step_after_the_end_does_nothing() -> None:
         "neither side has bombers able to attack. No decision."
     )
     assert b.step() == []
+
+
+def test_cap_spotted_on_a_crippled_carrier_does_not_count_as_cap() -> None:
+    # Akagi is crippled with a fighter group spotted for CAP: she cannot launch it, so the
+    # three working carriers each spot a CAP group (one per working carrier)
+    b = carrier_battle(BattleSetup.load(MIDWAY), ScriptedDice([]))
+    for c in b.counters[0]:
+        if c.box == WAITING:
+            c.box = ABOARD  # no planes waiting to land: every carrier may spot
+    b.carriers["akagi"].damage = 7
+    stuck = next(c for c in b.counters[0] if c.home == "akagi" and not c.bomber)
+    stuck.box, stuck.role = DECK, "cap"
+    b.planning_phase(0)
+    spotted = [c.home for c in b.counters[0] if c.box == DECK and c.role == "cap"]
+    assert sorted(h for h in spotted if h != "akagi") == ["hiryu", "kaga", "soryu"]
+
+
+def test_bombers_aboard_a_crippled_carrier_can_still_strike_after_a_repair() -> None:
+    # "A crippled carrier can be repaired during the Repair Damage phase": the battle goes on
+    b = carrier_battle(BattleSetup.load(MIDWAY), ScriptedDice([]))
+    for c in b.counters[1]:
+        if c.bomber:
+            c.box = ABOARD
+    for carrier in b.side_carriers[1]:
+        carrier.damage = 7  # every American carrier crippled, none sunk
+    assert b.can_strike(1)
+    for carrier in b.side_carriers[1]:
+        carrier.damage, carrier.sunk = 10, True
+    assert not b.can_strike(1)

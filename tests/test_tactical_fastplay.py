@@ -155,7 +155,14 @@ def test_damage_and_heavy_calibre() -> None:
     assert fp.heavy_extra(8, "DD") and fp.heavy_extra(14, "CL") and not fp.heavy_extra(8, "CA")
     assert not fp.heavy_extra(6, "DD")
     assert fp.gun_sink_test(8, "BB") and fp.gun_sink_test(6, "CL") and fp.gun_sink_test(5, "AUX")
-    assert not fp.gun_sink_test(6, "CA") and not fp.gun_sink_test(7, "DD")
+    assert not fp.gun_sink_test(6, "CA")
+    # calibres between the printed sizes count as their gunnery-table row: 6.1in (155mm)
+    # reads 6"-5.9" (halved against a CA, sink test against a DD); 7.5in reads 8" (the
+    # extra die against light ships, always a sink test); 18.1in reads 18" (doubled)
+    assert fp.hit_damages(6.1, "CA", [5]) == 3 and fp.gun_sink_test(6.1, "DD")
+    assert not fp.gun_sink_test(6.1, "CA")
+    assert fp.heavy_extra(7.5, "DD") and fp.gun_sink_test(7.5, "CA")
+    assert fp.hit_damages(7.5, "CA", [5]) == 5
 
 
 def test_torpedo_dice() -> None:
@@ -520,10 +527,20 @@ def test_guided_bombs_take_no_aa_and_attack_with_two_dice() -> None:
 
 def test_kamikaze_only_from_1944() -> None:
     tokko = AirGroup("tokko", "kamikaze", 8, base="Mabalacat")
-    b, raid = raid_battle([tokko], [ship("dd", "destroyer")], 1943)
-    b.dice = ScriptedDice([])  # not even the assembly die is rolled
-    assert b.assemble(raid) == ["Red raid arrives: nothing serviceable"]
-    assert raid.counters == []
+    # before 1944 a side with only kamikaze aircraft has no strike: it does not even search
+    setup = BattleSetup(
+        "raid",
+        Side("Red", "japan", [], [tokko]),
+        Side("Blue", "usa", [ship("dd", "destroyer")], []),
+        {"sector": {"a": 1, "b": 2}, "raid_turns": 1, "year": 1943},
+    )
+    assert FastPlayBattle(setup, ScriptedDice([])).raids == []
+    # and alongside bombers, the kamikaze group does not fly (not even its assembly die)
+    val = AirGroup("val", "dive_bomber", 4, base="Mabalacat", model="D3A Val")
+    b, raid = raid_battle([tokko, val], [ship("dd", "destroyer")], 1943)
+    b.dice = ScriptedDice([6])  # the Vals' assembly die only
+    assert b.assemble(raid) == ["Red raid arrives: 1 val"]
+    assert [c.group.id for c in raid.counters] == ["val"]
 
 
 def test_kamikaze_rolls_against_aa_and_hits_as_a_12in_shell_without_sink_test() -> None:
@@ -604,3 +621,57 @@ def test_allied_air_to_air_dice_get_one_more_from_1944_against_japan() -> None:
         shown = "[6 2 2]" if year >= 1944 else "[5 1 1]"
         assert combat.startswith(f"CAP vf ({shown})"), combat
         assert f"zero ({fp._show(zero_dice)})" in combat
+
+
+def test_single_mounts_and_more_than_eight_guns_are_separate_modifiers() -> None:
+    # "+1D6 for main batteries with more than 8 guns"; "-1D6 ... less than 8 guns or manually
+    # loaded single mounts": twelve single-mount 6in guns (Omaha-like) get both; fewer than
+    # eight in single mounts lose one die, not two
+    assert fp.battery_dice(6, 12, 12, main=True, single_mounts=True) == 8
+    assert fp.battery_dice(6, 12, 12, main=True) == 9
+    assert fp.battery_dice(6, 12, 6, main=True, single_mounts=True) == 7
+
+
+def test_target_priority_remembers_last_turn_only() -> None:
+    # "Targets should be engaged that have fired on the firer first": last turn or this turn
+    big = ship("big", "battleship", nation="japan", guns={"14in": 8}, speed=25)
+    small = ship("small", "heavy_cruiser", nation="japan", guns={"8in": 10})
+    ca = ship("ca", "heavy_cruiser", guns={"8in": 9})
+    b = FastPlayBattle(setup_of([ca], [big, small]), ScriptedDice([]))
+    unit = b.units["ca"]
+    assert b.choose_target(unit, 0, main=True) is b.units["big"]  # its opposite number
+    unit.fired_at_by.add("small")  # the cruiser fired at it this turn
+    assert b.choose_target(unit, 0, main=True) is b.units["small"]
+    b.remember_last_turn()  # next turn: it fired last turn
+    assert b.choose_target(unit, 0, main=True) is b.units["small"]
+    b.remember_last_turn()  # a turn later, with no more fire from it: forgotten
+    assert b.choose_target(unit, 0, main=True) is b.units["big"]
+
+
+def test_fighters_left_at_home_fly_cap_counter_by_counter() -> None:
+    # each side's 24 fighters are 6 counters; Blue's raid takes 1 of them as escort, so 5 fly
+    # CAP against Red's raid (not none because the group sent one)
+    def carrier(id_: str, nation: str, fighter: str, bomber: str) -> Ship:
+        groups = [
+            AirGroup(f"{id_}_f", "fighter", 24, base=id_, model=fighter),
+            AirGroup(f"{id_}_b", "dive_bomber", 24, base=id_, model=bomber),
+        ]
+        return ship(id_, "carrier", nation=nation, air_groups=groups)
+
+    setup = BattleSetup(
+        "cap",
+        Side("Red", "japan", [carrier("red", "japan", "A6M2 Zero", "D3A Val")]),
+        Side("Blue", "usa", [carrier("blue", "usa", "F4F Wildcat", "SBD Dauntless")]),
+        {"sector": {"a": 1, "b": 2}, "raid_turns": 1, "year": 1942},
+    )
+    # both find the other's sector at once, then both roll a 6: both raids arrive on turn 1
+    b = FastPlayBattle(setup, ScriptedDice([2, 1, 6, 6]))
+    red_raid, blue_raid = sorted(b.raids, key=lambda r: r.side)
+    assert (red_raid.arrives, blue_raid.arrives) == (1, 1)
+    b.turn = 1
+    b.dice = ScriptedDice([6, 6, 1, 6])  # Red launches 6 + 6 counters; Blue 1 fighter, 6 SBD
+    b.assemble(red_raid)
+    b.assemble(blue_raid)
+    b.dice = SeededDice("cap")
+    _, lines = b.air_defence(red_raid)
+    assert sum(line.startswith("CAP blue_f") for line in lines) == 5

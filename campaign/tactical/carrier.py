@@ -124,6 +124,9 @@ DEFAULTS: dict[str, Any] = {
     "returning_side": "a",  # "Eight bombers from each Japanese carrier ..."
     "returning_bombers_per_carrier": 0,  # 8 in the Midway set-up
     "turn_limit": 30,  # not in the seed
+    # who is "in the dogfight" when CAP has fewer groups than the escorts: "paired" (as many
+    # escort groups as CAP groups, the strongest) or "all_escorts" (every escort group)
+    "dogfight": "paired",
     "repair": {},  # ship id → "Repair Damage" cell ("6", "5-6", "4-6")
     "commander": {},  # overrides of COMMANDER
 }
@@ -221,9 +224,16 @@ RULE_NOTES: tuple[str, ...] = (
     "Ready to Attack box fight them (all CAP groups if there are fewer); the rest attack the "
     "bombers. Every CAP group with a target attacks. A CAP group left with no target (no "
     "bombers) does not attack and does not move out.",
-    "Dogfight: 'Roll 1D6 for each fighter strength point in the dogfight ... All hits are "
-    "considered simultaneous': the CAP groups in the dogfight roll, then every escort fighter "
-    "in the Ready to Attack box rolls, and both sides' losses are applied together.",
+    "Dogfight: 'the attacking player must allocate an equal number of his fighters to battle "
+    "them ... Roll 1D6 for each fighter strength point in the dogfight ... All hits are "
+    "considered simultaneous': the dogfight pairs groups, so when CAP has fewer groups than "
+    "the escorts only as many escort groups (the strongest) are in it; the CAP groups roll, "
+    "then those escorts, and both sides' losses are applied together. Rule option "
+    "conditions['dogfight'] = 'all_escorts' puts every escort group in the dogfight instead.",
+    "AA hits: 'rolls dice to see how many planes in the attack wave are shot down' - a hit "
+    "takes one strength point, as a CAP hit does ('Cross out one strength point'), not a "
+    "whole group (plane model): with whole groups AA would stop most strikes, against the "
+    "seed's own battle reports (5 and 6 of 7 carriers sunk).",
     "Hit allocation (CAP on escorts and bombers, escorts on CAP, AA on a wave): 'The attacker "
     "can decide how many of the bomber hits are inflicted on torpedo or dive bombers' and, for "
     "AA, 'If they can't agree then the hits should be distributed evenly'. Every loss is "
@@ -260,8 +270,9 @@ RULE_NOTES: tuple[str, ...] = (
     "The end of the battle is not in the seed. The battle ends at the end of a turn when a "
     "side has no carrier afloat and no bombers on their way to attack (Battle 2 goes on while "
     "the carrierless Japanese strike flies its 'one-way trip'); when neither side has bombers "
-    "able to attack (on the way, or aboard, landing or returning to a working carrier); or at "
-    "the turn limit (conditions 'turn_limit', 30).",
+    "able to attack (on the way, or aboard, landing or returning to a carrier afloat - a "
+    "crippled one too, as a repair may free them); or at the turn limit (conditions "
+    "'turn_limit', 30).",
     "Winner: a side that still has a carrier afloat when the other has none wins (Battle 2, "
     "'This battle was an American victory'); otherwise each side scores 2 for every enemy "
     "carrier sunk and 1 for every enemy carrier crippled, and the higher score wins (equal: no "
@@ -873,6 +884,8 @@ class CarrierBattle(TurnBattle):
         say = self.narrate
         name = self.side_names[side]
         if dogfight:
+            if self.conditions["dogfight"] != "all_escorts":
+                escorts = sorted(escorts, key=_stronger)[: len(dogfight)]
             cap_fire = [air_to_air(self.dice, c.strength, f"CAP {c.label}") for c in dogfight]
             esc_fire = [air_to_air(self.dice, c.strength, f"escort {c.label}") for c in escorts]
             on_escorts = spread_hits(escorts, sum(r.hits for r in cap_fire))
@@ -1106,10 +1119,10 @@ class CarrierBattle(TurnBattle):
                 else:
                     orphans = True
             elif box == DECK:
-                if c.home in decks:
+                if c.home in decks:  # a working carrier: it can launch what it spotted
                     decks[c.home].append(c)
-                if c.role == "cap":
-                    cap_now += 1
+                    if c.role == "cap":
+                        cap_now += 1
             elif box == CAP:
                 cap_now += 1
         # orphans go to a carrier already keeping clear for its own planes, else the least
@@ -1190,17 +1203,18 @@ class CarrierBattle(TurnBattle):
     # -- the end ------------------------------------------------------------------------
 
     def can_strike(self, side: int) -> bool:
-        """Bombers on their way to attack, or aboard, landing or returning to a working
-        carrier."""
-        working = bool(self._working(side))
+        """Bombers on their way to attack, or aboard, landing or returning to a carrier
+        afloat (*"A crippled carrier can be repaired during the Repair Damage phase"*, so
+        bombers aboard a crippled carrier may fly again)."""
+        afloat = any(not c.sunk for c in self.side_carriers[side])
         for c in self.counters[side]:
             if not c.bomber or c.strength <= 0:
                 continue
             if c.box in ATTACK_CIRCUIT:
                 return True
-            if c.box in (ABOARD, DECK) and self.carriers[c.home].operational:
+            if c.box in (ABOARD, DECK) and not self.carriers[c.home].sunk:
                 return True
-            if c.box in (HOME, WAITING) and working:
+            if c.box in (HOME, WAITING) and afloat:
                 return True
         return False
 

@@ -26,6 +26,7 @@ where it is silent, cut short or ambiguous is a line of :data:`RULE_NOTES`.
 from __future__ import annotations
 
 import copy
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -286,13 +287,20 @@ RULE_NOTES: tuple[str, ...] = (
     "next; smaller guns and those under 3in are the AA battery (AA by year, not the gunnery "
     "table). A calibre reads its printed row, or the nearest row between them (GUN_ROWS: "
     '4.7in and 4.5in read 5.25"-5", 4in and 3in read 3.7", 5.5in reads 5.25"-5" (the same '
-    'dice as 6"-5.9"), 9.2in reads 8", 10in reads 12"-11", 13.5in reads 14").',
+    'dice as 6"-5.9"), 9.2in reads 8", 10in reads 12"-11", 13.5in reads 14"). The damage '
+    'rules read the row too: "8 inch or larger" is the 8" row and up (7.5in counts), "6 '
+    'inch or smaller" the 6"-5.9" row and below (6.1in/155mm counts), "18.1inch" the 18" '
+    "row.",
     "Battery dice: the table's cell; at night or in bad weather (conditions['weather'] = "
-    "'bad') or firing into a smoke screen (conditions['smoke'][target side]) 'All gunnery "
-    "reduced to half D6' (half of the cell, rounded up); then +1D6 gunnery radar (side has "
+    "'bad') 'All gunnery reduced to half D6' (half of the cell, rounded up), and firing "
+    "into a smoke screen (conditions['smoke'][target side]) likewise - the seed names no "
+    "smoke penalty, but its '+1D6 for gunnery radar ... when firing through a smoke screen' "
+    "puts smoke beside night and bad weather, and a bonus for radar alone would make "
+    "smoke help the firer; then +1D6 gunnery radar (side has "
     "conditions['radar']) at night, in bad weather or through smoke; main batteries +1D6 "
-    "with more than 8 guns, -1D6 with fewer than 8 guns or single mounts (conditions["
-    "'single_mounts'] lists ship ids; one -1D6, not two); +1D6 if the target is stopped "
+    "with more than 8 guns and, separately, -1D6 with fewer than 8 guns or single mounts "
+    "(conditions['single_mounts'] lists ship ids; one -1D6 for both; twelve guns in single "
+    "mounts get +1D6 -1D6); +1D6 if the target is stopped "
     "(movement 0); then halved (rounded up) if the firer is end-on; then -1D6 for each "
     "retained damage. Every 6 is a hit.",
     "Damage: each hit rolls 1D6 damages; a DE/DD or CL (CLAA too) hit by 8in or larger rolls "
@@ -303,7 +311,7 @@ RULE_NOTES: tuple[str, ...] = (
     "sink test by rolling any double with 2D6' - the firer always tests; the table's note "
     "'Sinks on any double ... with guns 12\" caliber and over' is the same rule for its rows. "
     "'Guns 6 inches or smaller' test against MTB, DE, DD, CL (CLAA) and auxiliaries only. "
-    "Guns between 6in and 8in make no test. A double sinks the ship at once.",
+    "A double sinks the ship at once.",
     "Target priority: a battery fires first at an enemy that launched torpedoes at its ship "
     "last turn, then at one that fired at it (last turn or earlier this turn), else the main "
     "battery takes its opposite number (ships of each side in order of damage capacity, the "
@@ -347,8 +355,9 @@ RULE_NOTES: tuple[str, ...] = (
     "target side's DD/DE in the "
     'line (the least damaged) are the ASW ships within 6": each rolls 1D6 and the '
     "submarine 1D6 against each; any ASW 6 sinks it; else any ASW die equal or higher "
-    "drives it off (it sits out the next turn); else it presses home (step 7). Submarines "
-    "are not gunnery targets.",
+    "drives it off (it sits out the next turn); else it presses home (step 7, after both "
+    "sides' surface torpedoes: a submarine 'comes into play automatically' and is no part "
+    "of either line's initiative order). Submarines are not gunnery targets.",
     "Locating the target: each side's sector (conditions['sector'][a|b], else rolled 1D6) "
     "must be rolled by the enemy before it rolls for the range; then each round both "
     "sides roll 1D6 and the first '6' fixes the range at 330 miles: that side's raid "
@@ -367,7 +376,9 @@ RULE_NOTES: tuple[str, ...] = (
     "level bombers); each rolls its factor in dice (AirGroup.factor, else AIRCRAFT_FACTORS "
     "by model; A6M Zero by year: 3 to 1943, 4 from 1944; unknown fighters 3, bombers 1). A "
     "6 removes the enemy counter (both may fall); with no 6 the higher die drives the "
-    "other off; a tie changes nothing. From 1944 Allied dice get +1 against Japanese air.",
+    "other off; a tie changes nothing. From 1944 Allied dice get +1 against Japanese air "
+    "('add +1 to their air-to-air combat dice rolls'): the +1 is on each die, so a 5 reads "
+    "6 and removes the counter (no die above 6).",
     "AA: every ship of the target side in the line is 'up to 6 inches from the target'; "
     "with several targets attacked, ships not attacked are shared round robin among the "
     "attacks ('Only AA batteries may be split'). AA dice are AA_TABLE by type and year "
@@ -478,7 +489,7 @@ def battery_dice(
     if main:
         if guns > 8:
             n += 1
-        elif guns < 8 or single_mounts:
+        if guns < 8 or single_mounts:
             n -= 1
     if target_stopped:
         n += 1
@@ -487,25 +498,33 @@ def battery_dice(
     return max(0, n - damage)
 
 
+#: a calibre counts as its gunnery-table row for the damage rules: "8 inch or larger" is the
+#: 8" row and up (7.5in reads 8"), "6 inch or smaller" the 6"-5.9" row and below (6.1in
+#: reads 6"), "18.1inch" the 18" row
+EIGHT_INCH_FROM = dict((r, low) for r, low, _ in GUN_ROWS)['8"']
+EIGHTEEN_INCH_FROM = dict((r, low) for r, low, _ in GUN_ROWS)['18"']
+
+
 def hit_damages(calibre: float, target_type: str, rolls: Sequence[int]) -> int:
     """Damages from one gun hit: ``rolls`` is the damage die (and the heavy-calibre die)."""
     n = sum(rolls)
-    if calibre <= 6.0 and CAPACITY.get(target_type, 0) >= CAPACITY["CA"] and target_type != "CVL":
+    small = calibre < EIGHT_INCH_FROM
+    if small and CAPACITY.get(target_type, 0) >= CAPACITY["CA"] and target_type != "CVL":
         n = half_up(n)
-    if calibre >= 18.0:
+    if calibre >= EIGHTEEN_INCH_FROM:
         n *= 2
     return n
 
 
 def heavy_extra(calibre: float, target_type: str) -> bool:
     """'Where a DE/DD or CL is hit by a gun of 8" caliber or larger' +1D6 damages."""
-    return calibre >= 8.0 and target_type in ("DD", "DE", "CL", "CLAA")
+    return calibre >= EIGHT_INCH_FROM and target_type in ("DD", "DE", "CL", "CLAA")
 
 
 def gun_sink_test(calibre: float, target_type: str) -> bool:
-    if calibre >= 8.0:
+    if calibre >= EIGHT_INCH_FROM:
         return True
-    return calibre <= 6.0 and target_type in ("MTB", "DE", "DD", "CL", "CLAA", "AUX")
+    return target_type in ("MTB", "DE", "DD", "CL", "CLAA", "AUX")
 
 
 def roll_off_hits(attack: Sequence[int], defence: Sequence[int]) -> int:
@@ -570,7 +589,7 @@ def assembled(roll: int, available: int) -> int:
 
 def vessel_type(ship: Ship) -> str:
     """The seed's vessel type for a Ship."""
-    if ship.name in ("Yamato", "Musashi"):
+    if ship.name.strip().casefold() in ("yamato", "musashi"):
         return "YAMATO"
     if ship.type == "battleship":
         return "BA" if ship.speed >= FAST_BATTLESHIP_KNOTS else "BB"
@@ -614,8 +633,10 @@ class _Unit:
     sunk: bool = False
     withdrawn: bool = False
     salvos: int = 0
-    fired_at_by: set[str] = field(default_factory=set)
-    torpedoed_by: set[str] = field(default_factory=set)
+    fired_at_by: set[str] = field(default_factory=set)  # this turn
+    torpedoed_by: set[str] = field(default_factory=set)  # this turn
+    fired_at_last: set[str] = field(default_factory=set)  # last turn
+    torpedoed_last: set[str] = field(default_factory=set)  # last turn
     revealed: bool = False
     sub_rest: int = 0  # submarine: turns until it may attack again
     notes: list[str] = field(default_factory=list)  # what befell it (the set-up's ship is
@@ -784,8 +805,9 @@ class FastPlayBattle(TurnBattle):
         return out
 
     def _has_strike(self, i: int) -> bool:
+        kamikaze = self.year >= KAMIKAZE_FROM
         return any(
-            g.kind in BOMBERS or g.kind == "kamikaze"
+            g.kind in BOMBERS or (kamikaze and g.kind == "kamikaze")
             for _, g in self._strike_groups(i)
             if counters(g.aircraft - g.lost)
         )
@@ -841,6 +863,7 @@ class FastPlayBattle(TurnBattle):
 
     def play_turn(self) -> list[str]:
         lines: list[str] = []
+        self.remember_last_turn()
         if self.turn == 1:
             lines.extend(self._setup_lines)
         lines.extend(self.initiative())
@@ -868,6 +891,13 @@ class FastPlayBattle(TurnBattle):
         lines.extend(self.repair())
         lines.extend(self._check_end())
         return [f"Turn {self.turn}: {line}" for line in lines] if self.narrate else []
+
+    def remember_last_turn(self) -> None:
+        """Who fired or launched torpedoes at each ship: what this turn saw becomes last
+        turn's, and older turns are forgotten (target priority reads the two)."""
+        for u in self.units.values():
+            u.fired_at_last, u.fired_at_by = u.fired_at_by, set()
+            u.torpedoed_last, u.torpedoed_by = u.torpedoed_by, set()
 
     # -- 1. initiative ------------------------------------------------------------------
 
@@ -983,7 +1013,9 @@ class FastPlayBattle(TurnBattle):
             return None
         if place is None:
             place = {u.ship.id: k for k, u in enumerate(enemies)}
-        for ids in (unit.torpedoed_by, unit.fired_at_by):
+        torpedoed = unit.torpedoed_last | unit.torpedoed_by
+        fired = unit.fired_at_last | unit.fired_at_by
+        for ids in (torpedoed, fired):
             # the first (largest) enemy in the line among those that torpedoed / fired at it
             if not ids:
                 continue
@@ -1135,13 +1167,20 @@ class FastPlayBattle(TurnBattle):
         i, d = raid.side, 1 - raid.side
         lines: list[str] = []
         cap_groups = [g for _, g in self._strike_groups(d) if g.kind == "fighter"]
-        in_raids = {c.group.id for r in self.raids if r.arrives == self.turn for c in r.counters}
+        # fighters not flying with a raid this turn fly CAP (counter by counter)
+        launched = Counter(
+            c.group.id for r in self.raids if r.arrives == self.turn for c in r.counters
+        )
         cap = [
             _Counter(g, d, g.base, g.kind, aircraft_factor(g, self.year))
             for g in cap_groups
-            if g.id not in in_raids
             for _ in range(
-                max(0, counters(g.aircraft - g.lost) - self.lost_aircraft.get(g.id, 0) // 4)
+                max(
+                    0,
+                    counters(g.aircraft - g.lost)
+                    - self.lost_aircraft.get(g.id, 0) // 4
+                    - launched[g.id],
+                )
             )
         ]
         escorts = [c for c in raid.counters if c.kind == "fighter"]
