@@ -26,6 +26,7 @@ from .reports import format_situation, situation
 from .scenario import Scenario, load_scenario, write_scenario
 from .tactical import RULE_SETS, BattleSetup, find_setup
 from .tactical import run as run_battle
+from .tactical.outcome import in_rule_set_terms
 from .tactical.simulate import available, simulate
 from .turn import STEPS
 
@@ -398,7 +399,7 @@ def _tactical(name: str) -> None:
 def cmd_battle(args: argparse.Namespace) -> int:
     _tactical(args.rule_set)
     try:
-        setup = BattleSetup.load(find_setup(args.setup))
+        setup = in_rule_set_terms(args.rule_set, BattleSetup.load(find_setup(args.setup)))
     except ValueError as exc:
         raise CliError(str(exc)) from None
     battle = RULE_SETS[args.rule_set](setup, SeededDice(args.seed))
@@ -446,7 +447,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
         if not args.setup:
             raise CliError(f"odds {args.kind} needs --setup FILE")
         try:
-            setup = BattleSetup.load(find_setup(args.setup))
+            setup = in_rule_set_terms(args.kind, BattleSetup.load(find_setup(args.setup)))
         except ValueError as exc:
             raise CliError(str(exc)) from None
         odds = simulate(args.kind, setup, args.runs, seed=args.seed or "odds")

@@ -52,3 +52,19 @@ def test_the_winner_lost_less_combat_value() -> None:
     )
     losses = step_losses(r, a + b)
     assert campaign_winner(a, b, losses) == "b"
+
+
+def test_a_set_up_for_one_rule_set_is_read_afresh_by_another() -> None:
+    from campaign.tactical import BattleSetup, builtin_battles
+    from campaign.tactical.airstrike import ship_factors
+    from campaign.tactical.outcome import in_rule_set_terms
+
+    midway = BattleSetup.load(builtin_battles()["midway"])
+    assert midway.rule_set == "carrier" and midway.a.ships[0].damage_capacity == 10
+    own = in_rule_set_terms("carrier", midway)
+    assert own.a.ships[0].damage_capacity == 10  # the carrier rules' own figure stays
+    other = in_rule_set_terms("airstrike", midway)
+    akagi = other.a.ships[0]
+    assert akagi.damage_capacity == 0 and other.rule_set == "airstrike"
+    assert ship_factors(akagi) < 10  # sized by the air-strike rules from her tonnage
+    assert midway.a.ships[0].damage_capacity == 10  # the set-up itself is untouched

@@ -543,11 +543,16 @@ def test_boiler_room_hit_and_steam_raised() -> None:
     g = sf.gun("uk", "15in")
     assert g is not None
     b1 = b.vessels["b1"]
+    b.turn = 1
     events = b.shell_hit(b1, g, 240.0, "long")
     assert any("steam lost: -7 knots" in e for e in events)
     assert b1.max_speed == 24 - 7
+    b.end_of_move()  # "Dice each subsequent move": not in the move of the hit
+    assert b1.boiler_loss == 7 and dice.unused == [5, 3]
+    b.turn = 2
     b.end_of_move()  # 5: +2 knots
     assert b1.boiler_loss == 5
+    b.turn = 3
     b.end_of_move()  # 3: no
     assert b1.boiler_loss == 5 and dice.unused == []
 
@@ -665,6 +670,9 @@ def test_torpedo_attack_and_damage() -> None:
     # hit 2: aft (5) x 6 = 3600 + 1800 + 250; aft d6 1: not immobilized
     assert "Aft, Crit. Hit): 5650 points" in events[2]
     assert b1.flooding == 2 and not b1.immobilised
+    b.end_of_move()  # "250 pts. each subsequent turn": nothing in the move of the hits
+    assert b1.flooding == 2 and dice.unused == [6]
+    b.turn += 1
     b.end_of_move()  # d6 6: flooding controlled
     assert b1.flooding == 0 and dice.unused == []
 
@@ -776,10 +784,10 @@ def test_smoke_blocks_fire_and_drifts_with_the_wind() -> None:
     events = b.move()
     assert "Wind: 1-10 die 1: North." in events and "Dd lays smoke." in events
     smoke = b.smoke[0]
-    assert smoke.moves_left == 8
+    assert smoke.moves_left == 7  # 8 moves in all, this one included
     before = smoke.a
     b._drift(smoke)
-    assert smoke.a[1] == pytest.approx(before[1] - 3) and smoke.moves_left == 7
+    assert smoke.a[1] == pytest.approx(before[1] - 3) and smoke.moves_left == 6
     a1, dd = b.vessels["a1"], b.vessels["dd"]
     b.smoke = [sf.Smoke((-100.0, 50.0), (100.0, 50.0), 3)]
     assert not b.can_see(a1, dd) and b.choose_target(a1) is None
@@ -831,6 +839,35 @@ def test_air_strike_torpedo_bombers_drop_a_salvo() -> None:
     t = b.torpedoes[0]
     assert t.count == 3 and t.knots == 40 and t.arrives == 1
     assert math.dist(t.marker, b.vessels["b1"].pos) == pytest.approx(25)
+
+
+def test_a_sunk_carriers_aircraft_do_not_strike() -> None:
+    group = AirGroup("vb", "dive_bomber", 5, name="VB")
+    sunk = ship("cv", type="carrier", guns={}, air_groups=[group], state="sunk")
+    b, dice = battle(setup([sunk, ship("a2")], [ship("b1", aa=80)]), [])
+    assert b.air_strikes() == [] and dice.unused == []
+
+
+def test_torpedo_bombers_drop_on_the_side_facing_them() -> None:
+    # the marker is 45 degrees off the target's bow on the side towards the enemy, whichever
+    # way the target is heading
+    group = AirGroup("vt", "torpedo_bomber", 3, name="VT")
+    for heading in (0.0, 180.0):
+        s = setup([ship("cv", type="carrier", guns={}, air_groups=[group])], [ship("b1", aa=0)])
+        b, _dice = battle(s, [])
+        target = b.vessels["b1"]
+        target.heading = heading
+        b.air_strikes()
+        carrier = b.vessels["cv"]
+        marker = b.torpedoes[0].marker
+        assert math.dist(marker, carrier.pos) < math.dist(target.pos, carrier.pos), heading
+
+
+def test_only_the_upper_bridge_of_a_capital_ship_is_a_bridge_hit() -> None:
+    # "3. Bridge - upper bridge (BB,BC) and bridge hits may destroy vital equipment"
+    assert sf.LOCATIONS["Upp.Bridge"].kind == "bridge"
+    assert sf.LOCATIONS["Bridge"].kind == "bridge"
+    assert sf.LOCATIONS["Lwr.Bridge"].kind == "hull"
 
 
 # ---------------------------------------------------------------------------------------

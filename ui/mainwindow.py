@@ -446,8 +446,8 @@ class MainWindow(QMainWindow):
         dialog = FightDialog(self)
         if dialog.exec() != QDialog.DialogCode.Accepted or dialog.chosen is None:
             return
-        setup = dialog.chosen
         rule_set = str(dialog.rule_set.currentData())
+        setup = in_rule_set_terms(rule_set, dialog.chosen)
         if dialog.dice.currentData() == TYPED:
             dice: Dice = ManualDice(ask_die(self))
         else:

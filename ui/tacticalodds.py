@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 from campaign.odds import NavalOdds
 from campaign.state import Unit
 from campaign.tactical import BattleSetup, title_of
+from campaign.tactical.outcome import in_rule_set_terms
 from campaign.tactical.simulate import TacticalOdds, available, simulate
 
 from .battlesetup import BattleChooser
@@ -112,7 +113,9 @@ class TacticalOddsPanel(QWidget):
     def _coming(self, rule_set: str) -> ComingBattle | None:
         """The battle chosen: a set-up file, or the coming campaign battle (from source)."""
         setup = self.battle.setup()
-        return ComingBattle(setup) if setup is not None else self.source(rule_set)
+        if setup is None:
+            return self.source(rule_set)
+        return ComingBattle(in_rule_set_terms(rule_set, setup))
 
     def run(self) -> None:
         name = str(self.rule_set.currentData() or "")

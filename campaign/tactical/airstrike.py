@@ -188,7 +188,10 @@ RULE_NOTES: tuple[str, ...] = (
     'An "11" result with a +1 modifier is insufficient.\' The chance is a critical hit die '
     "roll (one die, a critical hit on 4-6: the seed gives no number), made once for each "
     "named ship afloat that the attack hit ('subject to only one critical hit die roll'). "
-    "Cruisers and one-factor units get none.",
+    "A ship the same roll sinks gets none: a critical hit could only sink her again (the "
+    "seed's Pearl Harbor example rolls for a ship sunk in port, which matters only where "
+    "ships sunk in port are raised, and nothing here raises them). Cruisers and one-factor "
+    "units get none.",
     "20.526 EFFECTS OF CRITICAL HITS is cut short: 'B. SUNK IN PORT: A named ship is sunk "
     "while in port' is applied to ships in port; at sea (the lost item A) chosen: the ship is "
     "damaged, or sunk if it is already damaged — 'in addition to any effect of the combat "

@@ -110,8 +110,22 @@ def expand_forces(
 
 
 def in_rule_set_terms(rule_set: str, setup: BattleSetup) -> BattleSetup:
-    """Campaign ship data in a rule set's own scales (its module's ``adapt``, where it has
-    one: e.g. the carrier rules roll AA in dice where ships.csv counts guns)."""
+    """A set-up in a rule set's own scales, as a copy. A set-up written for another rule set
+    (``setup.rule_set``) loses the figures only that one reads — each ship's
+    ``damage_capacity`` and each air group's ``factor`` (e.g. the carrier rules' 10 damage
+    points would be a 10-factor ship to the air-strike rules) — so the rule set works them
+    out itself; then the module's ``adapt``, where it has one (e.g. the carrier rules roll AA
+    in dice where ships.csv counts guns)."""
+    setup = setup.copy()
+    if setup.rule_set and setup.rule_set != rule_set:
+        for side in (setup.a, setup.b):
+            for ship in side.ships:
+                ship.damage_capacity = 0
+                for group in ship.air_groups:
+                    group.factor = 0
+            for group in side.air_groups:
+                group.factor = 0
+        setup.rule_set = rule_set
     module = importlib.import_module(f"campaign.tactical.{rule_set}")
     adapt = getattr(module, "adapt", None)
     return adapt(setup) if adapt is not None else setup

@@ -302,7 +302,8 @@ LOCATIONS: dict[str, Location] = {
     '"B" Mount': Location('"B" mount', "turret", "turret", needs="B"),
     "Y Mount Stern": Location("Y mount", "turret", "turret", needs="Y", fallback=_STERN),
     "Upp.Bridge": Location("upper bridge", "bridge"),
-    "Lwr.Bridge": Location("lower bridge", "bridge"),
+    # "upper bridge (BB,BC) and bridge hits may destroy vital equipment": not the lower one
+    "Lwr.Bridge": Location("lower bridge", "hull"),
     "P/S 2nd.Tur": Location("secondary turret", "secondary", needs="secondary"),
     "P/S 2ndTur": Location("secondary turret", "secondary", needs="secondary"),
     'Belt(?) "A"': Location('belt "A"', "belt", "belt", "A"),
@@ -640,7 +641,9 @@ RULE_NOTES: tuple[str, ...] = (
     "and superstructure hits') and the destroyer column (every range). The worked example agrees: "
     "Scharnhorst at long range, roll 17, is the '16-20' cell 'Bridge' of the long range column "
     "— 'he has hit the upper bridge' (special effect 3: 'upper bridge (BB,BC) and bridge "
-    "hits'). Submarines and transports use the battleship and cruiser columns.",
+    "hits'). Submarines and transports use the battleship and cruiser columns. The lower "
+    "bridge ('Lwr.Bridge', battleship and battlecruiser column) is no bridge hit: the "
+    "special effect names the 'upper bridge (BB,BC)'; it takes the shell's points only.",
     "Table 4 cells: 'X/Y' cells ('1st TT/Deck', 'Hanger/Dk.') hit X where the ship has one, "
     "else Y; the last row's 'Y Turret' and 'Y Mount' with 'Stern' printed under them hit the "
     "stern of a ship without a Y turret; 'S/L Platf. S/L Platf' and 'AA. Platf. AA. Platf' are "
@@ -664,14 +667,17 @@ RULE_NOTES: tuple[str, ...] = (
     '... engine room affected\' apply to every cell marked "A" or "B" (belt, deck, hull, '
     "funnel); on a part with no armour the shell reaches the room without penetrating armour "
     "(non-penetrating points, the room's effect all the same). Boiler rooms: d10 knots lost, "
-    "and at the end of each later move a d6 of 4-6 regains 2 of them; engine room: 'Ship loses "
+    "and at the end of each move after the hit ('Dice each subsequent move') a d6 of 4-6 "
+    "regains 2 of them; engine room: 'Ship loses "
     "1-6 dice x 2 knots' for good.",
     "Special effects: 'Bows - reduce speed by 3 knots if shell 8\" or more' applies to a hit "
     "in the 1-5 band, the foremost place in the diagram whose top is labelled 'Bows'. "
     "'Turret - penetration destroys all guns within'; a secondary turret is unarmoured and a "
     "hit destroys two guns of the largest secondary calibre on the engaged beam. 'A.A. - dice "
     "Ship loses 1 - 6 AA points.' Torpedo tubes: '1 1/2 times damage points. except Japanese "
-    "2 x', and the set of tubes (a quarter of the ship's tubes, rounded up) is lost.",
+    "2 x', and the set of tubes hit is lost: tubes come in sets of four (the mounts of the "
+    "day; 10 tubes are 4, 3 and 3), the '1st TT' cell the first set, '2nd TT' the second "
+    "(where a ship has fewer sets the cell's other part is hit, else nothing).",
     "Bridge: 1 Wheelhouse — the course is held for 3 moves; a second wheelhouse hit finds "
     "the aft steering position destroyed: 'beyond control. Must stop' (speed 0 for good). 2 "
     "Conning tower — course held for the next move. 3 Director. 4-6 are noted only (radar has "
@@ -706,8 +712,10 @@ RULE_NOTES: tuple[str, ...] = (
     "600 x score); a critical hit adds 50% of that; '500 pts. if target moving at 30 knots+' "
     "and '250 pts. if ... 20 knots+' are one or the other; a bow hit then throws a d6 for "
     "knots lost, an aft hit a d6 (6: propellers and rudders, immobilized). 'Runs under' does "
-    "nothing; against a submarine 'Sunk' sinks it. Flooding: at the end of each later move a "
-    "d6 of 6 controls it, else 250 points.",
+    "nothing; against a submarine 'Sunk' sinks it. Flooding: each torpedo hit floods; at "
+    "the end of each move after it ('250 pts. each subsequent turn if the flooding is not "
+    "controlled') one d6 is thrown for all the ship's older floods: a 6 controls them all, "
+    "else 250 points for each.",
     "Aircraft: dive_bomber groups are dive bombers (one 1,000 lb bomb), level_bomber groups "
     "skip bombers (four 500 lb), torpedo_bomber groups drop one torpedo each; fighters and "
     "patrol groups take no part (the seed has no rules for them). Each bomber group, from its "
@@ -729,7 +737,8 @@ RULE_NOTES: tuple[str, ...] = (
     "columns for dive bombing and the medium-short range columns for skip bombing') is "
     "followed where the summary table swaps 'Vertical' and 'Horizontal'. A bomb on an "
     "unarmoured part, or on armour it cannot penetrate, does its poundage; a penetrating bomb "
-    "poundage x 1-6 die. Table 11 rows: carriers and capital ships, cruisers, and the rest.",
+    "poundage x 1-6 die. Table 11 rows: carriers and capital ships; cruisers and transports "
+    "(a big hull, as the cruiser row's 15-20%); destroyers, escorts and the rest.",
     "Aerial torpedoes: the marker is placed 25 cm from the target, 45 degrees off its bow on "
     "the side facing the attacker's ships; they run at 40 knots, with a run of 115 cm (the "
     "seed gives no aerial run), and arrive at the end of the next move ('After two moves have "
@@ -742,8 +751,10 @@ RULE_NOTES: tuple[str, ...] = (
     "vessel concerned is degaussed' (conditions 'degaussed'). A hit: d6 x 1,500 points and "
     "'an immediate reduction of speed by 1/2'.",
     "Smoke: a section of screen is the track a ship steamed in a move while laying smoke; it "
-    "drifts with the wind ('Speed of drift in direction of wind') and is gone after the "
-    "table's moves. Wind direction is thrown (d10) when smoke is first laid unless conditions "
+    "drifts with the wind ('Speed of drift in direction of wind') and blocks fire for the "
+    "table's moves ('Length of time each section of smokescreen remains present'), the move "
+    "it is laid counting as the first. Wind direction is thrown (d10) when smoke is first "
+    "laid unless conditions "
     "give 'wind'; the seed gives no way to find the wind's speed, so conditions 'wind_speed' "
     "(moderate) does; 'Dead Calm' is still air. Gunfire whose line crosses a section is "
     "blocked ('Protect threatened vessels from visually directed gun fire').",
@@ -1146,6 +1157,8 @@ class Vessel:
     turned: float = 0.0  # degrees turned this move
     fire_moves: int = 0  # hangar fire: moves burning (0 = no fire)
     flooding: int = 0  # uncontrolled floods
+    new_floods: int = 0  # of which begun this move (rolled for from the next move)
+    boiler_hit_move: int = 0  # the move boiler rooms were last hit (steam from the next)
     history: list[str] = field(default_factory=list)
 
     @property
@@ -1472,9 +1485,8 @@ class SurfaceBattle(TurnBattle):
     def air_strikes(self) -> list[str]:
         events: list[str] = []
         for side, force in enumerate((self.setup.a, self.setup.b)):
-            groups = [g for v in self.sides[side] for g in v.ship.air_groups] + list(
-                force.air_groups
-            )
+            groups = [g for v in self.sides[side] if not v.sunk for g in v.ship.air_groups]
+            groups += force.air_groups
             for g in groups:
                 bomber = BOMBER_KINDS.get(g.kind)
                 available = g.aircraft - g.lost
@@ -1526,11 +1538,18 @@ class SurfaceBattle(TurnBattle):
             events.append(f"{label}: no aircraft get through.")
             return events
         if bomber == "torpedo":
+            # 45 degrees off the bow, on the side facing the enemy
             enemies = self.afloat(1 - target.side)
-            toward = 1.0 if target.side == 0 else -1.0
             if enemies:
-                toward = 1.0 if enemies[0].y > target.y else -1.0
-            side_angle = target.heading + 45.0 * toward
+                facing = bearing(
+                    target.pos, min(enemies, key=lambda e: distance(e.pos, target.pos)).pos
+                )
+            else:
+                facing = 90.0 if target.side == 0 else 270.0
+            side_angle = min(
+                (target.heading + 45.0, target.heading - 45.0),
+                key=lambda h: angle_between(h % 360.0, facing),
+            )
             rad = math.radians(side_angle)
             marker = (
                 target.x + WAVE_DISTANCE * math.cos(rad),
@@ -1635,8 +1654,8 @@ class SurfaceBattle(TurnBattle):
                 self.wind = WIND[face]
                 events.append(f"Wind: 1-10 die {face}: {self.wind}.")
             drift_moves = SMOKE[self._wind_speed()][1]
-            for v, start in laying:
-                self.smoke.append(Smoke(start, v.pos, drift_moves))
+            for v, start in laying:  # present this move and drift_moves - 1 more
+                self.smoke.append(Smoke(start, v.pos, drift_moves - 1))
                 events.append(f"{v.name} lays smoke.")
         return events
 
@@ -1907,6 +1926,7 @@ class SurfaceBattle(TurnBattle):
         if loc.marker == "A" and through:
             lost = self.dice.roll(f"{v.name} steam lost (single % die)", sides=10)
             v.boiler_loss += lost
+            v.boiler_hit_move = self.turn
             lines.append(f"{v.name}: boiler rooms hit, steam lost: -{lost} knots.")
         elif loc.marker == "B" and through:
             score = self.dice.roll(f"{v.name} engine room damage (1-6 die)")
@@ -1966,16 +1986,21 @@ class SurfaceBattle(TurnBattle):
                     events.append(f"{v.name}: fire put out ({face}).")
                 else:
                     v.fire_moves += 1
-            if v.flooding and not v.sunk:
+            # "250 pts. each subsequent turn": floods begun this move are rolled for from
+            # the next; one die for all the older ones
+            older = v.flooding - v.new_floods
+            v.new_floods = 0
+            if older and not v.sunk:
                 face = self.dice.roll(f"{v.name} control flooding (1-6 die)")
                 if face >= FLOODING_CONTROLLED:
-                    v.flooding = 0
+                    v.flooding -= older
                     events.append(f"{v.name}: flooding controlled ({face}).")
                 else:
-                    pts = FLOODING_POINTS * v.flooding
+                    pts = FLOODING_POINTS * older
                     events.append(f"{v.name}: flooding not controlled ({face}): {pts} points.")
                     events += self.damage(v, pts)
-            if v.boiler_loss and not v.sunk:
+            # "Dice each subsequent move ... 4, 5, 6 = 2 knots regained"
+            if v.boiler_loss and not v.sunk and self.turn > v.boiler_hit_move:
                 face = self.dice.roll(f"{v.name} raise steam (1-6 die)")
                 if face >= 4:
                     v.boiler_loss = max(0, v.boiler_loss - 2)
@@ -2026,6 +2051,7 @@ class SurfaceBattle(TurnBattle):
                 break
         lines = [f"Torpedo hit on {v.name} ({where}, {result}): {points} points."]
         v.flooding += 1
+        v.new_floods += 1
         if where == "Fwd.":
             lost = self.dice.roll(f"{v.name} bow hit speed lost (1-6 die)")
             v.bow_loss += lost
