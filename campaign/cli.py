@@ -24,7 +24,7 @@ from .odds import merchant_odds, naval_odds
 from .orders import OrderProblem, OrdersError, load_orders
 from .reports import format_situation, situation
 from .scenario import Scenario, load_scenario, write_scenario
-from .tactical import RULE_SETS, BattleSetup, find_setup
+from .tactical import RULE_SETS, BattleSetup, find_setup, ignored_conditions
 from .tactical import run as run_battle
 from .tactical.outcome import in_rule_set_terms
 from .tactical.simulate import available, simulate
@@ -396,12 +396,23 @@ def _tactical(name: str) -> None:
         )
 
 
+def _note_ignored(rule_set: str, setup: BattleSetup) -> None:
+    ignored = ignored_conditions(rule_set, setup)
+    if ignored:
+        print(
+            f"Note: the {rule_set} rules do not read these conditions of the set-up: "
+            f"{', '.join(ignored)} (docs/battle-setups.md lists what each rule set reads).",
+            file=sys.stderr,
+        )
+
+
 def cmd_battle(args: argparse.Namespace) -> int:
     _tactical(args.rule_set)
     try:
         setup = in_rule_set_terms(args.rule_set, BattleSetup.load(find_setup(args.setup)))
     except ValueError as exc:
         raise CliError(str(exc)) from None
+    _note_ignored(args.rule_set, setup)
     battle = RULE_SETS[args.rule_set](setup, SeededDice(args.seed))
     result = run_battle(battle)
     ships = {
@@ -450,6 +461,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
             setup = in_rule_set_terms(args.kind, BattleSetup.load(find_setup(args.setup)))
         except ValueError as exc:
             raise CliError(str(exc)) from None
+        _note_ignored(args.kind, setup)
         odds = simulate(args.kind, setup, args.runs, seed=args.seed or "odds")
         if args.json:
             _print_json(odds.to_dict())

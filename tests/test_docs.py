@@ -37,3 +37,37 @@ def test_every_tactical_reading_is_in_the_rules_notes() -> None:
         module = importlib.import_module(f"campaign.tactical.{name}")
         for line in module.RULE_NOTES:
             assert f"- {line}" in notes, f"{name}: {line[:60]}… (run tools/sync_rules_notes.py)"
+
+
+def test_every_battle_condition_is_read_declared_and_documented() -> None:
+    """Each rule set declares the conditions it reads (CONDITIONS), reads no others, and
+    docs/battle-setups.md lists them under the rule set's heading."""
+    import importlib
+    import re
+
+    from campaign.tactical import COMMON_CONDITIONS
+    from campaign.tactical.simulate import available
+
+    doc = (DOC.parent / "battle-setups.md").read_text(encoding="utf-8")
+    sections = re.split(r"^### ", doc, flags=re.M)
+    read = re.compile(r"""(?:cond|conditions)(?:\.get\(|\[)\s*["']([a-z_]+)["']""")
+    for name in available():
+        module = importlib.import_module(f"campaign.tactical.{name}")
+        declared = {**COMMON_CONDITIONS, **module.CONDITIONS}
+        source = Path(module.__file__ or "").read_text(encoding="utf-8")
+        assert set(read.findall(source)) <= set(declared), name
+        section = next(s for s in sections if s.startswith(f"`{name}`"))
+        for key in module.CONDITIONS:
+            assert f"| `{key}` |" in section, f"{name}: {key} not in docs/battle-setups.md"
+    common = next(s for s in sections if s.startswith("Any rule set"))
+    assert all(f"| `{key}` |" in common for key in COMMON_CONDITIONS)
+
+
+def test_the_built_in_set_ups_use_only_their_rule_sets_conditions() -> None:
+    from campaign.tactical import BattleSetup, builtin_battles, ignored_conditions
+    from campaign.tactical.simulate import available
+
+    available()
+    for name, path in builtin_battles().items():
+        setup = BattleSetup.load(path)
+        assert ignored_conditions(setup.rule_set, setup) == [], name

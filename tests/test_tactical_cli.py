@@ -109,3 +109,14 @@ def test_built_in_battles_by_name_from_any_folder(
     assert code == 0 and "Renown" in out
     code, _, err = run(capsys, "odds", "carrier", "--setup", "nowhere", "--runs", "5")
     assert code == 1 and "built-in: airstrike-example, fastplay-example, midway" in err
+
+
+def test_conditions_a_rule_set_does_not_read_are_reported(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = run(capsys, "battle", "fastplay", "--setup", "midway", "--seed", "1")
+    assert code == 0 and out
+    assert "the fastplay rules do not read these conditions of the set-up" in err
+    assert "searching_side" in err and "source" not in err  # a note for people is fine
+    code, _, err = run(capsys, "battle", "carrier", "--setup", "midway", "--seed", "1")
+    assert code == 0 and err == ""

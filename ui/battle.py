@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 
 from campaign.dice import DiceError
 from campaign.state import Unit
-from campaign.tactical import BattleSetup, Ship, TacticalBattle
+from campaign.tactical import BattleSetup, Ship, TacticalBattle, ignored_conditions
 from campaign.tactical.outcome import campaign_decision, step_losses
 
 STATE_COLOURS = {
@@ -73,7 +73,14 @@ class BattleWindow(QDialog):
         self.heading = QLabel()
         layout.addWidget(self.heading)
         phases = " · ".join(escape(p) for p in getattr(battle, "phases", ()))
-        self.phases = QLabel(f"Each tactical turn plays: {phases}" if phases else "")
+        text = f"Each tactical turn plays: {phases}" if phases else ""
+        ignored = ignored_conditions(battle.rule_set, setup)
+        if ignored:
+            text += (
+                f"<br>These rules do not read the set-up's {', '.join(map(escape, ignored))} "
+                "(docs/battle-setups.md)."
+            )
+        self.phases = QLabel(text)
         self.phases.setWordWrap(True)
         self.phases.setStyleSheet("color: #44525e")
         layout.addWidget(self.phases)

@@ -163,6 +163,25 @@ class BattleSetup:
             raise ValueError(f"{path}: not a battle setup ({exc})") from None
 
 
+def ignored_conditions(rule_set: str, setup: BattleSetup) -> list[str]:
+    """The set-up's conditions the rule set does not read (a misspelt key, or one written
+    for another rule set), so a person can be told rather than left wondering. Each rule
+    set module lists what it reads in ``CONDITIONS`` (docs/battle-setups.md)."""
+    import importlib
+
+    module = importlib.import_module(f"{__name__}.{rule_set}")
+    known: Mapping[str, str] = {**COMMON_CONDITIONS, **getattr(module, "CONDITIONS", {})}
+    return sorted(k for k in setup.conditions if k not in known)
+
+
+#: conditions any set-up may give, whatever rule set fights it
+COMMON_CONDITIONS: dict[str, str] = {
+    "year": "the year of the battle (campaign battles give it; fast play reads it)",
+    "note": "free text for people",
+    "source": "where the set-up comes from (a seed, a book)",
+}
+
+
 def builtin_battles() -> dict[str, Path]:
     """The battle set-ups shipped with the program (``data/battles``): name → file."""
     from ..paths import data_dir

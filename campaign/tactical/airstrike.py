@@ -390,6 +390,17 @@ class _Attack:
     groups: list[AirGroup]
 
 
+#: every condition a set-up may give (docs/battle-setups.md lists them)
+CONDITIONS: dict[str, str] = {
+    "strikes": "air strikes each side flies (1)",
+    "air_drm": "nation -> its Air Nationality DRM (0)",
+    "naval_drm": "nation -> its Naval Nationality DRM (0)",
+    "naval_air": "land-based air group ids that count as naval air (+1 against ships at sea)",
+    "at_sea": "true (default) or {'a': bool, 'b': bool}: each side's ships are at sea",
+    "surprise": "side a's surprise level, or {'a': n, 'b': n} (3 or more: +1, first strike)",
+}
+
+
 class AirStrikeBattle:
     """Air strikes on naval units by *A World at War* 20.44 (see :data:`RULE_NOTES`)."""
 

@@ -131,6 +131,25 @@ DEFAULTS: dict[str, Any] = {
     "commander": {},  # overrides of COMMANDER
 }
 
+#: every condition a set-up may give (docs/battle-setups.md lists them)
+CONDITIONS: dict[str, str] = {
+    "group_strength": "strength points of a full group (5: 'five circles')",
+    "land_per_turn": "strength points a carrier lands in a turn (20)",
+    "launch_per_turn": "strength points a carrier launches in a turn (20)",
+    "crippled_at": "damage points that cripple a carrier (7)",
+    "sunk_at": "damage points that sink a carrier (10; Ship.damage_capacity overrides)",
+    "cap_rings": "the CAP box: the centre circle and its rings (3)",
+    "searching_side": "'a' or 'b': the side still looking for the enemy fleet ('b'); '' none",
+    "search_groups": "search groups the searching side's first wave splits into (4)",
+    "returning_side": "'a' or 'b': the side whose first strike is coming home ('a')",
+    "returning_bombers_per_carrier": "bomber groups per carrier placed Waiting to Land (0)",
+    "turn_limit": "turns after which the battle ends (30)",
+    "dogfight": "'paired' (as many escort groups as CAP groups fight) or 'all_escorts'",
+    "repair": "ship id -> 'Repair Damage' cell ('6', '5-6', '4-6'); else the Ship Data table",
+    "commander": "overrides of the automatic commanders: cap_groups_per_carrier (1), "
+    "escorts_per_launch (1)",
+}
+
 #: the automatic commanders' fixed policy (a set-up may override under
 #: ``conditions["commander"]``)
 COMMANDER: dict[str, int] = {

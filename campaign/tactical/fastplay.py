@@ -252,6 +252,28 @@ AXIS = frozenset({"japan", "germany", "italy"})
 ASW_SCREEN = 2  # DD/DE "within 6 inches of the attacking submarine"
 TORPEDO_SALVOS = {"japan": 2}  # salvos a ship carries (reloads); others 1
 DEFAULTS: dict[str, Any] = {"year": 1942, "turn_limit": 12, "strikes": 1}
+#: every condition a set-up may give (docs/battle-setups.md lists them)
+CONDITIONS: dict[str, str] = {
+    "year": "the year of the battle: AA by year, aircraft factors, kamikaze (1942)",
+    "turn_limit": "game turns after which the battle ends (12; later while raids fly)",
+    "start_range": "inches between the lines at the start (else start_band; else out of "
+    "surface contact: an air battle)",
+    "start_band": "the starting range as a band: '36\"', '24\"', '18\"' or '12\"'",
+    "intent": "{'a': ..., 'b': ...}: 'close', 'hold' or 'open', or a list, one a turn ('close')",
+    "night": "true: a night action (2D6 visibility, radar, identification)",
+    "weather": "'bad': gunnery halved",
+    "radar": "true, or by side key or nation: the side has gunnery radar",
+    "smoke": "true, or by side key or nation: the side lays smoke (fire into it is halved)",
+    "single_mounts": "ship ids whose main battery is in manually loaded single mounts",
+    "armoured_deck": "carrier ids with an armoured flight deck (bomb damages halved)",
+    "modernised": "ship ids modernised before the war (no -1 damage capacity for age)",
+    "torpedo_salvos": "nation -> torpedo salvos a ship carries (Japan 2, others 1)",
+    "sector": "{'a': 1-6, 'b': 1-6}: each side's sector for locating (else rolled)",
+    "raid_turns": "game turns a raid takes to arrive (12)",
+    "strikes": "raids each side flies (1)",
+    "historical_strike": "true: every serviceable counter flies (no 1D6 for serviceability)",
+    "asw_screen": "DD/DE screening against each submarine attack (2)",
+}
 BOMBERS = frozenset({"dive_bomber", "torpedo_bomber", "level_bomber"})
 
 RULE_NOTES: tuple[str, ...] = (

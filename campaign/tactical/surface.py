@@ -565,6 +565,30 @@ DEFAULTS: dict[str, Any] = {
     "turrets": {},  # ship id → main turrets, e.g. ["A", "B", "Y"]
     "hangars": [],  # ship ids with a hangar (carriers and ships with air groups have one)
 }
+#: every condition a set-up may give (docs/battle-setups.md lists them)
+CONDITIONS: dict[str, str] = {
+    "weather": "'north_atlantic', 'pacific' or 'mediterranean': the weather table",
+    "visibility": "cm; else thrown on the visibility table",
+    "wind": "'North' ... 'Dead Calm'; else thrown when smoke is first laid",
+    "wind_speed": "'gentle', 'moderate' or 'rough' (still air when calm)",
+    "start_range": "cm between the two lines at the start (150)",
+    "spacing": "cm between ships in line ahead (5: 3 cables)",
+    "turn_limit": "moves after which the battle ends (45: 90 minutes)",
+    "orders": "{'a': ..., 'b': ...}: 'close', 'hold' or 'open' ('close')",
+    "courses": "ship id -> a fixed course, degrees towards the enemy line",
+    "course_angle": "degrees off the line of bearing for close and open (45)",
+    "close_to": "cm: a closing ship holds its course once this close (20)",
+    "break_off": "share of its points value a side loses before it turns away (0.5)",
+    "contact_lost_moves": "moves out of sight ending the battle (3)",
+    "torpedo_range": "cm; else each nation's Short Run",
+    "air_strike_turn": "the move the air strike comes in (1)",
+    "smoke": "ship ids that lay smoke whenever their side opens the range",
+    "minefields": "[{'x': [x0, x1], 'y': [y0, y1], 'density': 40, 'magnetic': false}]",
+    "degaussed": "ship ids degaussed against magnetic mines",
+    "length_ft": "ship id -> length in feet (torpedo hit tables)",
+    "turrets": "ship id -> main turrets, e.g. ['A', 'B', 'Y']",
+    "hangars": "ship ids with a hangar (carriers and ships with air groups have one)",
+}
 ORDERS = ("close", "hold", "open")
 SHIP_WIDTH = 2.0  # cm: a ship "directly between" lies this close to the line of fire
 CLEAR_DISTANCE = 10.0  # "unless you are larger than it and are at least 10 cm. away"

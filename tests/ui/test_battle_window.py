@@ -86,3 +86,12 @@ def test_a_whole_battle_of_every_rule_set_plays_in_the_window(qtbot: object) -> 
         assert window.close_button.text() == "Close and apply the result", name
         shown = window.tables[0].rowCount() + window.tables[1].rowCount()
         assert shown == len(setup.a.ships) + len(setup.b.ships), name
+
+
+def test_conditions_the_rules_do_not_read_are_shown(qtbot: object) -> None:
+    setup = BattleSetup.load(EXAMPLES["carrier"])
+    setup.conditions["turn_limt"] = 5  # misspelt
+    battle = RULE_SETS["carrier"](setup, SeededDice(1))
+    window = BattleWindow(battle, setup)
+    qtbot.addWidget(window)  # type: ignore[attr-defined]
+    assert "do not read the set-up's turn_limt" in window.phases.text()
