@@ -172,7 +172,7 @@ def naval_operations(t: Turn) -> None:
             for other in {board.side_key(x) for x in board.nations}:
                 if other != winner:
                     contested.setdefault(other, set()).add(area)
-            _carry_out(t, board, n, op, tfs)
+            _carry_out(t, board, n, op, tfs, engaged=plan.opposed)
     for key in sorted(spent):
         tf = tfs[key]
         have = t.state.lsp_at(tf.base, key[0])
@@ -451,21 +451,38 @@ def _fire_data(result: FireResult) -> dict[str, object]:
 
 
 def _carry_out(
-    t: Turn, board: Board, nation: str, op: Operation, tfs: dict[TFKey, TaskForce]
+    t: Turn,
+    board: Board,
+    nation: str,
+    op: Operation,
+    tfs: dict[TFKey, TaskForce],
+    engaged: bool = False,
 ) -> None:
+    """An operation that was unopposed or won its battle. ``engaged``: it had to fight in
+    step 8."""
     if op.kind == "minor_invasion":
         _landing(t, board, nation, op, tfs)
     elif op.kind == "major_invasion":
-        cv = sum(
-            fleet_cv(t.state.units[u], with_submarines=False)
-            for tf_id in op.task_forces
-            for u in tfs[(nation, tf_id)].units
+        # 002: "The Invasion TF is counted as support to the landings (if not engaged by
+        # enemy TF interfering)": the invasion force alone, and nothing after a battle
+        cv = (
+            0
+            if engaged
+            else sum(
+                fleet_cv(t.state.units[u], with_submarines=False)
+                for u in tfs[(nation, op.invasion_force)].units
+            )
+        )
+        support = (
+            f"supported by the invasion force's CV {cv}"
+            if not engaged
+            else "without naval support (the invasion force was engaged by enemy task forces)"
         )
         t.emit(
             "major_landing",
             f"Major landing at {board.place_name(op.target)}: "
-            f"{op.manpower} manpower and {op.tanks} tank point(s) go ashore, supported by "
-            f"CV {cv}. Hand over to the land game.",
+            f"{op.manpower} manpower and {op.tanks} tank point(s) go ashore, {support}. "
+            "Hand over to the land game.",
             nation,
             operation=op.id,
             place=op.target,

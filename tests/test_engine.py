@@ -308,3 +308,43 @@ def test_nothing_is_resolved_after_the_last_turn(game: Path) -> None:
         assert c.state.turn == 4
         with pytest.raises(OrdersError, match="the scenario ended with turn 3"):
             c.resolve(seed=1)
+
+
+def major(*, with_red: bool) -> list[dict[str, Any]]:
+    blue = {
+        "nation": "blue",
+        "turn": 1,
+        "task_forces": [
+            {"id": "cover", "name": "Cover", "base": "blue_port", "units": ["blue_cv1"], "lsp": 1},
+            {"id": "land", "name": "Landing", "base": "blue_port", "units": ["blue_bb1"], "lsp": 1},
+        ],
+        "operations": [
+            {
+                "id": "big",
+                "kind": "major_invasion",
+                "area": "east_sea",
+                "task_forces": ["cover", "land"],
+                "target": "rock",
+                "invasion_force": "land",
+                "manpower": 2,
+            }
+        ],
+    }
+    return [blue, RED] if with_red else [blue]
+
+
+@pytest.mark.parametrize("with_red", [False, True])
+def test_a_major_landing_is_supported_by_the_invasion_force_if_not_engaged(
+    game: Path, with_red: bool
+) -> None:
+    # 002: "The Invasion TF is counted as support to the landings (if not engaged by enemy
+    # TF interfering)": the invasion force's CV (the heavy group, 5), not the covering
+    # carriers'; nothing when Red's fleet intervened and had to be beaten first
+    with Campaign.open(game) as c:
+        give(c, *major(with_red=with_red))
+        c.resolve(seed="major")
+        fought = any(e.kind == "naval_combat" for e in c.events())
+        landing = next(e for e in c.events() if e.kind == "major_landing")
+        assert fought is with_red
+        assert landing.data["support_cv"] == (0 if with_red else 5)
+        assert ("without naval support" in landing.text) is with_red
