@@ -109,17 +109,23 @@ class SpreadLosses:
             rank = TYPE_ORDER.index(c.type) if c.type in TYPE_ORDER else -1
             return (c.cv_now - c.cv_after_step, rank, c.id)
 
+        def sinks(c: Casualty) -> bool:
+            """A unit already damaged: its one step left sinks it."""
+            return c.kind == "unit" and c.steps_left == 1
+
+        def sinking_cost(c: Casualty) -> tuple[int, tuple[int, int, str]]:
+            lost = c.cv_now - c.cv_after_step if sinks(c) else c.cv_after_step - c.cv_after_two
+            return (lost, cost(c))
+
         for group in (others, protected):
-            first = sorted(group, key=cost)
-            for c in first:
+            # first damage what is ready (and remove garrisons, air and troops) …
+            for c in sorted((c for c in group if not sinks(c)), key=cost):
                 if len(chosen) == request.due:
                     return chosen
                 chosen.append(c.id)
-            second = sorted(
-                (c for c in group if c.steps_left > 1),
-                key=lambda c: (c.cv_after_step - c.cv_after_two, cost(c)),
-            )
-            for c in second:
+            # … then sink: the damaged units and those just damaged, least valuable first
+            last = [c for c in group if sinks(c) or (c.kind == "unit" and c.steps_left > 1)]
+            for c in sorted(last, key=sinking_cost):
                 if len(chosen) == request.due:
                     return chosen
                 chosen.append(c.id)
