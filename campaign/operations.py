@@ -13,13 +13,16 @@ or intervened.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from .board import Board
 from .events import UMPIRE
 from .forces import air_points, fleet_cv, land_air_cv
-from .losses import Casualty, LossRequest
+from .losses import Casualty, LossRequest, SpreadLosses
 from .naval_combat import CombatSide, FireResult, dice_for, fire
+from .odds import NavalOdds, naval_odds
 from .orders import Operation, TaskForce
 from .state import Unit
 from .turn import Turn, card_bonus, unit_casualty
@@ -96,6 +99,35 @@ class BattlePreview:
     b: CombatSide
     task_forces: dict[str, list[str]]  # side key → task force names
     units: dict[str, list[str]] = field(default_factory=dict)  # side key → unit ids
+    #: side key → its units as loss candidates (as they will be at step 8)
+    casualties: dict[str, tuple[Casualty, ...]] = field(default_factory=dict)
+
+    def odds(self) -> NavalOdds:
+        """Exact odds on the damage table, the winner by combat value lost (002 *the side
+        that has lost the most combat value must withdraw*) with each side taking its steps
+        as the default loss policy would (an owner choosing otherwise changes the CV)."""
+        a_key, b_key = list(self.task_forces)
+        return naval_odds(
+            self.a,
+            self.b,
+            cv_lost_by_default(self.casualties.get(a_key, ())),
+            cv_lost_by_default(self.casualties.get(b_key, ())),
+        )
+
+
+def cv_lost_by_default(candidates: Sequence[Casualty]) -> Callable[[int], int]:
+    """Steps → the combat value a force loses when :class:`SpreadLosses` takes them."""
+    by_id = {c.id: c for c in candidates}
+    pool = tuple(candidates)
+
+    def lost(steps: int) -> int:
+        chosen = Counter(SpreadLosses().allocate(LossRequest("", (), steps, pool)))
+        return sum(
+            by_id[cid].cv_now - (by_id[cid].cv_after_step if n == 1 else by_id[cid].cv_after_two)
+            for cid, n in chosen.items()
+        )
+
+    return lost
 
 
 def preview_battles(t: Turn) -> list[BattlePreview]:
@@ -110,6 +142,7 @@ def preview_battles(t: Turn) -> list[BattlePreview]:
         a, b = plan.sides[keys[0]], plan.sides[keys[1]]
         names = {f.key: [tfs[k].name for k in f.task_forces] for f in (a, b)}
         units = {f.key: [u.id for u in f.units] for f in (a, b)}
+        casualties = {f.key: tuple(unit_casualty(u, fleet_cv) for u in f.units) for f in (a, b)}
         out.append(
             BattlePreview(
                 plan.area,
@@ -118,6 +151,7 @@ def preview_battles(t: Turn) -> list[BattlePreview]:
                 _side_of(t, board, b, plan.area, peek=True),
                 names,
                 units,
+                casualties,
             )
         )
     return out

@@ -281,6 +281,7 @@ def test_game_control_rules_on_an_other_card(game: Path) -> None:
 
 def test_battles_are_previewed_before_the_dice_with_their_exact_odds(game: Path) -> None:
     from campaign.odds import naval_odds
+    from campaign.operations import cv_lost_by_default
 
     with Campaign.open(game) as c:
         give(c, BLUE, RED)
@@ -293,6 +294,15 @@ def test_battles_are_previewed_before_the_dice_with_their_exact_odds(game: Path)
         assert c.state.to_json() == before and c.dice_log() == []
         odds = naval_odds(battle.a, battle.b)
         assert 0 < odds.p_a_wins <= 1
+        # the engine's own odds: the winner by combat value lost, each side taking its steps
+        # as the default loss policy would: Blue's heavy group is damaged first (CV 5 → 2),
+        # then its carriers (11 → 0: their Air Point goes ashore), then the cheaper sinking
+        # (the carriers, nothing left to lose), then the heavy group
+        exact = battle.odds()
+        assert exact.decided_by == "cv"
+        blue = cv_lost_by_default(battle.casualties["allies"])
+        assert [blue(n) for n in range(5)] == [0, 3, 14, 14, 16]
+        assert abs(exact.p_a_wins + exact.p_b_wins + exact.p_draw - 1) < 1e-12
         c.resolve(to_step=7, seed=1)
         assert [b.a.cv for b in c.preview_battles()] == [16]
         c.resolve(to_step=8, seed=1)

@@ -29,7 +29,6 @@ from campaign import paths
 from campaign.csvdata import InputError
 from campaign.dice import Dice, DiceError, ManualDice, SeededDice
 from campaign.gamefile import GameFileError
-from campaign.odds import naval_odds
 from campaign.operations import BattleChoice
 from campaign.orders import OrdersError
 from campaign.scenario import load_scenario
@@ -511,7 +510,7 @@ class MainWindow(QMainWindow):
         return ComingBattle(
             in_rule_set_terms(rule_set, setup),
             {"a": list(sides[0][2]), "b": list(sides[1][2])},
-            naval_odds(b.a, b.b),
+            b.odds(),
         )
 
     def _task_force_dropped(self, key: str, area: str) -> None:

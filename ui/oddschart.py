@@ -11,7 +11,7 @@ the exact fraction. Drawn with :class:`QPainter` only (no chart library).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt
@@ -462,6 +462,8 @@ class OddsPanel(QWidget):
         right.addWidget(self.summary)
         layout.addLayout(right, 1)
         self.odds: NavalOdds | MerchantOdds | None = None
+        #: the coming battle whose figures fill the forms (None: the umpire's own figures)
+        self.shown: BattlePreview | None = None
         self.update_odds()
 
     def set_battles(self, battles: list[BattlePreview]) -> None:
@@ -484,13 +486,17 @@ class OddsPanel(QWidget):
         )
 
     def show_battle(self, index: int) -> None:
-        if 1 <= index <= len(self.battles):
-            b = self.battles[index - 1]
-            names = list(b.task_forces)
-            self.side_a.set_side(f"{b.a.name}: {', '.join(b.task_forces[names[0]])}", b.a)
-            self.side_b.set_side(f"{b.b.name}: {', '.join(b.task_forces[names[1]])}", b.b)
-            self.tabs.setCurrentIndex(0)
-            self.update_odds()
+        if not 1 <= index <= len(self.battles):
+            self.shown = None
+            return
+        b = self.battles[index - 1]
+        names = list(b.task_forces)
+        self.shown = None  # while the forms are filled
+        self.side_a.set_side(f"{b.a.name}: {', '.join(b.task_forces[names[0]])}", b.a)
+        self.side_b.set_side(f"{b.b.name}: {', '.join(b.task_forces[names[1]])}", b.b)
+        self.shown = b
+        self.tabs.setCurrentIndex(0)
+        self.update_odds()
 
     def _naval_page(self) -> QWidget:
         page = QWidget()
@@ -554,7 +560,18 @@ class OddsPanel(QWidget):
         odds: NavalOdds | MerchantOdds
         try:
             if self.mode() == "naval":
-                odds = naval_odds(self.side_a.side("You"), self.side_b.side("Enemy"))
+                a, b = self.side_a.side("You"), self.side_b.side("Enemy")
+                shown = self.shown
+                if (
+                    shown is not None
+                    and replace(a, name=shown.a.name) == shown.a
+                    and replace(b, name=shown.b.name) == shown.b
+                ):
+                    # the coming battle as the engine sees it: the winner by CV lost, the
+                    # units taking their steps as the default loss policy would
+                    odds = shown.odds()
+                else:
+                    odds = naval_odds(a, b)
                 self.chart.set_naval(odds)
                 self.summary.setText(_naval_summary(odds))
             else:
