@@ -29,7 +29,7 @@ from .rules import check_orders, check_turn
 from .scenario import Scenario
 from .state import GameState
 from .tactical import BattleSetup, TacticalBattle
-from .turn import STEPS, Turn, end_turn
+from .turn import STEPS, Turn, end_turn, with_production
 
 #: builds the dice for one step: (turn, step, log) → Dice
 DiceFactory = Callable[[int, int, DiceLog], Dice]
@@ -98,9 +98,14 @@ class Campaign:
         return verify_chain(self.dice_log())
 
     # -- orders ----------------------------------------------------------------------------
+    def orders_board(self) -> Board:
+        """The board as this turn's orders see it: the ships step 2 will commission are
+        already at their fleet bases (so orders may name them)."""
+        return Board(self.scenario, with_production(self.scenario, self.state))
+
     def check(self, orders: Orders) -> list[OrderProblem]:
         """The rules ``orders`` break, given the other nations' stored orders."""
-        return check_orders(self.board(), orders, self.orders())
+        return check_orders(self.orders_board(), orders, self.orders())
 
     def set_orders(self, nation: str, orders: Orders) -> None:
         """Store a nation's orders for this turn; refused whole if any rule is broken."""
@@ -170,7 +175,7 @@ class Campaign:
             )
         orders = self.orders(state.turn)
         if state.step == 0:
-            problems = check_turn(Board(self.scenario, state), orders)
+            problems = check_turn(self.orders_board(), orders)
             if problems:
                 raise OrdersError(problems)
         events: list[Event] = []

@@ -358,3 +358,24 @@ def test_a_major_landing_is_supported_by_the_invasion_force_if_not_engaged(
         assert fought is with_red
         assert landing.data["support_cv"] == (0 if with_red else 5)
         assert ("without naval support" in landing.text) is with_red
+
+
+def test_ships_built_this_turn_may_be_given_orders_this_turn(game: Path) -> None:
+    # 002: "2. Add new ship production to nearest fleet base ... 5. Allocate units
+    # available": Blue's new carriers (due turn 2) may sail in turn 2's orders
+    sail = {
+        "nation": "blue",
+        "turn": 2,
+        "task_forces": [
+            {"id": "new", "name": "New", "base": "blue_port", "units": ["blue_new_cv"], "lsp": 0}
+        ],
+    }
+    with Campaign.open(game) as c:
+        with pytest.raises(OrdersError, match="blue_new_cv"):
+            c.set_orders("blue", parse_orders({**sail, "turn": 1}, "blue"))  # not yet due
+        c.resolve(seed=1)
+        assert "blue_new_cv" not in c.state.units  # it joins in turn 2's step 2
+        assert c.orders_board().state.units["blue_new_cv"].base == "blue_port"
+        c.set_orders("blue", parse_orders(sail, "blue"))
+        c.resolve(seed=2)
+        assert any(e.kind == "task_force_formed" and "New" in e.text for e in c.events(turn=2))

@@ -368,8 +368,9 @@ class OrdersEditor(QWidget):
         return where
 
     def _refresh_forces(self, orders: Orders) -> None:
-        board = self.session.board()
-        state = self.session.state
+        board = self.session.orders_board()  # ships arriving in step 2 may be given orders
+        state = board.state
+        arriving = {u for u in state.units if u not in self.session.state.units}
         where = self._assignments(orders)
         mine = sorted(
             (u for u in state.units.values() if u.nation == orders.nation and u.state != "sunk"),
@@ -380,7 +381,8 @@ class OrdersEditor(QWidget):
             self.units.setItem(row, 0, _item(u.name, u.id))
             self.units.setItem(row, 1, _item(UNIT_TYPE_NAMES[u.type]))
             self.units.setItem(row, 2, _item(board.place_name(u.base)))
-            self.units.setItem(row, 3, _item(u.state + (" +air" if u.carries_air else "")))
+            shown = u.state + (" +air" if u.carries_air else "")
+            self.units.setItem(row, 3, _item("new: joins in step 2" if u.id in arriving else shown))
             self.units.setItem(row, 4, _item(where.get(u.id, "In Port")))
         selected = self._selected_tf()
         self.tf_list.setRowCount(len(orders.task_forces))

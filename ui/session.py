@@ -94,6 +94,10 @@ class GameSession(QObject):
     def board(self) -> Board:
         return Board(self.scenario, self.state)
 
+    def orders_board(self) -> Board:
+        """The board as this turn's orders see it (ships arriving in step 2 included)."""
+        return self.require().orders_board()
+
     @property
     def title(self) -> str:
         if not self.is_open:
