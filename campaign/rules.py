@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 
 from .board import Board
+from .options import option
 from .orders import BULK_CARGO, AirAllocation, Operation, OrderProblem, Orders, TaskForce
 from .units import LANDING_CRAFT_CAPACITY
 
@@ -30,7 +31,6 @@ R_RAID = "002 Deployments"
 
 #: rule option: troops an invasion force without landing craft may still put ashore
 #: (docs/rules-notes.md "Landing without landing craft")
-DEFAULT_IMPROVISED_LANDING = 2
 
 
 class _Check:
@@ -466,6 +466,15 @@ class _Check:
                 "forces (a covering force and an invasion force)",
             )
             return
+        covering = [t for t in op.task_forces if t != op.invasion_force]
+        if not covering and not option(self.options, "single_task_force_landings"):
+            self.bad(
+                where,
+                R_AMPHIB,
+                "an amphibious operation needs a covering force as well as the invasion "
+                "force: name another task force (rule option single_task_force_landings "
+                "lets one task force do both)",
+            )
         troops = op.manpower + op.tanks
         if troops < 1:
             self.bad(where, R_AMPHIB, "an invasion lands at least one manpower or tank point")
@@ -481,7 +490,7 @@ class _Check:
         )
         capacity = craft * LANDING_CRAFT_CAPACITY
         if craft == 0:
-            capacity = int(self.options.get("improvised_landing", DEFAULT_IMPROVISED_LANDING))
+            capacity = int(option(self.options, "improvised_landing"))
         if troops > capacity:
             self.bad(
                 where,

@@ -18,6 +18,7 @@ from typing import Any
 
 from . import paths
 from .csvdata import InputError, Problem, Row, Table, read_table, render_table
+from .options import check_options
 from .schemas import TABLES, WORLD_TABLES, table_name
 from .validation import validate
 from .world import World
@@ -113,6 +114,8 @@ def parse_meta(data: bytes, file: str = META_FILE) -> tuple[ScenarioMeta | None,
     if not isinstance(options, dict):
         problems.append(Problem(file, 0, "options", "must be a [options] table"))
         options = {}
+    for name, message in check_options(options):
+        problems.append(Problem(file, 0, f"options.{name}", message))
     if problems:
         return None, problems
     meta = ScenarioMeta(**values, options=dict(options))

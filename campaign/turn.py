@@ -19,6 +19,7 @@ from .dice import Dice
 from .events import UMPIRE, Event
 from .forces import attack_cv, carries_air, defence_cv, fleet_cv, land_air_cv, surface_rank
 from .losses import Casualty, LossPolicy, LossRequest, SpreadLosses, check_allocation
+from .options import option
 from .orders import Orders
 from .scenario import Scenario
 from .state import AirUnit, GameState, Unit
@@ -500,7 +501,7 @@ def card_bonus(
 def merchant_warfare(t: Turn) -> None:
     """9. *Calculate effects of Merchant Warfare* (002 "Calculating Losses")."""
     board = t.board
-    short_row = str(t.options.get("colour_short_row", mw.DEFAULT_SHORT_ROW))
+    short_row = str(option(t.options, "colour_short_row"))
     raids: dict[str, list[tuple[str, str, list[str], list[tuple[str, int]], bool]]] = {}
     for nation in t.nations():
         for r in t.orders[nation].raids:

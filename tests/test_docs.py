@@ -71,3 +71,13 @@ def test_the_built_in_set_ups_use_only_their_rule_sets_conditions() -> None:
     for name, path in builtin_battles().items():
         setup = BattleSetup.load(path)
         assert ignored_conditions(setup.rule_set, setup) == [], name
+
+
+def test_every_rule_option_is_documented() -> None:
+    from campaign.options import RULE_OPTIONS
+
+    formats = DOC.read_text(encoding="utf-8")
+    notes = (DOC.parent / "rules-notes.md").read_text(encoding="utf-8")
+    for name in RULE_OPTIONS:
+        assert f"| `{name}` |" in formats, name
+        assert f"`{name}`" in notes, name

@@ -379,3 +379,17 @@ def test_ships_built_this_turn_may_be_given_orders_this_turn(game: Path) -> None
         c.set_orders("blue", parse_orders(sail, "blue"))
         c.resolve(seed=2)
         assert any(e.kind == "task_force_formed" and "New" in e.text for e in c.events(turn=2))
+
+
+def test_a_landing_needs_a_covering_force_unless_the_option_says_otherwise(
+    tmp_path: Path, mini_copy: Path, mini_dir: Path
+) -> None:
+    # 002: "An amphibious operation always requires ... 1. A TF allocated at the Covering
+    # Force. 2. A TF allocated as the invasion force"
+    toml = mini_copy / "scenario.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").split("[options]")[0], encoding="utf-8")
+    strict = new_game(tmp_path, mini_copy, "strict.seacontrol")
+    with Campaign.open(strict) as c, pytest.raises(OrdersError, match="needs a covering force"):
+        give(c, BLUE)
+    with Campaign.open(new_game(tmp_path, mini_dir, "lax.seacontrol")) as c:
+        give(c, BLUE)  # the mini scenario sets single_task_force_landings = true

@@ -144,11 +144,34 @@ def test_scenario_toml_that_is_not_toml() -> None:
 
 def test_options_round_trip(mini_copy: Path, tmp_path: Path) -> None:
     toml = mini_copy / "scenario.toml"
+    text = toml.read_text(encoding="utf-8").split("[options]")[0]
     toml.write_text(
-        toml.read_text() + '\n[options]\ncolour_row_fix = "orange"\nstrict = true\n',
+        text + '[options]\ncolour_short_row = "gap_yellow"\nimprovised_landing = 1\n'
+        "single_task_force_landings = true\n",
         encoding="utf-8",
     )
     scenario = load_scenario(mini_copy)
-    assert scenario.meta.options == {"colour_row_fix": "orange", "strict": True}
+    assert scenario.meta.options == {
+        "colour_short_row": "gap_yellow",
+        "improvised_landing": 1,
+        "single_task_force_landings": True,
+    }
     write_scenario(scenario, tmp_path / "out")
     assert (tmp_path / "out" / "scenario.toml").read_text() == toml.read_text()
+
+
+def test_unknown_or_badly_typed_options_are_refused_by_name(mini_copy: Path) -> None:
+    toml = mini_copy / "scenario.toml"
+    text = toml.read_text(encoding="utf-8").split("[options]")[0]
+    toml.write_text(
+        text + '[options]\ncolour_row_fix = "orange"\ncolour_short_row = "purple"\n'
+        'improvised_landing = "two"\nsingle_task_force_landings = 1\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(InputError) as caught:
+        load_scenario(mini_copy)
+    text = str(caught.value)
+    assert "'options.colour_row_fix': is not a rule option; valid: colour_short_row" in text
+    assert "'options.colour_short_row': 'purple' is not one of: gap_orange" in text
+    assert "'options.improvised_landing': must be a whole number" in text
+    assert "'options.single_task_force_landings': must be true or false" in text

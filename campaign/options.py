@@ -1,0 +1,73 @@
+"""Named rule options: readings of the rules players could reasonably disagree on.
+
+A scenario chooses them in the ``[options]`` table of ``scenario.toml``; each is explained,
+with the seed passage it reads, in docs/rules-notes.md. An unknown option or a value of the
+wrong kind is refused when the scenario is read, naming the option and what would be valid.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .merchant_warfare import DEFAULT_SHORT_ROW, SHORT_ROW_READINGS
+
+
+@dataclass(frozen=True)
+class RuleOption:
+    name: str
+    default: Any
+    meaning: str
+    choices: tuple[str, ...] = ()  # for a text option; empty: a number or yes/no
+
+
+RULE_OPTIONS: dict[str, RuleOption] = {
+    o.name: o
+    for o in (
+        RuleOption(
+            "colour_short_row",
+            DEFAULT_SHORT_ROW,
+            "how the colour table's short '-3 / -2' row is read",
+            tuple(SHORT_ROW_READINGS),
+        ),
+        RuleOption(
+            "improvised_landing",
+            2,
+            "manpower/tank points an invasion force without landing craft may land (at -2)",
+        ),
+        RuleOption(
+            "single_task_force_landings",
+            False,
+            "true: an amphibious operation may be one task force covering its own landing "
+            "(002 asks for a covering force and an invasion force)",
+        ),
+    )
+}
+
+
+def option(options: Mapping[str, Any], name: str) -> Any:
+    """The scenario's value of a rule option, else its default."""
+    return options.get(name, RULE_OPTIONS[name].default)
+
+
+def check_options(options: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(option, what is wrong) for each unknown option or value of the wrong kind."""
+    problems = []
+    for name, value in options.items():
+        rule = RULE_OPTIONS.get(name)
+        if rule is None:
+            problems.append((name, "is not a rule option; valid: " + ", ".join(RULE_OPTIONS)))
+            continue
+        default = rule.default
+        if rule.choices:
+            if value not in rule.choices:
+                problems.append((name, f"{value!r} is not one of: {', '.join(rule.choices)}"))
+        elif isinstance(default, bool):
+            if not isinstance(value, bool):
+                problems.append((name, f"must be true or false, not {value!r}"))
+        elif isinstance(default, int) and (
+            isinstance(value, bool) or not isinstance(value, int) or value < 0
+        ):
+            problems.append((name, f"must be a whole number 0 or more, not {value!r}"))
+    return problems
