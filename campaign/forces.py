@@ -15,7 +15,9 @@ from .units import carried_air_values, land_air_values, unit_values
 CARRIERS = ("fleet_carrier", "escort_carrier")
 
 #: 002 Column shifts: *Heavy Unit outclasses Light Cruiser Unit, Light Cruiser Unit
-#: outclasses Escort unit.* Carrier groups sail with their battle escorts and rank as heavy.
+#: outclasses Escort unit.* Carrier groups sail with their screens: a fleet carrier group
+#: (battleship or heavy cruiser escorts) ranks as heavy, an escort carrier group (cruiser
+#: and destroyer escorts) as a light cruiser force (docs/rules-notes.md).
 SURFACE_RANK = {
     "heavy": 3,
     "fleet_carrier": 3,

@@ -511,10 +511,10 @@ def _tally(keys: Iterable[int]) -> dict[int, Fraction]:
 def escort_steps_lost(c: MerchantCombat, steps: int) -> int:
     """Escort steps lost, none when there are no escorts (escort CV 0).
 
-    The results table gives escort losses as a % of the raider's CV, so
-    :func:`campaign.merchant_warfare.resolve` reports 30% of 12 = 3 steps even on an
-    unescorted route; 002 Example 3 (*US Subs ... vs. unprotected Japanese merchant route*)
-    has no escort to lose them, and the odds and the calculator count 0.
+    The results table gives escort losses as a % of the raider's CV, which would be 30% of
+    12 = 3 steps even on an unescorted route; 002 Example 3 (*US Subs ... vs. unprotected
+    Japanese merchant route*) has no escort to lose them, so the odds, the calculator and
+    :func:`campaign.merchant_warfare.resolve` all count 0.
     """
     return steps if c.escort_cv > 0 else 0
 

@@ -164,9 +164,19 @@ class _Check:
             where = f"new_routes[{i}] ('{r.id}')"
             if r.id in self.b.route_rows or new_ids[r.id] > 1:
                 self.bad(where, R_ROUTE, f"route id '{r.id}' is already taken")
+            if r.origin == r.destination:
+                self.bad(where, R_ROUTE, "a route joins two different ports")
             for end in (r.origin, r.destination):
                 if end not in self.b.bases:
                     self.bad(where, R_ROUTE, f"there is no base or port '{end}'")
+                elif self.b.bases[end]["kind"] not in ("fleet_base", "port"):
+                    self.bad(
+                        where,
+                        R_ROUTE,
+                        f"{self.b.place_name(end)} has no port facilities: routes end at "
+                        "ports and fleet bases (002 'Port - ... terminate merchant tonnage "
+                        "routes')",
+                    )
                 elif not self.b.open_to(self.nation, end):
                     self.bad(
                         where, R_ROUTE, f"{self.b.place_name(end)} is held by {self.b.holder(end)}"

@@ -393,3 +393,24 @@ def test_a_landing_needs_a_covering_force_unless_the_option_says_otherwise(
         give(c, BLUE)
     with Campaign.open(new_game(tmp_path, mini_dir, "lax.seacontrol")) as c:
         give(c, BLUE)  # the mini scenario sets single_task_force_landings = true
+
+
+def test_a_new_route_joins_two_different_ports(game: Path) -> None:
+    # 002: "Port - ... terminate merchant tonnage routes"; an island with no port does not
+    def route(origin: str, destination: str) -> dict[str, Any]:
+        return {
+            "nation": "blue",
+            "turn": 1,
+            "new_routes": [
+                {"id": "new", "name": "New", "origin": origin, "destination": destination}
+            ],
+        }
+
+    with Campaign.open(game) as c:
+        c.set_orders("blue", parse_orders(route("blue_port", "blue_isle"), "blue"))
+        for origin, destination, why in (
+            ("blue_port", "blue_port", "two different ports"),
+            ("blue_port", "rock", "has no port facilities"),
+        ):
+            with pytest.raises(OrdersError, match=why):
+                c.set_orders("blue", parse_orders(route(origin, destination), "blue"))
