@@ -14,7 +14,7 @@ or intervened.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .board import Board
@@ -277,12 +277,7 @@ def _side_of(t: Turn, board: Board, force: Force, area: str, peek: bool = False)
         land_air_cv(t.state.air[a].kind, p, "fleet") for a, p in force.air
     )
     air = air_points(force.units) + sum(p for _, p in force.air)
-    at_base = any(
-        board.is_fleet_base(b)
-        and board.area_of(b) == area
-        and any(board.friendly(board.holder(b), n) for n in force.nations)
-        for b in board.bases
-    )
+    at_base = _friendly_fleet_base_in(board, area, force.nations)
     tf_keys = list(force.task_forces)
     bonus = card_bonus(t, "die_bonus", task_forces=tf_keys, nations=force.nations, peek=peek)
     shift = card_bonus(t, "column_shift", task_forces=tf_keys, nations=force.nations, peek=peek)
@@ -295,6 +290,17 @@ def _side_of(t: Turn, board: Board, force: Force, area: str, peek: bool = False)
         len(force.units),
         die_bonus=bonus,
         column_shift=shift,
+    )
+
+
+def _friendly_fleet_base_in(board: Board, area: str, nations: Iterable[str]) -> bool:
+    """002 *+1 if in same area as fleet base*: a fleet base of the side in the sea area."""
+    side = tuple(nations)
+    return any(
+        board.is_fleet_base(b)
+        and board.area_of(b) == area
+        and any(board.friendly(board.holder(b), n) for n in side)
+        for b in board.bases
     )
 
 
@@ -600,19 +606,22 @@ def _landing(
     context = f"landing at {name}"
     survivors = len(troops)
     if d_cv > 0:
+        # the modifiers as in a naval battle: the operation's LSP per unit, a fleet base of
+        # either side in the sea area (002 Naval Combat modifiers)
         attacker = CombatSide(
             nation,
             a_cv,
             air_points(units) + sum(p for _, p in air),
+            at_own_fleet_base_area=_friendly_fleet_base_in(board, op.area, (nation,)),
             units=len(units) or 1,
-            lsp=1,
+            lsp=sum(tfs[(nation, tf_id)].lsp for tf_id in op.task_forces),
             minor_invasion_without_landing_craft=craft == 0,
         )
         defence = CombatSide(
             defender,
             d_cv,
             sum(a.points for a in island_air),
-            at_own_fleet_base_area=board.is_fleet_base(place),
+            at_own_fleet_base_area=_friendly_fleet_base_in(board, op.area, (defender,)),
         )
         rolls_a = t.dice.rolls(
             len(dice_for(a_cv)), f"landing at {name}: {board.name_of(nation)} fire"
