@@ -30,9 +30,9 @@ checks the outcome is the same): 1.3-1.8 s (best of 5 runs 1.40-1.64 s over the 
 
 Fast play's example (the Java Sea: 32 ships, about 900 dice and 7 turns a battle) went from
 5.3 s to 1.8-2.2 s the same way, plus gunnery looking targets up by place and no words built
-for unnarrated hits: at the 2 s yardstick, not reliably under it on this machine, whose
-timings of the same code vary by a third from run to run. The surface and air-strike
-examples take 0.8-1.0 s and 0.1 s.
+for unnarrated hits; then 1.6-1.9 s once target priority remembered only last turn's fire
+(a rules fix that also shortened the search). This machine's timings of the same code vary
+by a third from run to run. The surface and air-strike examples take 0.8-1.0 s and 0.1 s.
 """
 
 from __future__ import annotations
