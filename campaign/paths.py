@@ -35,6 +35,11 @@ def resources_dir() -> Path:
     return _find("_resources", "resources")
 
 
+def docs_dir() -> Path:
+    """The shipped ``docs/`` folder (the readings of the rules and the file formats)."""
+    return _find("_docs", "docs")
+
+
 def world_dir() -> Path:
     """The built-in world: ``data/world``."""
     return data_dir() / "world"

@@ -43,6 +43,7 @@ from .battlesetup import TYPED, FightDialog
 from .calculator import CalculatorPanel
 from .details import DetailsPanel
 from .dialogs import DialogLosses, ask_die
+from .helpdocs import DOCUMENTS, DocumentWindow
 from .mapview import SeaChart
 from .oddschart import OddsPanel
 from .orders import OrdersEditor
@@ -85,6 +86,7 @@ class MainWindow(QMainWindow):
         self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
         self.setCorner(Qt.Corner.TopRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
         self._sized = False
+        self.documents: list[DocumentWindow] = []
 
         self.orders = OrdersEditor(self.session, self.undo)
         self.details = DetailsPanel(self.session)
@@ -224,6 +226,9 @@ class MainWindow(QMainWindow):
         )
 
         help_ = bar.addMenu("&Help")
+        for label, doc in DOCUMENTS.items():
+            self._action(help_, label, lambda _c=False, t=label, f=doc: self.show_document(t, f))
+        help_.addSeparator()
         self._action(help_, "&About Sea Control", self.about)
 
     def _fill_recent(self) -> None:
@@ -531,6 +536,13 @@ class MainWindow(QMainWindow):
 
     def _update_title(self) -> None:
         self.setWindowTitle(self.session.title)
+
+    def show_document(self, title: str, file: str) -> None:
+        """A document from docs/ in a window of its own (not modal: read beside the map)."""
+        window = DocumentWindow(title, file, self)
+        window.setModal(False)
+        window.show()
+        self.documents = [*self.documents, window][-6:]  # kept alive while open
 
     def about(self) -> None:
         QMessageBox.about(

@@ -256,3 +256,23 @@ def test_report_html_ends_with_the_dice_anchor(session: GameSession) -> None:
     assert session.require().dice_head() in body
     assert body.rindex(session.require().dice_head()) > body.rindex("Step 10")
     assert "seen by" not in body
+
+
+def test_every_document_opens_from_the_help_menu(qtbot: object) -> None:
+    from ui.helpdocs import DOCUMENTS, DocumentWindow
+    from ui.mainwindow import MainWindow
+
+    window = MainWindow(ask_losses=False)
+    qtbot.addWidget(window)  # type: ignore[attr-defined]
+    titles = [a.text() for a in window.menuBar().actions() if a.text() == "&Help"]
+    assert titles
+    help_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Help")
+    labels = [a.text() for a in help_menu.actions()]  # type: ignore[union-attr]
+    for label, file in DOCUMENTS.items():
+        assert label in labels
+        doc = DocumentWindow(label, file)
+        qtbot.addWidget(doc)  # type: ignore[attr-defined]
+        text = doc.browser.toPlainText()
+        assert len(text) > 500 and "cannot be read" not in text, file
+    window.show_document("Readings of the &rules", "rules-notes.md")
+    assert window.documents and window.documents[-1].isVisible()
