@@ -78,7 +78,7 @@ class BattleWindow(QDialog):
         if ignored:
             text += (
                 f"<br>These rules do not read the set-up's {', '.join(map(escape, ignored))} "
-                "(docs/battle-setups.md)."
+                "(Help → Battle set-up files lists what each rule set reads)."
             )
         self.phases = QLabel(text)
         self.phases.setWordWrap(True)
