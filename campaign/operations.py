@@ -23,10 +23,11 @@ from .forces import air_points, fleet_cv, land_air_cv
 from .losses import Casualty, LossRequest, SpreadLosses
 from .naval_combat import CombatSide, FireResult, dice_for, fire
 from .odds import NavalOdds, naval_odds
+from .options import option
 from .orders import Operation, TaskForce
 from .state import Unit
 from .turn import Turn, card_bonus, unit_casualty
-from .units import GARRISON_CV, MANPOWER_CV, TANK_CV, land_air_values
+from .units import GARRISON_CV, LANDING_CRAFT_CAPACITY, MANPOWER_CV, TANK_CV, land_air_values
 
 TFKey = tuple[str, str]  # (nation, task force id)
 
@@ -293,6 +294,39 @@ def _side_of(t: Turn, board: Board, force: Force, area: str, peek: bool = False)
     )
 
 
+def _troops_landed(
+    t: Turn, board: Board, nation: str, op: Operation, tfs: dict[TFKey, TaskForce]
+) -> tuple[int, int]:
+    """(manpower, tank points) the invasion force can still put ashore: its landing craft
+    afloat carry LANDING_CRAFT_CAPACITY each (none: the ``improvised_landing`` option), so
+    craft sunk in the step-8 battle leave troops aboard (manpower lands first). Reports a
+    shortfall."""
+    craft = sum(
+        1
+        for u in tfs[(nation, op.invasion_force)].units
+        if t.state.units[u].type == "landing_craft" and t.state.units[u].state != "sunk"
+    )
+    capacity = (
+        craft * LANDING_CRAFT_CAPACITY if craft else int(option(t.options, "improvised_landing"))
+    )
+    manpower = min(op.manpower, capacity)
+    tanks = min(op.tanks, capacity - manpower)
+    if manpower + tanks < op.manpower + op.tanks:
+        t.emit(
+            "landing_short",
+            f"Only {manpower} manpower and {tanks} tank point(s) of {op.manpower} and "
+            f"{op.tanks} can land at {board.place_name(op.target)}: "
+            + (f"{craft} Landing Craft Group(s) left" if craft else "no landing craft left")
+            + "; the rest stay aboard.",
+            nation,
+            operation=op.id,
+            place=op.target,
+            manpower=manpower,
+            tanks=tanks,
+        )
+    return manpower, tanks
+
+
 def _friendly_fleet_base_in(board: Board, area: str, nations: Iterable[str]) -> bool:
     """002 *+1 if in same area as fleet base*: a fleet base of the side in the sea area."""
     side = tuple(nations)
@@ -513,6 +547,7 @@ def _carry_out(
                 for u in tfs[(nation, op.invasion_force)].units
             )
         )
+        manpower, tanks = _troops_landed(t, board, nation, op, tfs)
         support = (
             f"supported by the invasion force's CV {cv}"
             if not engaged
@@ -521,14 +556,14 @@ def _carry_out(
         t.emit(
             "major_landing",
             f"Major landing at {board.place_name(op.target)}: "
-            f"{op.manpower} manpower and {op.tanks} tank point(s) go ashore, {support}. "
+            f"{manpower} manpower and {tanks} tank point(s) go ashore, {support}. "
             "Hand over to the land game.",
             nation,
             operation=op.id,
             place=op.target,
             area=op.area,
-            manpower=op.manpower,
-            tanks=op.tanks,
+            manpower=manpower,
+            tanks=tanks,
             support_cv=cv,
             task_forces=list(op.task_forces),
         )
@@ -594,7 +629,17 @@ def _landing(
         for a in t.state.air.values()
         if a.base == place and a.points > 0 and board.friendly(a.nation, defender)
     ]
-    troops = [("manpower", MANPOWER_CV)] * op.manpower + [("tank", TANK_CV)] * op.tanks
+    manpower, tanks = _troops_landed(t, board, nation, op, tfs)
+    troops = [("manpower", MANPOWER_CV)] * manpower + [("tank", TANK_CV)] * tanks
+    if not troops:
+        t.emit(
+            "landing_failed",
+            f"The landing at {name} fails: no troops can be put ashore.",
+            nation,
+            operation=op.id,
+            place=place,
+        )
+        return
     a_cv = (
         sum(fleet_cv(u, with_submarines=False) for u in units)
         + sum(land_air_cv(t.state.air[x].kind, p, "fleet") for x, p in air)
@@ -633,7 +678,7 @@ def _landing(
         t.emit(
             "landing_combat",
             f"Landing at {name}: {board.name_of(nation)} CV {a_cv} (troops "
-            f"{op.manpower} manpower, {op.tanks} tank{'; no landing craft' if not craft else ''}"
+            f"{manpower} manpower, {tanks} tank{'; no landing craft' if not craft else ''}"
             f") against {board.name_of(defender)} CV {d_cv} ({garrison} garrison, "
             f"{sum(a.points for a in island_air)} air). {board.name_of(nation)}: "
             f"{_describe_fire(fire_a)} — {fire_a.steps} step(s). {board.name_of(defender)}: "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import sqlite3
@@ -417,3 +418,32 @@ def test_a_new_route_joins_two_different_ports(game: Path) -> None:
         ):
             with pytest.raises(OrdersError, match=why):
                 c.set_orders("blue", parse_orders(route(origin, destination), "blue"))
+
+
+def test_landing_craft_sunk_before_the_landing_leave_troops_aboard(game: Path) -> None:
+    # Blue lands 3 manpower with no landing craft: the improvised capacity (rule option
+    # improvised_landing, 2) puts 2 ashore and says so
+    orders = json.loads(json.dumps(BLUE))
+    orders["operations"][0]["manpower"] = 3
+    with Campaign.open(game) as c:
+        with pytest.raises(OrdersError, match="can land 2"):
+            give(c, orders)  # refused when ordered: more than the force can land
+    from campaign.operations import _troops_landed
+
+    class T:  # the smallest turn _troops_landed needs
+        options: dict[str, Any] = {}
+        state = None
+        events: list[tuple[str, str]] = []
+
+        def emit(self, kind: str, text: str, *a: Any, **k: Any) -> None:
+            self.events.append((kind, text))
+
+    with Campaign.open(game) as c:
+        give(c, BLUE)
+        op = c.orders()["blue"].operations[0]
+        turn = T()
+        turn.state = c.state  # type: ignore[assignment]
+        tfs = {("blue", tf.id): tf for tf in c.orders()["blue"].task_forces}
+        big = dataclasses.replace(op, manpower=3)
+        assert _troops_landed(turn, c.board(), "blue", big, tfs) == (2, 0)  # type: ignore[arg-type]
+        assert turn.events and "Only 2 manpower" in turn.events[0][1]
