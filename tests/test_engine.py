@@ -421,19 +421,21 @@ def test_a_new_route_joins_two_different_ports(game: Path) -> None:
 
 
 def test_landing_craft_sunk_before_the_landing_leave_troops_aboard(game: Path) -> None:
-    # Blue lands 3 manpower with no landing craft: the improvised capacity (rule option
-    # improvised_landing, 2) puts 2 ashore and says so
-    orders = json.loads(json.dumps(BLUE))
-    orders["operations"][0]["manpower"] = 3
-    with Campaign.open(game) as c:
-        with pytest.raises(OrdersError, match="can land 2"):
-            give(c, orders)  # refused when ordered: more than the force can land
+    # Blue lands 3 manpower with no landing craft: refused when ordered (the improvised
+    # capacity, rule option improvised_landing, is 2); and counted again at the landing,
+    # where 2 go ashore and the report says so
     from campaign.operations import _troops_landed
 
-    class T:  # the smallest turn _troops_landed needs
-        options: dict[str, Any] = {}
-        state = None
-        events: list[tuple[str, str]] = []
+    orders = json.loads(json.dumps(BLUE))
+    orders["operations"][0]["manpower"] = 3
+    with Campaign.open(game) as c, pytest.raises(OrdersError, match="can land 2"):
+        give(c, orders)
+
+    class Stub:  # the smallest turn _troops_landed needs
+        def __init__(self, state: Any) -> None:
+            self.options: dict[str, Any] = {}
+            self.state = state
+            self.events: list[tuple[str, str]] = []
 
         def emit(self, kind: str, text: str, *a: Any, **k: Any) -> None:
             self.events.append((kind, text))
@@ -441,8 +443,7 @@ def test_landing_craft_sunk_before_the_landing_leave_troops_aboard(game: Path) -
     with Campaign.open(game) as c:
         give(c, BLUE)
         op = c.orders()["blue"].operations[0]
-        turn = T()
-        turn.state = c.state  # type: ignore[assignment]
+        turn = Stub(c.state)
         tfs = {("blue", tf.id): tf for tf in c.orders()["blue"].task_forces}
         big = dataclasses.replace(op, manpower=3)
         assert _troops_landed(turn, c.board(), "blue", big, tfs) == (2, 0)  # type: ignore[arg-type]
