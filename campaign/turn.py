@@ -17,7 +17,15 @@ from . import merchant_warfare as mw
 from .board import Board
 from .dice import Dice
 from .events import UMPIRE, Event
-from .forces import attack_cv, carries_air, defence_cv, fleet_cv, land_air_cv, surface_rank
+from .forces import (
+    CARRIERS,
+    attack_cv,
+    carries_air,
+    defence_cv,
+    fleet_cv,
+    land_air_cv,
+    surface_rank,
+)
 from .losses import Casualty, LossPolicy, LossRequest, SpreadLosses, check_allocation
 from .options import option
 from .orders import Orders
@@ -683,13 +691,6 @@ def repairs(t: Turn) -> None:
             continue
         unit = max(waiting, key=lambda u: (unit_values(u.type, u.nation).fleet, u.type, u.id))
         unit.state = "ready"
-        if unit.type in ("fleet_carrier", "escort_carrier"):
-            air = t.state.air.get(f"{unit.id}_air")
-            if air and air.base == base and air.points > 0:
-                air.points -= 1
-                unit.carries_air = True
-                if air.points == 0:
-                    del t.state.air[air.id]
         t.emit(
             "unit_repaired",
             f"{unit.name} repaired at {board.place_name(base)}.",
@@ -697,6 +698,26 @@ def repairs(t: Turn) -> None:
             (unit.nation,),
             unit=unit.id,
             base=base,
+        )
+    # a ready carrier group takes its Air Point aboard again wherever the two meet: at the
+    # base where it was repaired, or where it returns to the Air Point it put ashore
+    for unit in t.state.units.values():
+        if unit.type not in CARRIERS or unit.state != "ready" or unit.carries_air:
+            continue
+        air = t.state.air.get(f"{unit.id}_air")
+        if air is None or air.base != unit.base or air.points <= 0:
+            continue
+        air.points -= 1
+        unit.carries_air = True
+        if air.points == 0:
+            del t.state.air[air.id]
+        t.emit(
+            "air_embarked",
+            f"{unit.name} takes its Air Point aboard at {board.place_name(unit.base)}.",
+            unit.nation,
+            (unit.nation,),
+            unit=unit.id,
+            air=air.id,
         )
 
 

@@ -448,3 +448,26 @@ def test_landing_craft_sunk_before_the_landing_leave_troops_aboard(game: Path) -
         big = dataclasses.replace(op, manpower=3)
         assert _troops_landed(turn, c.board(), "blue", big, tfs) == (2, 0)  # type: ignore[arg-type]
         assert turn.events and "Only 2 manpower" in turn.events[0][1]
+
+
+def test_a_damaged_carriers_air_point_goes_ashore_and_comes_back_aboard(mini_dir: Path) -> None:
+    # 002: "Damaged Carrier units cannot carry their air unit any longer - this must be
+    # transferred to land or another carrier unit": ashore at the carrier's base; aboard
+    # again when the carrier is ready at the same base as its Air Point
+    from campaign.state import initial_state
+    from campaign.turn import Turn, repairs
+
+    scenario = load_scenario(mini_dir)
+    state = initial_state(scenario)
+    t = Turn(scenario, state, {}, ScriptedDice([]))
+    cv = state.units["blue_cv1"]
+    assert cv.carries_air
+    t.hit_unit(cv, "test")
+    assert not cv.carries_air and state.air["blue_cv1_air"].base == "blue_port"
+    cv.state, cv.base = "ready", "blue_isle"  # repaired elsewhere: the Air Point is not there
+    repairs(t)
+    assert not cv.carries_air and "blue_cv1_air" in state.air
+    cv.base = "blue_port"  # back where its Air Point is
+    repairs(t)
+    assert cv.carries_air and "blue_cv1_air" not in state.air
+    assert [e.kind for e in t.events][-1] == "air_embarked"
