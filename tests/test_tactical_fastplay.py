@@ -675,3 +675,34 @@ def test_fighters_left_at_home_fly_cap_counter_by_counter() -> None:
     b.dice = SeededDice("cap")
     _, lines = b.air_defence(red_raid)
     assert sum(line.startswith("CAP blue_f") for line in lines) == 5
+
+
+def test_step_7_torpedoes_and_submarines_go_side_by_side_in_initiative_order() -> None:
+    # "7. Resolve surface and submarine launched torpedo attacks", the initiative winner
+    # "attacks ... first": its ships and its submarines, then the other side's
+    setup = setup_of(
+        [ship("dd", "destroyer", torpedo_tubes=8), ship("ss", "submarine", torpedo_tubes=6)],
+        [
+            ship("kdd", "destroyer", nation="japan", torpedo_tubes=8),
+            ship("iss", "submarine", nation="japan", torpedo_tubes=6),
+        ],
+        start_range=12,
+    )
+    b = FastPlayBattle(setup, SeededDice("order"))
+    calls: list[tuple[str, object]] = []
+
+    def first_is_b() -> list[str]:
+        b.first = 1
+        return []
+
+    b.initiative = first_is_b  # type: ignore[method-assign]
+    b.asw = lambda: (  # type: ignore[method-assign]
+        [(b.units["ss"], b.units["kdd"]), (b.units["iss"], b.units["dd"])],
+        [],
+    )
+    b.torpedoes = lambda i: calls.append(("ships", i)) or []  # type: ignore[method-assign]
+    b.submarine_attacks = lambda attacks: (  # type: ignore[method-assign]
+        calls.append(("boats", [u.side for u, _ in attacks])) or []
+    )
+    b.play_turn()
+    assert calls == [("ships", 1), ("boats", [1]), ("ships", 0), ("boats", [0])]

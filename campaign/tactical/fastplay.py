@@ -377,9 +377,9 @@ RULE_NOTES: tuple[str, ...] = (
     "target side's DD/DE in the "
     'line (the least damaged) are the ASW ships within 6": each rolls 1D6 and the '
     "submarine 1D6 against each; any ASW 6 sinks it; else any ASW die equal or higher "
-    "drives it off (it sits out the next turn); else it presses home (step 7, after both "
-    "sides' surface torpedoes: a submarine 'comes into play automatically' and is no part "
-    "of either line's initiative order). Submarines are not gunnery targets.",
+    "drives it off (it sits out the next turn); else it presses home in step 7, with its "
+    "side's surface torpedoes, the initiative winner's side first ('attacks ... first'). "
+    "Submarines are not gunnery targets.",
     "Locating the target: each side's sector (conditions['sector'][a|b], else rolled 1D6) "
     "must be rolled by the enemy before it rolls for the range; then each round both "
     "sides roll 1D6 and the first '6' fixes the range at 330 miles: that side's raid "
@@ -905,11 +905,11 @@ class FastPlayBattle(TurnBattle):
                     plans.append((raid, plan))
         for raid, plan in plans:
             lines.extend(self.air_attacks(raid, plan))
-        subs = self.asw()
-        lines.extend(subs[1])
-        for i in order:
+        attacks, asw_lines = self.asw()
+        lines.extend(asw_lines)
+        for i in order:  # step 7, the initiative winner first: its ships', then its boats'
             lines.extend(self.torpedoes(i))
-        lines.extend(self.submarine_attacks(subs[0]))
+            lines.extend(self.submarine_attacks([a for a in attacks if a[0].side == i]))
         lines.extend(self.repair())
         lines.extend(self._check_end())
         return [f"Turn {self.turn}: {line}" for line in lines] if self.narrate else []
