@@ -142,13 +142,19 @@ def test_scenario_toml_that_is_not_toml() -> None:
     assert meta is None and "not valid TOML" in problems[0].message
 
 
-def test_options_round_trip(mini_copy: Path, tmp_path: Path) -> None:
-    toml = mini_copy / "scenario.toml"
+def with_options(folder: Path, options: str) -> Path:
+    """The scenario's ``scenario.toml`` with this ``[options]`` table instead of its own."""
+    toml = folder / "scenario.toml"
     text = toml.read_text(encoding="utf-8").split("[options]")[0]
-    toml.write_text(
-        text + '[options]\ncolour_short_row = "gap_yellow"\nimprovised_landing = 1\n'
+    toml.write_text(f"{text}[options]\n{options}", encoding="utf-8")
+    return toml
+
+
+def test_options_round_trip(mini_copy: Path, tmp_path: Path) -> None:
+    toml = with_options(
+        mini_copy,
+        'colour_short_row = "gap_yellow"\nimprovised_landing = 1\n'
         "single_task_force_landings = true\n",
-        encoding="utf-8",
     )
     scenario = load_scenario(mini_copy)
     assert scenario.meta.options == {
@@ -161,12 +167,10 @@ def test_options_round_trip(mini_copy: Path, tmp_path: Path) -> None:
 
 
 def test_unknown_or_badly_typed_options_are_refused_by_name(mini_copy: Path) -> None:
-    toml = mini_copy / "scenario.toml"
-    text = toml.read_text(encoding="utf-8").split("[options]")[0]
-    toml.write_text(
-        text + '[options]\ncolour_row_fix = "orange"\ncolour_short_row = "purple"\n'
+    with_options(
+        mini_copy,
+        'colour_row_fix = "orange"\ncolour_short_row = "purple"\n'
         'improvised_landing = "two"\nsingle_task_force_landings = 1\n',
-        encoding="utf-8",
     )
     with pytest.raises(InputError) as caught:
         load_scenario(mini_copy)
