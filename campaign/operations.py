@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .board import Board
 from .events import UMPIRE
@@ -148,8 +148,8 @@ def preview_battles(t: Turn) -> list[BattlePreview]:
             BattlePreview(
                 plan.area,
                 board.area_name(plan.area),
-                _side_of(t, board, a, plan.area, peek=True),
-                _side_of(t, board, b, plan.area, peek=True),
+                replace(_side_of(t, board, a, plan.area, peek=True), name=board.name_of(a.key)),
+                replace(_side_of(t, board, b, plan.area, peek=True), name=board.name_of(b.key)),
                 names,
                 units,
                 casualties,

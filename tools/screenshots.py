@@ -68,7 +68,10 @@ def main() -> int:
     w.resolve(10)
     w.bottom_tabs.setCurrentWidget(w.report)
     shot("05-after-turn-report")
-    w.bottom_tabs.setCurrentIndex(2)
+    tabs = w.bottom_tabs
+    tabs.setCurrentIndex(
+        next(i for i in range(tabs.count()) if tabs.tabText(i) == "Umpire's calculator")
+    )
     shot("06-calculator")
     w.chart.zoom_to("Mediterranean")
     shot("07-mediterranean")

@@ -72,7 +72,7 @@ class BattleWindow(QDialog):
         layout = QVBoxLayout(self)
         self.heading = QLabel()
         layout.addWidget(self.heading)
-        phases = " · ".join(escape(p) for p in getattr(battle, "phases", ()))
+        phases = " · ".join(escape(p, quote=False) for p in getattr(battle, "phases", ()))
         text = f"Each tactical turn plays: {phases}" if phases else ""
         ignored = ignored_conditions(battle.rule_set, setup)
         if ignored:
@@ -90,10 +90,10 @@ class BattleWindow(QDialog):
             box = QVBoxLayout()
             box.addWidget(QLabel(f"<b>{side.name}</b>"))
             table = QTableWidget(len(side.ships), 6)
-            table.setHorizontalHeaderLabels(["Ship", "Type", "Speed", "Guns", "Air", "State"])
+            table.setHorizontalHeaderLabels(["Ship", "State", "Type", "Speed", "Guns", "Air"])
             table.verticalHeader().setVisible(False)
             table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-            table.horizontalHeader().setStretchLastSection(True)
+            table.horizontalHeader().setStretchLastSection(True)  # the air groups take the rest
             box.addWidget(table)
             cards.addLayout(box)
             self.tables.append(table)
@@ -145,15 +145,15 @@ class BattleWindow(QDialog):
                 ship = ships.get(start.id, start)
                 cells = [
                     ship.name,
+                    ship.state + (f" (damage {ship.damage})" if ship.damage else ""),
                     ship.type.replace("_", " "),
                     f"{ship.speed:g} kn",
                     _guns(ship),
                     _air(ship),
-                    ship.state + (f" ({ship.damage})" if ship.damage else ""),
                 ]
                 for col, text in enumerate(cells):
                     item = QTableWidgetItem(text)
-                    if col == 5:
+                    if col == 1:
                         item.setForeground(_colour(ship.state))
                     table.setItem(row, col, item)
         done = self.battle.finished
@@ -163,9 +163,12 @@ class BattleWindow(QDialog):
         )
         self.next_button.setEnabled(not done)
         self.end_button.setEnabled(not done)
-        self.close_button.setText(
-            "Close and apply the result" if done else "Close: fight the rest automatically"
-        )
+        if not self.units:  # a battle of its own: nothing goes back to a campaign
+            self.close_button.setText("Close")
+        else:
+            self.close_button.setText(
+                "Close and apply the result" if done else "Close: fight the rest automatically"
+            )
         self.outcome.setText(self.campaign_outcome() if done else "")
 
     def campaign_outcome(self) -> str:

@@ -94,12 +94,12 @@ class FightDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Fight a battle")
         layout = QVBoxLayout(self)
-        layout.addWidget(
-            QLabel(
-                "Fight a battle out of the campaign: Midway as the carrier rules set it up, "
-                "a rule set's worked example, or a set-up file of your own."
-            )
+        intro = QLabel(
+            "Fight a battle out of the campaign: Midway as the carrier rules set it up, "
+            "a rule set's worked example, or a set-up file of your own."
         )
+        intro.setWordWrap(True)
+        layout.addWidget(intro)
         form = QFormLayout()
         self.battle = BattleChooser(self)
         form.addRow("Battle", self.battle)

@@ -114,7 +114,7 @@ def _nation(board: Board, nation: str) -> str:
 
 
 def _table(rows: list[list[str]], head: list[str] | None = None) -> str:
-    out = ["<table cellspacing='0'>"]
+    out = ["<table cellspacing='0' cellpadding='3'>"]
     if head:
         out.append("<tr>" + "".join(f"<th align='left'>{h}</th>" for h in head) + "</tr>")
     for row in rows:

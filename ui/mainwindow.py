@@ -415,7 +415,7 @@ class MainWindow(QMainWindow):
         """At step 8, for each battle: the campaign's damage table, or fight it out."""
         rule_sets = available()
         choices = ["On the campaign's damage table"] + [
-            f"Fight it out: {title_of(r)}" for r in rule_sets
+            f"Fight it out — {title_of(r)}" for r in rule_sets
         ]
         text = (
             f"Battle in {battle.area_name}\n\n{battle.side_a}: "
@@ -427,6 +427,7 @@ class MainWindow(QMainWindow):
                 "\n\n(You are typing in the dice: a battle fought out asks for every roll, "
                 "often several hundred.)"
             )
+        text = text.replace("&", "&&")  # "Akagi & Kaga", not a keyboard shortcut
         choice, ok = QInputDialog.getItem(self, "Naval battle", text, choices, 0, False)
         if not ok or choice == choices[0]:
             return None

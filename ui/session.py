@@ -106,7 +106,9 @@ class GameSession(QObject):
         state = self.state
         when = self.scenario.meta.period_of(state.turn)
         step = "orders" if state.step == 0 else f"step {state.step} done"
-        return f"{name}{' *' if self.dirty else ''} — turn {state.turn} ({when}), {step}"
+        return (
+            f"{name}{' *' if self.dirty else ''} — turn {state.turn} ({when}), {step} — Sea Control"
+        )
 
     # -- opening and saving --------------------------------------------------------------------
     def new_game(self, scenario: Scenario | None = None, name: str | None = None) -> None:

@@ -285,10 +285,10 @@ RULE_SETS: dict[str, BattleFactory] = {}
 
 #: rule-set name → what a person choosing one reads
 TITLES: dict[str, str] = {
-    "carrier": "carrier battle (A Terrible Resolve)",
-    "airstrike": "air strike (A World at War)",
-    "fastplay": "fast play (WW2 Naval Fast Play Rules)",
-    "surface": "surface action (Ellard & Hammond)",
+    "carrier": "Carrier battle (A Terrible Resolve)",
+    "airstrike": "Air strike (A World at War)",
+    "fastplay": "Fast play (WW2 Naval Fast Play Rules)",
+    "surface": "Surface action (Ellard & Hammond)",
 }
 
 

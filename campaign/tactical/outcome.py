@@ -37,16 +37,30 @@ def _guns(text: str | None) -> dict[str, int]:
     return out
 
 
+#: air group kind → words for its name
+KIND_WORDS = {
+    "fighter": "fighters",
+    "dive_bomber": "dive bombers",
+    "torpedo_bomber": "torpedo bombers",
+    "level_bomber": "bombers",
+    "patrol": "patrol aircraft",
+}
+
+
 def ships_of(scenario: Scenario, unit_id: str) -> list[Ship]:
     """The named ships of one campaign unit, with their carriers' air groups."""
+    ship_names = {s["id"]: s["name"] for s in scenario.rows("ships")}
     groups: dict[str, list[AirGroup]] = {}
     for g in scenario.rows("air_groups"):
+        kind = KIND_WORDS.get(g["kind"], g["kind"].replace("_", " "))
         groups.setdefault(g["ship"], []).append(
             AirGroup(
                 g["id"],
                 g["kind"],
                 g["aircraft"],
-                name=g["notes"] or g["id"],
+                # "Lexington dive bombers (SBD Dauntless)": what a person reads in the log
+                name=f"{ship_names.get(g['ship'], g['ship'])} {kind}"
+                + (f" ({g['model']})" if g["model"] else ""),
                 base=g["ship"],
                 model=g["model"],
             )

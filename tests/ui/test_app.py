@@ -164,7 +164,7 @@ def test_game_control_fights_a_battle_out_at_step_8(
 
     def get_item(parent: object, title: str, text: str, items: list[str], *a: object) -> tuple:
         asked.append(text)
-        return next(i for i in items if "carrier battle" in i), True
+        return next(i for i in items if "Carrier battle" in i), True
 
     monkeypatch.setattr(QInputDialog, "getItem", get_item)
     watched = []
