@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from html import escape
 
 from PySide6.QtWidgets import (
     QDialog,
@@ -45,21 +46,27 @@ class LossDialog(QDialog):
         self.setWindowTitle("Step losses")
         self.setMinimumWidth(520)
         layout = QVBoxLayout(self)
+        side = request.side[:1].upper() + request.side[1:]
+        steps = f"{request.due} step{'s' if request.due != 1 else ''}"
         intro = QLabel(
-            f"<b>{request.side}</b> must take <b>{request.due}</b> step(s) of loss "
-            f"({request.context}).<br>A step damages a ready unit or sinks a damaged one; "
-            "garrisons, Air Points and troops are removed by one step."
+            f"<b>{escape(side)}</b> must take <b>{steps}</b> of loss "
+            f"({escape(request.context)}).<br>A step damages a ready unit or sinks a damaged "
+            "one; garrisons, Air Points and troops are removed by one step."
         )
         intro.setWordWrap(True)
         layout.addWidget(intro)
         self.table = QTableWidget(len(request.candidates), 4)
         self.table.setHorizontalHeaderLabels(["Unit", "Kind", "CV now", "Steps taken"])
         self.table.verticalHeader().setVisible(False)
-        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         default = Counter(SpreadLosses().allocate(request))
         self.spins: list[QSpinBox] = []
         for row, c in enumerate(request.candidates):
-            self.table.setItem(row, 0, QTableWidgetItem(f"{c.name} ({c.nation})"))
+            several = len(request.nations) > 1  # name the nation only where it tells apart
+            name = f"{c.name} ({c.nation})" if several else c.name
+            self.table.setItem(row, 0, QTableWidgetItem(name))
             kind = c.type.replace("_", " ") if c.kind == "unit" else KIND_WORDS[c.kind]
             self.table.setItem(row, 1, QTableWidgetItem(kind))
             self.table.setItem(row, 2, QTableWidgetItem(str(c.cv_now)))

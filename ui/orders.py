@@ -307,6 +307,9 @@ class OrdersEditor(QWidget):
         tab = QWidget()
         layout = QVBoxLayout(tab)
         self.units = _table(["Unit", "Type", "Base", "State", "Assigned to"], UnitTable)
+        header = self.units.horizontalHeader()
+        header.setStretchLastSection(False)  # the unit's name takes the spare width (elided)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.units.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.units.setDragEnabled(True)
         layout.addWidget(

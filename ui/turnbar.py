@@ -50,7 +50,10 @@ class TurnBar(QFrame):
             "Umpire rolls: you type each physical roll when asked."
         )
         layout.addWidget(self.dice_mode)
+        seed_label = QLabel("Seed")
+        layout.addWidget(seed_label)
         self.seed = QLineEdit()
+        seed_label.setBuddy(self.seed)
         self.seed.setPlaceholderText("seed")
         self.seed.setMaximumWidth(90)
         self.seed.setToolTip("The dice seed: the same orders and seed give the same game")
