@@ -308,8 +308,11 @@ class OrdersEditor(QWidget):
         layout = QVBoxLayout(tab)
         self.units = _table(["Unit", "Type", "Base", "State", "Assigned to"], UnitTable)
         header = self.units.horizontalHeader()
-        header.setStretchLastSection(False)  # the unit's name takes the spare width (elided)
+        header.setStretchLastSection(False)
+        # the unit's name and its assignment share the spare width (elided); type, base and
+        # state always show in full
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
         self.units.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.units.setDragEnabled(True)
         layout.addWidget(
