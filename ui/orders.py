@@ -412,7 +412,7 @@ class OrdersEditor(QWidget):
                 for b in board.bases
                 if board.is_fleet_base(b) and board.friendly(orders.nation, board.holder(b))
             ),
-            key=board.place_name,
+            key=lambda b: (board.holder(b) != orders.nation, board.place_name(b)),  # own first
         )
         current = self.tf_base.currentData()
         self.tf_base.blockSignals(True)
@@ -1020,7 +1020,10 @@ class OrdersEditor(QWidget):
                 self.transfer_to,
                 [
                     (board.place_name(b), b)
-                    for b in sorted(board.bases, key=board.place_name)
+                    for b in sorted(
+                        board.bases,
+                        key=lambda b: (board.holder(b) != orders.nation, board.place_name(b)),
+                    )
                     if board.bases[b]["kind"] != "island"
                     and board.friendly(orders.nation, board.holder(b))
                 ],
