@@ -314,7 +314,8 @@ def _troops_landed(
     if manpower + tanks < op.manpower + op.tanks:
         t.emit(
             "landing_short",
-            f"Only {manpower} manpower and {tanks} tank point(s) of {op.manpower} and "
+            f"Only {manpower} manpower and {tanks} tank point{'' if tanks == 1 else 's'} of "
+            f"{op.manpower} and "
             f"{op.tanks} can land at {board.place_name(op.target)}: "
             + (f"{craft} Landing Craft Group(s) left" if craft else "no landing craft left")
             + "; the rest stay aboard.",
@@ -556,7 +557,8 @@ def _carry_out(
         t.emit(
             "major_landing",
             f"Major landing at {board.place_name(op.target)}: "
-            f"{manpower} manpower and {tanks} tank point(s) go ashore, {support}. "
+            f"{manpower} manpower and {tanks} tank point{'' if tanks == 1 else 's'} go ashore, "
+            f"{support}. "
             "Hand over to the land game.",
             nation,
             operation=op.id,

@@ -134,6 +134,11 @@ class Turn:
         )
 
 
+def _count(n: int, noun: str) -> str:
+    """``3 units``, ``1 Air Point``."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def unit_casualty(unit: Unit, cv: Callable[[Unit], int]) -> Casualty:
     """A unit as a loss candidate, with the CV it keeps after one and two steps."""
     after = Unit(**{**unit.__dict__})
@@ -365,9 +370,19 @@ def allocate_units(t: Turn) -> None:
         for e in orders.escorts:
             for u in e.units:
                 where[u] = f"escort:{e.route}"
+            air_points = sum(a.points for a in e.air)
+            who = " and ".join(
+                part
+                for part in (
+                    _count(len(e.units), "unit"),
+                    _count(air_points, "Air Point") if air_points else "",
+                )
+                if part and not part.startswith("0 ")
+            )
+            one = who.startswith("1 ") and " and " not in who
             t.emit(
                 "escort_allocated",
-                f"{len(e.units)} unit(s) escort '{board.route(e.route).name}'.",
+                f"{who or 'Nothing'} escort{'s' if one else ''} '{board.route(e.route).name}'.",
                 nation,
                 (nation,),
                 route=e.route,
