@@ -10,6 +10,7 @@ fights the rest automatically; the turn report then explains the result).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from html import escape
 
@@ -30,7 +31,10 @@ from PySide6.QtWidgets import (
 from campaign.dice import DiceError
 from campaign.state import Unit
 from campaign.tactical import BattleSetup, Ship, TacticalBattle, ignored_conditions
-from campaign.tactical.outcome import campaign_decision, step_losses
+from campaign.tactical.outcome import KIND_WORDS, campaign_decision, step_losses
+
+#: a rule set's turn prefix on each line ("Turn 3: ", "Turn 3, ", "Move 3: ")
+_TURN_PREFIX = re.compile(r"^(?:Turn|Move|Strike) \d+(?:: |, )")
 
 STATE_COLOURS = {
     "undamaged": "#2f6f4f",
@@ -45,10 +49,13 @@ def _guns(ship: Ship) -> str:
 
 
 def _air(ship: Ship) -> str:
-    return (
-        ", ".join(f"{g.aircraft - g.lost} {g.kind.replace('_', ' ')}" for g in ship.air_groups)
-        or "—"
-    )
+    """Aircraft left by kind: "18 fighters, 1 dive bomber"."""
+    parts = []
+    for g in ship.air_groups:
+        n = g.aircraft - g.lost
+        words = KIND_WORDS.get(g.kind, g.kind.replace("_", " "))
+        parts.append(f"{n} {words[:-1] if n == 1 and words.endswith('s') else words}")
+    return ", ".join(parts) or "—"
 
 
 class BattleWindow(QDialog):
@@ -130,7 +137,9 @@ class BattleWindow(QDialog):
                 self.stopped = exc
                 self.reject()
                 return
-            body = "<br>".join(escape(line) for line in lines) or "<i>nothing happens</i>"
+            # the heading says which turn: the rule set's own "Turn 3: " goes
+            shown = [_TURN_PREFIX.sub("", line, count=1) for line in lines]
+            body = "<br>".join(escape(line) for line in shown) or "<i>nothing happens</i>"
             self.log.append(f"<p><b>Tactical turn {self.turns}</b><br>{body}</p>")
         self.refresh()
 
