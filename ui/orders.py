@@ -359,18 +359,26 @@ class OrdersEditor(QWidget):
         self.tf_list.itemSelectionChanged.connect(self._tf_selected)
 
     def _assignments(self, orders: Orders) -> dict[str, str]:
+        board = self.session.board()
+
+        def route(rid: str) -> str:
+            if rid in board.route_rows:
+                return board.route(rid).name
+            new = {r.id: r.name for r in orders.new_routes}
+            return new.get(rid, rid)
+
         where: dict[str, str] = {}
         for t in orders.transfers:
-            where[t.unit] = f"transfer to {self.session.board().place_name(t.to)}"
+            where[t.unit] = f"transfer to {board.place_name(t.to)}"
         for tf in orders.task_forces:
             for u in tf.units:
                 where[u] = tf.name
         for e in orders.escorts:
             for u in e.units:
-                where[u] = f"escort: {e.route}"
+                where[u] = f"escort: {route(e.route)}"
         for r in orders.raids:
             for u in r.units:
-                where[u] = f"raid: {r.route}"
+                where[u] = f"raid: {route(r.route)}"
         return where
 
     def _refresh_forces(self, orders: Orders) -> None:
@@ -584,7 +592,7 @@ class OrdersEditor(QWidget):
             cells = [
                 line.serial,
                 line.name,
-                line.nation,
+                board.name_of(line.nation),
                 tonnage,
                 line.length.label,
                 line.length.effective(tonnage),
@@ -708,12 +716,18 @@ class OrdersEditor(QWidget):
         )
         self.operations.setRowCount(len(orders.operations))
         for row, op in enumerate(orders.operations):
+            tf_names = {tf.id: tf.name for tf in orders.task_forces}
+            target = ""
+            if op.target:
+                target = board.place_name(op.target)
+            elif op.route in board.route_rows:
+                target = board.route(op.route).name
             cells = [
                 op.id,
                 OPERATION_NAMES[op.kind],
                 board.area_name(op.area),
-                ", ".join(op.task_forces),
-                board.place_name(op.target) if op.target else op.route,
+                ", ".join(tf_names.get(t, t) for t in op.task_forces),
+                target or op.route,
             ]
             for col, value in enumerate(cells):
                 self.operations.setItem(row, col, _item(value, op.id))
