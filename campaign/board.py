@@ -178,6 +178,14 @@ class Board:
         unit = self.state.units.get(unit_id)
         return unit.name if unit else unit_id
 
+    def air_name(self, air_id: str) -> str:
+        """Land-based Air Points in words: "land-based air at Rabaul"."""
+        air = self.state.air.get(air_id)
+        if air is None:
+            return air_id
+        kind = {"land": "land-based air"}.get(air.kind, f"{air.kind.replace('_', ' ')} air")
+        return f"{kind} at {self.place_name(air.base)}"
+
     def place_name(self, place: str) -> str:
         return str(self.bases[place]["name"]) if place in self.bases else place
 

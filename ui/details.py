@@ -211,7 +211,7 @@ def _task_force_card(board: Board, orders: dict[str, Orders], key: str) -> str:
     parts.append(_table(rows, ["Unit", "Type", "State", "CV"]))
     if tf.air:
         parts.append("<h3>Air</h3>")
-        parts.append(_table([[escape(a.air), str(a.points)] for a in tf.air]))
+        parts.append(_table([[escape(board.air_name(a.air)), str(a.points)] for a in tf.air]))
     op_id = operation_of(mine, tf.id)
     parts.append("<h3>Operation</h3>")
     if op_id:
@@ -308,6 +308,8 @@ def _area_card(board: Board, orders: dict[str, Orders], area_id: str) -> str:
     contested = [side for side, areas in board.state.contested.items() if area_id in areas]
     if contested:
         parts.append(
-            "<p>Merchant routes contested here for: " + escape(", ".join(contested)) + "</p>"
+            "<p>Merchant routes contested here for: "
+            + escape(", ".join(board.name_of(side) for side in contested))
+            + "</p>"
         )
     return "".join(parts)

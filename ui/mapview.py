@@ -303,7 +303,7 @@ def route_escorts(board: Board, orders: dict[str, Orders], route_id: str) -> lis
             if esc.route != route_id:
                 continue
             parts = [board.unit_name(u) for u in esc.units]
-            parts += [f"{a.points} air ({a.air})" for a in esc.air]
+            parts += [f"{a.points} Air Point(s), {board.air_name(a.air)}" for a in esc.air]
             out.append(f"{board.scenario.by_id('nations')[nation]['name']}: " + ", ".join(parts))
     return out
 
@@ -318,11 +318,12 @@ def route_attackers(board: Board, orders: dict[str, Orders], route_id: str) -> l
             if raid.route != route_id:
                 continue
             parts = [board.unit_name(u) for u in raid.units]
-            parts += [f"{a.points} air ({a.air})" for a in raid.air]
+            parts += [f"{a.points} Air Point(s), {board.air_name(a.air)}" for a in raid.air]
             out.append(f"{name} in {board.area_name(raid.area)}: " + ", ".join(parts))
         for op in mine.operations:
             if op.kind == "surface_raid" and op.route == route_id:
-                forces = ", ".join(op.task_forces)
+                names = {tf.id: tf.name for tf in mine.task_forces}
+                forces = ", ".join(names.get(t, t) for t in op.task_forces)
                 out.append(f"{name}: surface raid in {board.area_name(op.area)} ({forces})")
     return out
 
