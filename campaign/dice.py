@@ -172,11 +172,13 @@ class PreviewDice(Dice):
         return int(self._random() * sides) + 1
 
     def roll(self, purpose: str, sides: int = 6, reason: str = "") -> int:
+        """One die, not logged (the preview's rolls are never shown)."""
         if sides < 2:
             raise ValueError("a die has at least 2 sides")
-        return int(self._random() * sides) + 1
+        return self._value(purpose, sides)
 
     def rolls(self, count: int, purpose: str, sides: int = 6) -> list[int]:
+        """``count`` dice in one go, without naming each (the hot path of a preview)."""
         if sides < 2:
             raise ValueError("a die has at least 2 sides")
         draw = self._random

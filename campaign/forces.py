@@ -7,10 +7,17 @@ where they are in range.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
+from .options import option
 from .state import Unit
-from .units import carried_air_values, land_air_values, unit_values
+from .units import (
+    LANDING_CRAFT_CAPACITY,
+    carried_air_values,
+    land_air_values,
+    unit_values,
+)
 
 CARRIERS = ("fleet_carrier", "escort_carrier")
 
@@ -72,3 +79,13 @@ def land_air_cv(kind: str, points: int, use: str) -> int:
 def surface_rank(units: Iterable[Unit]) -> int:
     """The best surface rank among these units (0: none, e.g. submarines only)."""
     return max((SURFACE_RANK.get(u.type, 0) for u in units if u.state != "sunk"), default=0)
+
+
+def landing_capacity(units: Iterable[Unit], options: Mapping[str, Any]) -> tuple[int, int]:
+    """(Landing Craft Groups afloat among ``units``, manpower/tank points they can land):
+    *One group can land up to 2 manpower / tank points*; with none, the rule option
+    ``improvised_landing`` (docs/rules-notes.md)."""
+    craft = sum(1 for u in units if u.type == "landing_craft" and u.state != "sunk")
+    if craft:
+        return craft, craft * LANDING_CRAFT_CAPACITY
+    return 0, int(option(options, "improvised_landing"))

@@ -196,3 +196,15 @@ def step_distribution(side: CombatSide, enemy: CombatSide) -> dict[int, Fraction
                 new[a + b] = new.get(a + b, Fraction(0)) + pa * pb
         dist = new
     return dict(sorted(dist.items()))
+
+
+def battle_winner(lost_a: int, left_a: int, lost_b: int, left_b: int) -> tuple[str, str]:
+    """Who wins a naval battle, ``"a"`` or ``"b"`` (the defender), and why. 002 "Naval
+    Combat": *The side that has lost the most combat value must withdraw and has lost. In
+    the event of equal losses, the side with the highest CV at the end is the winner*; still
+    equal, the operation is not pressed home and the defender holds (docs/rules-notes.md)."""
+    if lost_a != lost_b:
+        return ("a" if lost_a < lost_b else "b"), "lost less combat value"
+    if left_a != left_b:
+        return ("a" if left_a > left_b else "b"), "equal losses; higher CV at the end"
+    return "b", "equal losses and equal CV: the operation is not pressed home"

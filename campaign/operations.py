@@ -19,15 +19,14 @@ from dataclasses import dataclass, field, replace
 
 from .board import Board
 from .events import UMPIRE
-from .forces import air_points, fleet_cv, land_air_cv
+from .forces import air_points, fleet_cv, land_air_cv, landing_capacity
 from .losses import Casualty, LossRequest, SpreadLosses
-from .naval_combat import CombatSide, FireResult, dice_for, fire
+from .naval_combat import CombatSide, FireResult, battle_winner, dice_for, fire
 from .odds import NavalOdds, naval_odds
-from .options import option
 from .orders import Operation, TaskForce
 from .state import Unit
 from .turn import Turn, card_bonus, unit_casualty
-from .units import GARRISON_CV, LANDING_CRAFT_CAPACITY, MANPOWER_CV, TANK_CV, land_air_values
+from .units import GARRISON_CV, MANPOWER_CV, TANK_CV, land_air_values
 
 TFKey = tuple[str, str]  # (nation, task force id)
 
@@ -301,14 +300,7 @@ def _troops_landed(
     afloat carry LANDING_CRAFT_CAPACITY each (none: the ``improvised_landing`` option), so
     craft sunk in the step-8 battle leave troops aboard (manpower lands first). Reports a
     shortfall."""
-    craft = sum(
-        1
-        for u in tfs[(nation, op.invasion_force)].units
-        if t.state.units[u].type == "landing_craft" and t.state.units[u].state != "sunk"
-    )
-    capacity = (
-        craft * LANDING_CRAFT_CAPACITY if craft else int(option(t.options, "improvised_landing"))
-    )
+    craft, capacity = _invasion_capacity(t, nation, op, tfs)
     manpower = min(op.manpower, capacity)
     tanks = min(op.tanks, capacity - manpower)
     if manpower + tanks < op.manpower + op.tanks:
@@ -326,6 +318,14 @@ def _troops_landed(
             tanks=tanks,
         )
     return manpower, tanks
+
+
+def _invasion_capacity(
+    t: Turn, nation: str, op: Operation, tfs: dict[TFKey, TaskForce]
+) -> tuple[int, int]:
+    """The invasion force's landing craft afloat and what they can land, now."""
+    units = (t.state.units[u] for u in tfs[(nation, op.invasion_force)].units)
+    return landing_capacity(units, t.options)
 
 
 def _friendly_fleet_base_in(board: Board, area: str, nations: Iterable[str]) -> bool:
@@ -403,15 +403,8 @@ def _battle(t: Turn, board: Board, area: str, sides: dict[str, Force], attacker:
         )
         lost[force.key] = (cv_before - cv_after, cv_after)
     (lost_a, end_a), (lost_b, end_b) = lost[a.key], lost[b.key]
-    if lost_a != lost_b:
-        winner = a.key if lost_a < lost_b else b.key
-        why = "lost less combat value"
-    elif end_a != end_b:
-        winner = a.key if end_a > end_b else b.key
-        why = "equal losses; higher CV at the end"
-    else:
-        winner = b.key
-        why = "equal losses and equal CV: the operation is not pressed home"
+    side, why = battle_winner(lost_a, end_a, lost_b, end_b)
+    winner = a.key if side == "a" else b.key
     loser = b.key if winner == a.key else a.key
     t.emit(
         "battle_result",
@@ -620,11 +613,7 @@ def _landing(
         for a in tfs[(nation, tf_id)].air
         if board.air_in_range(a.air, op.area)
     ]
-    craft = sum(
-        1
-        for u in tfs[(nation, op.invasion_force)].units
-        if t.state.units[u].type == "landing_craft" and t.state.units[u].state != "sunk"
-    )
+    craft = _invasion_capacity(t, nation, op, tfs)[0]
     garrison = t.state.garrisons.get(place, {}).get(defender, 0)
     island_air = [
         a

@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 
 from .board import Board
+from .forces import landing_capacity
 from .options import option
 from .orders import BULK_CARGO, AirAllocation, Operation, OrderProblem, Orders, TaskForce
 from .units import LANDING_CRAFT_CAPACITY
@@ -491,16 +492,8 @@ class _Check:
         tf = tfs.get(op.invasion_force)
         if tf is None:
             return
-        craft = sum(
-            1
-            for u in tf.units
-            if u in self.b.state.units
-            and self.b.state.units[u].type == "landing_craft"
-            and self.b.state.units[u].state != "sunk"
-        )
-        capacity = craft * LANDING_CRAFT_CAPACITY
-        if craft == 0:
-            capacity = int(option(self.options, "improvised_landing"))
+        units = self.b.state.units
+        craft, capacity = landing_capacity((units[u] for u in tf.units if u in units), self.options)
         if troops > capacity:
             self.bad(
                 where,

@@ -107,8 +107,7 @@ def _page(body: str) -> str:
 
 
 def _nation(board: Board, nation: str) -> str:
-    row = board.nations.get(nation)
-    name = str(row["name"]) if row else nation
+    name = board.name_of(nation)
     colour = style.nation_colour(board.nations, nation).name()
     return f"<span style='color:{colour}'>■</span> {escape(name)}"
 

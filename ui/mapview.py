@@ -304,16 +304,15 @@ def route_escorts(board: Board, orders: dict[str, Orders], route_id: str) -> lis
                 continue
             parts = [board.unit_name(u) for u in esc.units]
             parts += [f"{a.points} Air Point(s), {board.air_name(a.air)}" for a in esc.air]
-            out.append(f"{board.scenario.by_id('nations')[nation]['name']}: " + ", ".join(parts))
+            out.append(f"{board.name_of(nation)}: " + ", ".join(parts))
     return out
 
 
 def route_attackers(board: Board, orders: dict[str, Orders], route_id: str) -> list[str]:
     """Who attacks the route this turn (raids and surface-raid operations), in words."""
     out = []
-    nations = board.scenario.by_id("nations")
     for nation, mine in orders.items():
-        name = nations[nation]["name"] if nation in nations else nation
+        name = board.name_of(nation)
         for raid in mine.raids:
             if raid.route != route_id:
                 continue
@@ -1697,26 +1696,21 @@ def _distance_to_segment(p: QPointF, line: QLineF) -> float:
     return math.hypot(p.x() - (ax + t * dx), p.y() - (ay + t * dy))
 
 
-def _nation_name(board: Board, nation: str) -> str:
-    row = board.nations.get(nation)
-    return str(row["name"]) if row else nation
-
-
 def _base_tooltip(board: Board, base: str) -> str:
     row = board.bases[base]
     state = board.state
     lines = [
         f"<b>{escape(str(row['name']))}</b> — {KIND_NAMES.get(str(row['kind']), row['kind'])}",
-        f"Held by {escape(_nation_name(board, board.holder(base)))}",
+        f"Held by {escape(board.name_of(board.holder(base)))}",
         f"Sea area: {escape(board.area_name(board.area_of(base)))}",
     ]
     lsp = state.lsp.get(base, {})
     if lsp:
-        lines.append("LSP: " + ", ".join(f"{_nation_name(board, n)} {p}" for n, p in lsp.items()))
+        lines.append("LSP: " + ", ".join(f"{board.name_of(n)} {p}" for n, p in lsp.items()))
     garrisons = state.garrisons.get(base, {})
     if garrisons:
         lines.append(
-            "Garrisons: " + ", ".join(f"{_nation_name(board, n)} {g}" for n, g in garrisons.items())
+            "Garrisons: " + ", ".join(f"{board.name_of(n)} {g}" for n, g in garrisons.items())
         )
     air = [a for a in state.air.values() if a.base == base]
     if air:
@@ -1759,7 +1753,7 @@ def _task_force_tooltip(board: Board, orders: dict[str, Orders], key: str) -> st
     mine, tf = found
     state = board.state
     lines = [
-        f"<b>{escape(tf.name)}</b> ({escape(_nation_name(board, mine.nation))})",
+        f"<b>{escape(tf.name)}</b> ({escape(board.name_of(mine.nation))})",
         f"At {escape(board.place_name(tf.base))} · fleet CV {task_force_cv(state, tf)}"
         + (f" · {tf.lsp} LSP" if tf.lsp else ""),
     ]

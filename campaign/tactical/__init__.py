@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import copy
 import json
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -241,7 +242,7 @@ class TacticalBattle(Protocol):
     def result(self) -> BattleResult: ...
 
 
-class TurnBattle:
+class TurnBattle(ABC):
     """What a rule set played in tactical turns shares: the turn counter (also the dice's
     ``turn``), the log, ``narrate`` and ``finished``. A subclass calls
     ``super().__init__(dice)``, plays one turn in :meth:`play_turn` and sets ``_finished``
@@ -273,9 +274,9 @@ class TurnBattle:
         self.log.extend(lines)
         return lines
 
+    @abstractmethod
     def play_turn(self) -> list[str]:
         """One turn of the rule set's sequence of play, its lines in words."""
-        raise NotImplementedError
 
 
 BattleFactory = Callable[[BattleSetup, Dice], TacticalBattle]

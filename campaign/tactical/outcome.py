@@ -23,6 +23,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from ..forces import fleet_cv
+from ..naval_combat import battle_winner
 from ..scenario import Scenario
 from ..state import Unit
 from . import AirGroup, BattleResult, BattleSetup, Ship, Side
@@ -213,16 +214,5 @@ def campaign_decision(
         return lost, left
 
     (lost_a, left_a), (lost_b, left_b) = lost_and_left(a_units), lost_and_left(b_units)
-    if lost_a != lost_b:
-        winner = "a" if lost_a < lost_b else "b"
-        return (
-            winner,
-            f"combat value lost {lost_a} against {lost_b}: the side that lost more withdraws",
-        )
-    if left_a != left_b:
-        winner = "a" if left_a > left_b else "b"
-        return winner, (
-            f"equal combat value lost ({lost_a}); the higher combat value left wins "
-            f"({left_a} against {left_b})"
-        )
-    return "b", f"equal combat value lost ({lost_a}) and left ({left_a}): the defender holds"
+    winner, why = battle_winner(lost_a, left_a, lost_b, left_b)
+    return winner, f"{why}: CV lost {lost_a} against {lost_b}, left {left_a} against {left_b}"

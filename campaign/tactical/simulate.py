@@ -119,21 +119,19 @@ class TacticalOdds:
             out["campaign_winner"] = self._ps(self.campaign_winners)
         return out
 
+    def _pse(self, count: int) -> dict[str, float]:
+        p, se = self.p(count)
+        return {"p": round(p, 4), "se": round(se, 4)}
+
     def _ps(self, counts: Mapping[str, int]) -> dict[str, dict[str, float]]:
-        return {
-            k: dict(zip(("p", "se"), (round(x, 4) for x in self.p(v)), strict=True))
-            for k, v in sorted(counts.items())
-        }
+        return {k: self._pse(v) for k, v in sorted(counts.items())}
 
     def _distribution(self, counts: Mapping[int, int]) -> dict[str, Any]:
         mean, se = self.mean(counts)
         return {
             "mean": round(mean, 4),
             "se_mean": round(se, 4),
-            "p": {
-                str(k): dict(zip(("p", "se"), (round(x, 4) for x in self.p(n)), strict=True))
-                for k, n in sorted(counts.items())
-            },
+            "p": {str(k): self._pse(n) for k, n in sorted(counts.items())},
         }
 
     def format(self) -> str:
@@ -188,7 +186,7 @@ def campaign_units(setup: BattleSetup) -> dict[str, list[Unit]]:
                 out[key].append(unit)
             if ship.state != "undamaged":
                 unit.state = "damaged"
-        if len(seen) and any(not s.campaign_unit for s in side.ships):
+        if seen and any(not s.campaign_unit for s in side.ships):
             return {"a": [], "b": []}  # some ships stand for no unit: no step losses
     return out
 
