@@ -55,7 +55,9 @@ def test_every_battle_condition_is_read_declared_and_documented() -> None:
         module = importlib.import_module(f"campaign.tactical.{name}")
         declared = {**COMMON_CONDITIONS, **module.CONDITIONS}
         source = Path(module.__file__ or "").read_text(encoding="utf-8")
-        assert set(read.findall(source)) <= set(declared), name
+        found = set(read.findall(source))
+        assert found, f"{name}: the pattern finds no condition read (it no longer matches)"
+        assert found <= set(declared), name
         section = next(s for s in sections if s.startswith(f"`{name}`"))
         for key in module.CONDITIONS:
             assert f"| `{key}` |" in section, f"{name}: {key} not in docs/battle-setups.md"
