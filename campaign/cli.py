@@ -338,6 +338,27 @@ def cmd_report(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_seats(args: argparse.Namespace) -> int:
+    from .board import Board
+    from .seats import reissue, seat_codes
+
+    with opened(args.game) as game:
+        teams = Board(game.scenario, game.state()).teams()
+        names = game.scenario.by_id("nations")
+        if args.reissue:
+            if args.reissue not in teams:
+                raise CliError(f"unknown team '{args.reissue}'; valid: " + ", ".join(teams))
+            reissue(game, args.reissue)
+        codes = seat_codes(game, teams)
+    if args.json:
+        _print_json([{"nation": n, "name": names[n]["name"], "code": codes[n]} for n in teams])
+    else:
+        width = max(len(str(names[n]["name"])) for n in teams)
+        for n in teams:
+            print(f"{names[n]['name']!s:<{width}}  {codes[n]}")
+    return EXIT_OK
+
+
 def _rolls(text: str) -> list[int]:
     try:
         return [int(x) for x in text.split(",") if x.strip()]
@@ -583,6 +604,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game")
     p.add_argument("--nation", help="a team's view (fog of war); default: Game Control")
     p.add_argument("--turn", type=int, help="which turn (default: the last resolved)")
+
+    p = add("seats", cmd_seats, "each team's seat code (made the first time they are asked for)")
+    p.add_argument("game")
+    p.add_argument("--reissue", metavar="NATION", help="give this team a new code first")
 
     p = add("calc", cmd_calc, "the umpire's calculator: a table by hand with given dice")
     p.add_argument("table", choices=("naval", "merchant"))

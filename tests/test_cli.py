@@ -119,3 +119,31 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
 def test_a_missing_game_file_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "show", str(tmp_path / "nope.seacontrol"))
     assert code == 1 and "no such game file" in err
+
+
+def test_seat_codes_are_kept_and_reissued_one_team_at_a_time(
+    game: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from campaign.gamefile import opened
+    from campaign.seats import nation_for
+
+    code, out, _ = run(capsys, "seats", str(game), "--json")
+    assert code == 0
+    first = {row["nation"]: row["code"] for row in json.loads(out)}
+    assert len(first) >= 2 and len(set(first.values())) == len(first)
+    again = {
+        row["nation"]: row["code"]
+        for row in json.loads(run(capsys, "seats", str(game), "--json")[1])
+    }
+    assert again == first
+    team = sorted(first)[0]
+    out = run(capsys, "seats", str(game), "--reissue", team, "--json")[1]
+    after = {row["nation"]: row["code"] for row in json.loads(out)}
+    assert after[team] != first[team]
+    assert {n: c for n, c in after.items() if n != team} == {
+        n: c for n, c in first.items() if n != team
+    }
+    with opened(game) as g:
+        assert nation_for(g, first[team]) is None  # the old code opens nothing
+        assert nation_for(g, after[team].lower().replace("-", " ")) == team
+    assert run(capsys, "seats", str(game), "--reissue", "atlantis")[0] == 1
