@@ -7,14 +7,51 @@ questions every step asks, answered in one place.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from functools import cached_property
 
 from .csvdata import Row
+from .orders import Orders, range_cards
+from .record import SurfaceRaid
 from .routes import RouteLine, route_line
 from .scenario import Scenario
 from .state import GameState
 from .units import NAVAL_RANGE
 from .world import World
+
+#: a merchant route's state on the chart and the map
+WORKING, CONTESTED, CUT = "working", "contested", "cut"
+
+
+@dataclass(frozen=True)
+class RouteStatus:
+    """Whether a merchant route works this turn, and why not (002 "Economic Route Chart":
+    *both ends of it must be in your hands or the hands of your allies, and uncontested, at
+    the start*). ``passes_contested``: sea areas of its path (not its ends) contested for
+    its side — shown to people, with no effect on the route's working."""
+
+    state: str  # working | contested | cut
+    why: str
+    passes_contested: tuple[str, ...] = ()
+
+    @property
+    def working(self) -> bool:
+        return self.state == WORKING
+
+
+@dataclass(frozen=True)
+class RouteForce:
+    """One nation's units and land-based Air Points escorting or attacking a route (002
+    "Deployments": *Each side places units counters on a card indicating the routes to be
+    protected or attacked*). Attackers name the sea area of the route they attack;
+    ``surface``: a surface raid operation that won through in step 8."""
+
+    nation: str
+    units: tuple[str, ...]
+    air: tuple[tuple[str, int], ...] = ()
+    area: str = ""
+    surface: bool = False
 
 
 class Board:
@@ -113,6 +150,19 @@ class Board:
     def naval_range(self, bonus: int = 0) -> int:
         return NAVAL_RANGE + bonus
 
+    def task_force_reach(self, nation: str, tf_id: str, orders: Iterable[Orders]) -> int:
+        """How many sea areas a task force reaches from its base: 002 *Naval units can
+        operate up to 4 areas from a base*, +1 for each card played to *Extend the range of
+        one Task Force by one sea area* — by its own nation or by an ally on its behalf
+        (*Advantage Cards may also be played on behalf of Allies*). The order check, the
+        interventions of step 8, the map and the orders editor all ask this."""
+        return self.naval_range(range_cards(orders, nation, tf_id))
+
+    def areas_within(self, place_or_area: str, reach: int) -> set[str]:
+        """Sea areas no more than ``reach`` moves from a place's sea area (or an area)."""
+        start = self.area_of(place_or_area) if place_or_area in self.bases else place_or_area
+        return self.world.within(start, reach)
+
     def air_range(self, nation: str, kind: str, turn: int | None = None) -> int:
         """002 "Operational Range": the nation's air range now (air_ranges.csv)."""
         turn = turn if turn is not None else self.state.turn
@@ -161,18 +211,66 @@ class Board:
     def route_nations(self) -> dict[str, str]:
         return {r: str(row["nation"]) for r, row in self.route_rows.items()}
 
-    def route_working(self, route_id: str) -> tuple[bool, str]:
-        """002: *both ends … in your hands or the hands of your allies, and uncontested*."""
+    def route_ids(self) -> list[str]:
+        """Every merchant route, in the chart's (serial) order."""
+        return sorted(self.route_rows, key=lambda r: (self.route_rows[r]["serial"], r))
+
+    def route_status(self, route_id: str) -> RouteStatus:
+        """002 "Economic Route Chart": a route works when *both ends of it [are] in your
+        hands or the hands of your allies, and uncontested, at the start*. The one answer
+        the turn, the order check, the map, the details and the exports give."""
         row = self.route_rows[route_id]
         nation = str(row["nation"])
         contested = set(self.state.contested.get(self.side_key(nation), []))
         for end in ("origin", "destination"):
             place = str(row[end])
             if not self.open_to(nation, place):
-                return False, f"{self.bases[place]['name']} is held by {self.holder(place)}"
+                holder = self.name_of(self.holder(place))
+                return RouteStatus(CUT, f"{self.place_name(place)} is held by {holder}")
+        for end in ("origin", "destination"):
+            place = str(row[end])
             if self.area_of(place) in contested:
-                return False, f"{self.bases[place]['name']}'s sea area is contested"
-        return True, "working"
+                return RouteStatus(CONTESTED, f"{self.place_name(place)}'s sea area is contested")
+        ends = {self.area_of(str(row["origin"])), self.area_of(str(row["destination"]))}
+        passing = tuple(a for a in self.route(route_id).path if a in contested and a not in ends)
+        return RouteStatus(WORKING, "working", passing)
+
+    def route_working(self, route_id: str) -> tuple[bool, str]:
+        """(works?, why) — :meth:`route_status` in short."""
+        status = self.route_status(route_id)
+        return status.working, status.why
+
+    def escorts(self, route_id: str, orders: Mapping[str, Orders]) -> list[RouteForce]:
+        """Who protects the route this turn (step 5a), nation by nation in order."""
+        return [
+            RouteForce(nation, tuple(e.units), tuple((a.air, a.points) for a in e.air))
+            for nation, mine in orders.items()
+            for e in mine.escorts
+            if e.route == route_id
+        ]
+
+    def attackers(
+        self,
+        route_id: str,
+        orders: Mapping[str, Orders],
+        surface_raids: Iterable[SurfaceRaid] = (),
+    ) -> list[RouteForce]:
+        """Who attacks the route this turn: submarines and aircraft allocated in step 5c,
+        then the surface raids that won through in step 8 (002 "Deployments")."""
+        out = [
+            RouteForce(
+                nation, tuple(r.units), tuple((a.air, a.points) for a in r.air), r.area, False
+            )
+            for nation, mine in orders.items()
+            for r in mine.raids
+            if r.route == route_id
+        ]
+        out += [
+            RouteForce(r.nation, tuple(r.units), tuple(r.air), r.area, True)
+            for r in surface_raids
+            if r.route == route_id
+        ]
+        return out
 
     def unit_name(self, unit_id: str) -> str:
         unit = self.state.units.get(unit_id)

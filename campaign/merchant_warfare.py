@@ -16,6 +16,15 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
+from .board import Board, RouteForce
+from .cards import card_bonus
+from .context import Turn, unit_casualty
+from .events import UMPIRE
+from .forces import attack_cv, carries_air, defence_cv, land_air_cv, surface_rank
+from .losses import LossRequest
+from .options import RULE_OPTIONS, option
+from .record import RouteResult
+
 #: odds columns, interdictor : escort — "1:3 or less" … "4:1 or more"
 ODDS_COLUMNS: tuple[Fraction, ...] = (
     Fraction(1, 3),
@@ -78,7 +87,7 @@ SHORT_ROW_READINGS: dict[str, tuple[str, ...]] = {
     "gap_yellow": ("R", "R", "O", "O", "Y", "Y", "Y", "B", "B"),
     "last_repeated": ("R", "R", "O", "O", "Y", "Y", "B", "B", "B"),
 }
-DEFAULT_SHORT_ROW = "gap_orange"
+DEFAULT_SHORT_ROW = str(RULE_OPTIONS["colour_short_row"].default)
 
 COLOURS = {"R": "Red", "O": "Orange", "Y": "Yellow", "B": "Blue", "G": "Green"}
 
@@ -226,3 +235,151 @@ def distribution(
             key = (r.colour or "none", r.raider_steps, r.escort_steps, r.tonnage_lost)
             out[key] = out.get(key, Fraction(0)) + Fraction(1, 36)
     return out
+
+
+# -- step 9 ---------------------------------------------------------------------------
+def merchant_warfare(t: Turn) -> None:
+    """9. *Calculate effects of Merchant Warfare* (002 "Calculating Losses"): on each route,
+    in the chart's order, the raiders in each sea area fight the route's escorts; then a
+    route that does not work is reported."""
+    board = t.board
+    short_row = str(option(t.options, "colour_short_row"))
+    orders = {n: t.orders[n] for n in t.nations()}
+    for route_id in board.route_ids():
+        status = board.route_status(route_id)
+        line = board.route(route_id)
+        t.record.routes[route_id] = RouteResult(status.working, status.why)
+        by_area: dict[str, list[RouteForce]] = {}
+        for raid in board.attackers(route_id, orders, t.record.surface_raids):
+            by_area.setdefault(raid.area, []).append(raid)
+        escorts = board.escorts(route_id, orders)
+        for area in sorted(by_area):
+            _merchant_combat(t, board, route_id, line.name, area, by_area[area], escorts, short_row)
+        if not status.working:
+            t.emit(
+                "route_cut",
+                f"'{line.name}' does not work: {status.why}.",
+                line.nation,
+                route=route_id,
+                reason=status.why,
+            )
+
+
+def _merchant_combat(
+    t: Turn,
+    board: Board,
+    route_id: str,
+    route_name: str,
+    area: str,
+    raiders: list[RouteForce],
+    escorts: list[RouteForce],
+    short_row: str,
+) -> None:
+    state = t.state
+    owner = board.route_nation(route_id)
+    raid_units = [
+        state.units[u] for r in raiders for u in r.units if state.units[u].state != "sunk"
+    ]
+    escort_units = [
+        state.units[u] for e in escorts for u in e.units if state.units[u].state != "sunk"
+    ]
+    raid_air = [(a, p) for r in raiders for a, p in r.air if board.air_in_range(a, area)]
+    escort_air = [(a, p) for e in escorts for a, p in e.air if board.air_in_range(a, area)]
+    a_cv = sum(attack_cv(u) for u in raid_units) + sum(
+        land_air_cv(state.air[a].kind, p, "attack") for a, p in raid_air
+    )
+    e_cv = sum(defence_cv(u) for u in escort_units) + sum(
+        land_air_cv(state.air[a].kind, p, "defence") for a, p in escort_air
+    )
+    raid_air_points = sum(p for _, p in raid_air) + sum(1 for u in raid_units if carries_air(u))
+    escort_air_points = sum(p for _, p in escort_air) + sum(
+        1 for u in escort_units if carries_air(u)
+    )
+    shift = 0
+    reasons = []
+    if raid_air_points and raid_air_points >= 3 * escort_air_points:
+        shift += 2
+        reasons.append("raiders' air supremacy +2")
+    elif escort_air_points and escort_air_points >= 3 * raid_air_points:
+        shift -= 2
+        reasons.append("escorts' air supremacy −2")
+    surface = any(r.surface for r in raiders)
+    if surface and surface_rank(
+        u for r in raiders if r.surface for u in (state.units[x] for x in r.units)
+    ) > surface_rank(escort_units):
+        shift += 2
+        reasons.append("escorts outclassed by surface raider +2")
+    raid_nations = {r.nation for r in raiders}
+    escort_nations = {e.nation for e in escorts} | {owner}
+    german = sum(1 for u in raid_units if u.type == "submarine" and u.nation == "germany")
+    others = len(raid_units) - german + sum(p for _, p in raid_air)
+    everyone = (*tuple(sorted(raid_nations | escort_nations)), UMPIRE)
+    if odds_column(a_cv, e_cv) is None:
+        t.emit(
+            "merchant_no_combat",
+            f"'{route_name}', {board.area_name(area)}: raiders CV "
+            f"{a_cv} against escorts CV {e_cv} — below 1:3, no combat.",
+            owner,
+            everyone,
+            route=route_id,
+            area=area,
+            attack_cv=a_cv,
+            escort_cv=e_cv,
+        )
+        return
+    # Cards are spent only on a combat that happens ("for a single attack").
+    shift += card_bonus(t, "column_shift", route=route_id, nations=raid_nations)
+    shift -= card_bonus(t, "column_shift", route=route_id, nations=escort_nations)
+    a_bonus = card_bonus(t, "die_bonus", route=route_id, nations=raid_nations)
+    e_bonus = card_bonus(t, "die_bonus", route=route_id, nations=escort_nations)
+    combat = MerchantCombat(a_cv, e_cv, german, others, surface, shift, a_bonus, e_bonus)
+    a_roll = t.dice.roll(f"merchant warfare '{route_name}': interdictor")
+    e_roll = t.dice.roll(f"merchant warfare '{route_name}': escort")
+    result = resolve(combat, a_roll, e_roll, short_row)
+    lost = min(result.tonnage_lost, state.routes.get(route_id, 0))
+    state.routes[route_id] = state.routes.get(route_id, 0) - lost
+    t.emit(
+        "merchant_combat",
+        f"'{route_name}', {board.area_name(area)}: raiders CV {a_cv} vs escorts CV {e_cv} "
+        f"({ODDS_LABELS[result.base_column or 0]}"
+        + (f", shifted to {ODDS_LABELS[result.column or 0]}" if shift else "")
+        + f"); dice {a_roll}{'+' + str(a_bonus) if a_bonus else ''} − {e_roll}"
+        f"{'+' + str(e_bonus) if e_bonus else ''} = {result.difference:+d}: "
+        f"{COLOURS[result.colour]}. Merchants lose {lost} tonnage; escorts "
+        f"{result.escort_steps} step(s); raiders {result.raider_steps}.",
+        owner,
+        everyone,
+        route=route_id,
+        area=area,
+        attack_cv=a_cv,
+        escort_cv=e_cv,
+        shift=shift,
+        shift_reasons=reasons,
+        attack_roll=a_roll,
+        escort_roll=e_roll,
+        attack_bonus=a_bonus,
+        escort_bonus=e_bonus,
+        column=ODDS_LABELS[result.column or 0],
+        row=ROW_LABELS[result.row or 0],
+        colour=COLOURS[result.colour],
+        tonnage_lost=lost,
+        escort_steps=result.escort_steps,
+        raider_steps=result.raider_steps,
+        raiders=[u.id for u in raid_units],
+        escorts=[u.id for u in escort_units],
+    )
+    context = f"merchant warfare on '{route_name}'"
+    for units, steps, side, cv in (
+        (escort_units, result.escort_steps, "escorts", defence_cv),
+        (raid_units, result.raider_steps, "raiders", attack_cv),
+    ):
+        if steps and units:
+            request = LossRequest(
+                f"{side} of '{route_name}'",
+                tuple(sorted({u.nation for u in units})),
+                steps,
+                tuple(unit_casualty(u, cv) for u in units),
+                context,
+            )
+            for uid in t.take_losses(request):
+                t.hit_unit(state.units[uid], context)

@@ -18,14 +18,16 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from .board import Board
+from .cards import card_bonus
+from .context import Turn, unit_casualty
 from .events import UMPIRE
 from .forces import air_points, fleet_cv, land_air_cv, landing_capacity
 from .losses import Casualty, LossRequest, SpreadLosses
 from .naval_combat import CombatSide, FireResult, battle_winner, dice_for, fire
 from .odds import NavalOdds, naval_odds
 from .orders import Operation, TaskForce
+from .record import SurfaceRaid
 from .state import Unit
-from .turn import Turn, card_bonus, unit_casualty
 from .units import GARRISON_CV, MANPOWER_CV, TANK_CV, land_air_values
 
 TFKey = tuple[str, str]  # (nation, task force id)
@@ -162,8 +164,6 @@ def naval_operations(t: Turn) -> None:
     plans, tfs = plan_operations(t)
     spent: set[TFKey] = set()
     contested: dict[str, set[str]] = {}
-    record = t.record
-    record.setdefault("surface_raids", [])
     if not plans:
         t.emit("no_operations", "No naval operations this turn.")
     for plan in plans:
@@ -221,7 +221,7 @@ def naval_operations(t: Turn) -> None:
                 task_force=tf.id,
                 lsp=used,
             )
-    record["contested_next"] = {k: sorted(v) for k, v in sorted(contested.items())}
+    t.record.contested_next = {k: sorted(v) for k, v in sorted(contested.items())}
 
 
 def _join(force: Force, key: TFKey, tfs: dict[TFKey, TaskForce], t: Turn, area: str) -> None:
@@ -259,12 +259,7 @@ def _interveners(
             continue  # neutrals only defend their own waters
         if len(sides) == 2 and side not in sides:
             continue
-        bonus = sum(
-            1
-            for e in t.record.get("cards", [])
-            if e["use"] == "range" and e["task_force"] == tf_id and e["beneficiary"] == nation
-        )
-        if board.distance(tf.base, area) > board.naval_range(bonus):
+        if board.distance(tf.base, area) > board.task_force_reach(nation, tf_id, t.orders.values()):
             continue
         committed.add(key)
         _join(sides.setdefault(side, Force(side)), key, tfs, t, area)
@@ -569,10 +564,8 @@ def _carry_out(
             for u in tfs[(nation, tf_id)].units
             if t.state.units[u].state != "sunk"
         ]
-        air = [[a.air, a.points] for tf_id in op.task_forces for a in tfs[(nation, tf_id)].air]
-        t.record["surface_raids"].append(
-            {"nation": nation, "route": op.route, "area": op.area, "units": units, "air": air}
-        )
+        air = tuple((a.air, a.points) for tf_id in op.task_forces for a in tfs[(nation, tf_id)].air)
+        t.record.surface_raids.append(SurfaceRaid(nation, op.route, op.area, tuple(units), air))
         t.emit(
             "surface_raid_sails",
             f"Surface raiders of '{op.id}' reach "

@@ -11,8 +11,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .merchant_warfare import DEFAULT_SHORT_ROW, SHORT_ROW_READINGS
-
 
 @dataclass(frozen=True)
 class RuleOption:
@@ -27,9 +25,10 @@ RULE_OPTIONS: dict[str, RuleOption] = {
     for o in (
         RuleOption(
             "colour_short_row",
-            DEFAULT_SHORT_ROW,
-            "how the colour table's short '-3 / -2' row is read",
-            tuple(SHORT_ROW_READINGS),
+            "gap_orange",
+            "how the colour table's short '-3 / -2' row is read "
+            "(the readings are campaign.merchant_warfare.SHORT_ROW_READINGS)",
+            ("gap_orange", "gap_yellow", "last_repeated"),
         ),
         RuleOption(
             "improvised_landing",

@@ -13,7 +13,7 @@ orders.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -387,6 +387,19 @@ def load_orders(text: str, nation: str | None = None) -> Orders:
             ]
         ) from None
     return parse_orders(data, nation)
+
+
+def range_cards(orders: Iterable[Orders], nation: str, tf_id: str) -> int:
+    """Cards played to *Extend the range of one Task Force by one sea area* for ``nation``'s
+    task force ``tf_id``, by that nation or by an ally on its behalf (``beneficiary``)."""
+    return sum(
+        1
+        for mine in orders
+        for card in mine.cards
+        if card.use == "range"
+        and card.task_force == tf_id
+        and (card.beneficiary or mine.nation) == nation
+    )
 
 
 def orders_to_data(orders: Orders) -> dict[str, Any]:

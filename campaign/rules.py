@@ -67,18 +67,6 @@ class _Check:
             return False
         return True
 
-    def tf_range_bonus(self, nation: str, tf_id: str) -> int:
-        bonus = 0
-        for orders in [self.o, *self.others.values()]:
-            for card in orders.cards:
-                if (
-                    card.use == "range"
-                    and card.task_force == tf_id
-                    and ((card.beneficiary or orders.nation) == nation)
-                ):
-                    bonus += 1
-        return bonus
-
     # -- step 1 --------------------------------------------------------------------------
     def supplies(self) -> None:
         used: Counter[str] = Counter()
@@ -397,7 +385,9 @@ class _Check:
                         "needs at least one LSP to conduct an operation",
                     )
                 if tf.base in self.b.bases:
-                    reach = self.b.naval_range(self.tf_range_bonus(self.nation, tf.id))
+                    reach = self.b.task_force_reach(
+                        self.nation, tf.id, [self.o, *self.others.values()]
+                    )
                     dist = self.b.distance(tf.base, op.area)
                     if dist > reach:
                         self.bad(

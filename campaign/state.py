@@ -11,9 +11,11 @@ from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from .record import TurnRecord
 from .scenario import Scenario
 
-STATE_FORMAT = 1
+#: 2: the turn record is typed (campaign/record.py); format 1 files are read and converted
+STATE_FORMAT = 2
 
 
 @dataclass
@@ -58,9 +60,8 @@ class GameState:
     extra_routes: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: sea areas where each side's merchant routes are contested (from the last step 8)
     contested: dict[str, list[str]] = field(default_factory=dict)
-    #: what this turn's steps decided, for the later steps and the reports (JSON data):
-    #: transferred units, unit assignments, flags, cards in play, battles …
-    turn_record: dict[str, Any] = field(default_factory=dict)
+    #: what this turn's steps decided, for the later steps and the reports
+    turn_record: TurnRecord = field(default_factory=TurnRecord)
 
     def to_json(self) -> str:
         data = asdict(self)
@@ -71,10 +72,14 @@ class GameState:
     def from_json(cls, text: str) -> GameState:
         data: dict[str, Any] = json.loads(text)
         fmt = data.pop("format", None)
-        if fmt != STATE_FORMAT:
+        if fmt not in (1, STATE_FORMAT):
             raise ValueError(f"game state format {fmt!r}; this program reads {STATE_FORMAT}")
         data["units"] = {k: Unit(**v) for k, v in data["units"].items()}
         data["air"] = {k: AirUnit(**v) for k, v in data["air"].items()}
+        record = data.get("turn_record") or {}
+        data["turn_record"] = (
+            TurnRecord.from_format_1(record) if fmt == 1 else TurnRecord.from_data(record)
+        )
         return cls(**data)
 
     # -- questions the reports and the engine ask ----------------------------------------

@@ -16,7 +16,7 @@ import pytest
 from campaign import gamefile
 from campaign.gamefile import APPLICATION_ID, SCHEMA_VERSION, GameFile, GameFileError
 from campaign.scenario import load_scenario, write_scenario
-from campaign.state import GameState
+from campaign.state import STATE_FORMAT, GameState
 
 
 @pytest.fixture
@@ -87,7 +87,63 @@ def test_state_json_is_canonical(game_path: Path) -> None:
         state = game.state()
     text = state.to_json()
     assert GameState.from_json(text).to_json() == text
-    assert json.loads(text)["format"] == 1
+    assert json.loads(text)["format"] == STATE_FORMAT == 2
+
+
+def test_a_format_1_state_is_read_with_its_untyped_turn_record() -> None:
+    """Game files written before the turn record was typed (state format 1) still open:
+    a unit's allocation was a string there."""
+    from campaign.record import ESCORT, IN_PORT, RAID, TASK_FORCE, TRANSFERRED
+
+    old = {
+        "format": 1,
+        "turn": 3,
+        "step": 6,
+        "units": {},
+        "lsp": {},
+        "tonnage": {},
+        "routes": {},
+        "holders": {},
+        "garrisons": {},
+        "air": {},
+        "cards_played": [],
+        "extra_routes": {},
+        "contested": {},
+        "turn_record": {
+            "transferred": ["a"],
+            "assignments": {
+                "a": "transferred",
+                "b": "escort:r1",
+                "c": "tf:japan:kb",
+                "d": "raid:r2",
+            },
+            "flags": {"japan": {"naval": 2, "military": 1, "naval_used": 1, "military_used": 0}},
+            "cards": [
+                {
+                    "card": "c1",
+                    "nation": "japan",
+                    "use": "die_bonus",
+                    "value": 2,
+                    "beneficiary": "japan",
+                    "task_force": "kb",
+                    "route": "",
+                    "text": "",
+                    "used": False,
+                    "ruling": "",
+                }
+            ],
+        },
+    }
+    state = GameState.from_json(json.dumps(old))
+    record = state.turn_record
+    assert record.transferred == ["a"]
+    assert record.where("a").kind == TRANSFERRED and record.where("a").on_port_card
+    assert record.where("b").kind == ESCORT and record.where("b").route == "r1"
+    assert (record.where("c").kind, record.where("c").task_force) == (TASK_FORCE, "kb")
+    assert record.where("d").kind == RAID and not record.where("d").on_port_card
+    assert record.where("zzz").kind == IN_PORT
+    assert record.flags["japan"].military == 1 and record.cards[0].value == 2
+    assert json.loads(state.to_json())["format"] == STATE_FORMAT
 
 
 def test_a_file_from_a_newer_version_is_refused_and_untouched(game_path: Path) -> None:

@@ -137,3 +137,11 @@ def test_exact_distribution_sums_to_one_and_matches_enumeration() -> None:
         if cells[mw.dice_row(a - e)][7] == "B"
     )
     assert blue == expected
+
+
+def test_the_short_row_option_offers_exactly_the_tables_readings() -> None:
+    from campaign.options import RULE_OPTIONS
+
+    rule = RULE_OPTIONS["colour_short_row"]
+    assert set(rule.choices) == set(mw.SHORT_ROW_READINGS)
+    assert rule.default == mw.DEFAULT_SHORT_ROW

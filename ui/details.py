@@ -19,13 +19,11 @@ from campaign.orders import Orders
 
 from . import style
 from .mapview import (
-    STATE_WORKING,
     find_task_force,
     operation_of,
-    range_bonus,
     route_attackers,
     route_escorts,
-    route_state,
+    route_status_words,
     task_force_cv,
     type_name,
     units_at,
@@ -195,7 +193,7 @@ def _task_force_card(board: Board, orders: dict[str, Orders], key: str) -> str:
         f"<p>{_nation(board, mine.nation)} · at {escape(board.place_name(tf.base))} "
         f"({escape(board.area_name(board.area_of(tf.base)))})<br>"
         f"Fleet CV <b>{task_force_cv(state, tf)}</b> · LSP {tf.lsp} · "
-        f"range {board.naval_range(range_bonus(mine, tf.id))} areas</p>",
+        f"range {board.task_force_reach(mine.nation, tf.id, orders.values())} areas</p>",
         "<h3>Units</h3>",
     ]
     rows = []
@@ -232,12 +230,12 @@ def _task_force_card(board: Board, orders: dict[str, Orders], key: str) -> str:
 def _route_card(board: Board, orders: dict[str, Orders], route_id: str) -> str:
     """A route's line of the merchant routes chart, with who escorts and attacks it."""
     line = board.route(route_id)
-    status, why = route_state(board, route_id)
+    status = board.route_status(route_id)
     colour = {
         "working": style.ROUTE_WORKING,
         "contested": style.ROUTE_CONTESTED,
         "cut": style.ROUTE_CUT,
-    }[status].name()
+    }[status.state].name()
     parts = [
         f"<h2>{line.serial}. {escape(line.name)}</h2>",
         f"<p>{_nation(board, line.nation)}<br>"
@@ -250,8 +248,7 @@ def _route_card(board: Board, orders: dict[str, Orders], route_id: str) -> str:
                 ["Effective lift", str(line.effective_lift)],
                 [
                     "State",
-                    f"<b style='color:{colour}'>{status}</b>"
-                    + (f" — {escape(why)}" if status != STATE_WORKING else ""),
+                    f"<b style='color:{colour}'>{escape(route_status_words(board, route_id))}</b>",
                 ],
             ]
         ),

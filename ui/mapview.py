@@ -57,7 +57,7 @@ from PySide6.QtWidgets import (
 )
 
 from campaign import paths
-from campaign.board import Board
+from campaign.board import CONTESTED, CUT, WORKING, Board, RouteForce, RouteStatus
 from campaign.forces import fleet_cv
 from campaign.orders import Orders, TaskForce
 from campaign.state import GameState
@@ -103,7 +103,6 @@ TILE = 60.0 * DEG
 FRAME = QColor("#cfd9e0")
 
 KIND_NAMES = {"fleet_base": "Fleet base", "port": "Port", "island": "Island"}
-STATE_WORKING, STATE_CONTESTED, STATE_CUT = "working", "contested", "cut"
 ROLE_KIND, ROLE_KEY = 0, 1
 
 
@@ -269,11 +268,6 @@ def task_force_cv(state: GameState, tf: TaskForce) -> int:
     return sum(fleet_cv(state.units[u]) for u in tf.units if u in state.units)
 
 
-def range_bonus(orders: Orders, tf_id: str) -> int:
-    """Range cards played for this task force (each adds one area)."""
-    return sum(1 for c in orders.cards if c.use == "range" and c.task_force == tf_id)
-
-
 def operation_of(orders: Orders, tf_id: str) -> str:
     """The id of the operation the task force takes part in ('' if none)."""
     for op in orders.operations:
@@ -282,43 +276,38 @@ def operation_of(orders: Orders, tf_id: str) -> str:
     return ""
 
 
-def route_state(board: Board, route_id: str) -> tuple[str, str]:
-    """(working | contested | cut, why) of a merchant route now."""
-    ok, why = board.route_working(route_id)
-    if not ok:
-        return (STATE_CONTESTED if "contested" in why else STATE_CUT), why
-    side = board.side_key(board.route_nation(route_id))
-    contested = set(board.state.contested.get(side, []))
-    hit = [a for a in board.route(route_id).path if a in contested]
-    if hit:
-        return STATE_CONTESTED, "contested in " + ", ".join(board.area_name(a) for a in hit)
-    return STATE_WORKING, why
+def _force_words(board: Board, force: RouteForce) -> str:
+    parts = [board.unit_name(u) for u in force.units]
+    parts += [f"{p} Air Point{'' if p == 1 else 's'}, {board.air_name(a)}" for a, p in force.air]
+    return ", ".join(parts)
+
+
+def route_status_words(board: Board, route_id: str) -> str:
+    """A route's state in words, as the map and the details show it (the rule is
+    :meth:`campaign.board.Board.route_status`)."""
+    status = board.route_status(route_id)
+    if status.working:
+        passing = ", ".join(board.area_name(a) for a in status.passes_contested)
+        return "Working" + (f" (passes contested {passing})" if passing else "")
+    return f"{status.state.capitalize()}: {status.why}"
 
 
 def route_escorts(board: Board, orders: dict[str, Orders], route_id: str) -> list[str]:
     """Who escorts the route this turn, in words (one line per nation's escort order)."""
-    out = []
-    for nation, mine in orders.items():
-        for esc in mine.escorts:
-            if esc.route != route_id:
-                continue
-            parts = [board.unit_name(u) for u in esc.units]
-            parts += [f"{a.points} Air Point(s), {board.air_name(a.air)}" for a in esc.air]
-            out.append(f"{board.name_of(nation)}: " + ", ".join(parts))
-    return out
+    return [
+        f"{board.name_of(f.nation)}: {_force_words(board, f)}"
+        for f in board.escorts(route_id, orders)
+    ]
 
 
 def route_attackers(board: Board, orders: dict[str, Orders], route_id: str) -> list[str]:
     """Who attacks the route this turn (raids and surface-raid operations), in words."""
-    out = []
+    out = [
+        f"{board.name_of(f.nation)} in {board.area_name(f.area)}: {_force_words(board, f)}"
+        for f in board.attackers(route_id, orders)
+    ]
     for nation, mine in orders.items():
         name = board.name_of(nation)
-        for raid in mine.raids:
-            if raid.route != route_id:
-                continue
-            parts = [board.unit_name(u) for u in raid.units]
-            parts += [f"{a.points} Air Point(s), {board.air_name(a.air)}" for a in raid.air]
-            out.append(f"{name} in {board.area_name(raid.area)}: " + ", ".join(parts))
         for op in mine.operations:
             if op.kind == "surface_raid" and op.route == route_id:
                 names = {tf.id: tf.name for tf in mine.task_forces}
@@ -718,7 +707,7 @@ class SeaChart(QGraphicsView):
         self._area_tint: dict[str, QColor] = {}
         self._area_polys: dict[str, list[tuple[float, float]]] = {}
         self._route_geo: dict[str, _RouteGeometry] = {}
-        self._route_states: dict[str, tuple[str, str]] = {}
+        self._route_states: dict[str, RouteStatus] = {}
         #: every area's polygon and its repeats past the edges: (area, polygon, bounds)
         self._sea: list[tuple[str, QPolygonF, QRectF]] = []
         self._borders: list[Tile] = []
@@ -854,8 +843,8 @@ class SeaChart(QGraphicsView):
         board = self.session.board()
         if tf.base not in board.bases:
             return set()
-        reach = board.naval_range(range_bonus(orders, tf.id))
-        self._range = self.session.scenario.world.within(board.area_of(tf.base), reach)
+        reach = board.task_force_reach(orders.nation, tf.id, self.session.all_orders().values())
+        self._range = board.areas_within(tf.base, reach)
         for area in self._range:
             self._paint_area(area)
         return set(self._range)
@@ -1214,19 +1203,19 @@ class SeaChart(QGraphicsView):
                 lines = self._route_path(board, route_id)
                 self._route_geo[route_id] = _RouteGeometry(lines)
                 item.setPath(_polyline_path(lines))
-            state = route_state(board, route_id)
+            state = board.route_status(route_id)
             self._route_states[route_id] = state
             tonnage = board.state.routes.get(route_id, 0)
             colour = {
-                STATE_WORKING: style.ROUTE_WORKING,
-                STATE_CONTESTED: style.ROUTE_CONTESTED,
-                STATE_CUT: style.ROUTE_CUT,
-            }[state[0]]
+                WORKING: style.ROUTE_WORKING,
+                CONTESTED: style.ROUTE_CONTESTED,
+                CUT: style.ROUTE_CUT,
+            }[state.state]
             width = 0.9 + 3.1 * math.sqrt(min(tonnage, 60) / 60.0)
             pen = _cosmetic(
                 colour,
                 width,
-                dash=tonnage == 0 or state[0] == STATE_CUT,
+                dash=tonnage == 0 or state.state == CUT,
             )
             if pen != item.pen():
                 item.setPen(pen)
@@ -1729,13 +1718,12 @@ def _base_tooltip(board: Board, base: str) -> str:
 
 def _route_tooltip(board: Board, orders: dict[str, Orders], route_id: str) -> str:
     line = board.route(route_id)
-    status, why = route_state(board, route_id)
     lines = [
         f"<b>{line.serial}. {escape(line.name)}</b>",
         f"{escape(board.place_name(line.origin))} → {escape(board.place_name(line.destination))}",
         f"Tonnage {line.tonnage} · {line.length.label} ({line.moves} moves) · "
         f"effective lift {line.effective_lift}",
-        f"{status.capitalize()}" + (f": {escape(why)}" if status != STATE_WORKING else ""),
+        escape(route_status_words(board, route_id)),
     ]
     escorts = route_escorts(board, orders, route_id)
     attackers = route_attackers(board, orders, route_id)
@@ -1782,10 +1770,9 @@ __all__ = [
     "land_rings",
     "operation_of",
     "place_ring",
-    "range_bonus",
     "route_attackers",
     "route_escorts",
-    "route_state",
+    "route_status_words",
     "task_force_cv",
     "unwrap",
 ]

@@ -775,13 +775,12 @@ class OrdersEditor(QWidget):
         self.op_area.clear()
         if tfs:
             reach = None
+            everyone = {**self.session.all_orders(), self.current_nation: self.draft()}
             for tf in tfs:
                 if tf.base not in board.bases:
                     continue
-                bonus = sum(
-                    1 for c in self.draft().cards if c.use == "range" and c.task_force == tf.id
-                )
-                areas = board.world.within(board.area_of(tf.base), board.naval_range(bonus))
+                steps = board.task_force_reach(self.current_nation, tf.id, everyone.values())
+                areas = board.areas_within(tf.base, steps)
                 reach = areas if reach is None else reach & areas
             for area in sorted(reach or (), key=board.area_name):
                 self.op_area.addItem(board.area_name(area), area)

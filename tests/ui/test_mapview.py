@@ -182,6 +182,24 @@ def test_a_range_card_adds_an_area(chart: SeaChart, session: GameSession) -> Non
     assert wider > base
 
 
+def test_an_allys_range_card_widens_the_shaded_range_as_the_order_check_does(
+    chart: SeaChart, session: GameSession
+) -> None:
+    """The map, the details panel and the order check ask Board.task_force_reach."""
+    from campaign.orders import Orders
+    from ui.details import _task_force_card
+
+    store_sample_orders(session, "japan")
+    card = next(r["id"] for r in session.scenario.rows("cards") if r["nation"] == "germany")
+    session.set_orders(
+        "germany", Orders("germany", 1, cards=(CardPlay(card, "range", "r_cover", "", "japan"),))
+    )
+    wider = chart.show_range("japan:r_cover")
+    assert wider == session.scenario.world.within(session.board().area_of("truk"), 5)
+    html = _task_force_card(session.board(), session.all_orders(), "japan:r_cover")
+    assert "range 5 areas" in html
+
+
 def test_orders_add_and_update_task_force_counters(chart: SeaChart, session: GameSession) -> None:
     store_sample_orders(session, "japan")
     assert set(chart.counters) == {"japan:r_cover", "japan:r_invasion", "japan:malaya_force"}

@@ -1,0 +1,97 @@
+"""Steps 5 and 6 of 002's "Turn sequence": units allocated to merchant shipping
+protection, task forces or attacking merchant shipping, and Naval Operations Flags placed
+on the operations."""
+
+from __future__ import annotations
+
+from .context import Turn, count
+from .forces import fleet_cv
+from .record import ESCORT, RAID, TASK_FORCE, TRANSFERRED, Assignment, FlagUse
+
+
+def allocate_units(t: Turn) -> None:
+    """5. *Allocate units available (i.e. those not conducting strategic moves) to a.
+    merchant shipping protection or b. task forces or c. attacking merchant shipping.*
+    Units left out are In Port."""
+    board = t.board
+    where: dict[str, Assignment] = {u: Assignment(TRANSFERRED) for u in t.record.transferred}
+    for nation in t.nations():
+        orders = t.orders[nation]
+        for e in orders.escorts:
+            for u in e.units:
+                where[u] = Assignment(ESCORT, route=e.route)
+            air_points = sum(a.points for a in e.air)
+            who = " and ".join(
+                part
+                for part in (
+                    count(len(e.units), "unit"),
+                    count(air_points, "Air Point") if air_points else "",
+                )
+                if part and not part.startswith("0 ")
+            )
+            one = who.startswith("1 ") and " and " not in who
+            t.emit(
+                "escort_allocated",
+                f"{who or 'Nothing'} escort{'s' if one else ''} '{board.route(e.route).name}'.",
+                nation,
+                (nation,),
+                route=e.route,
+                units=list(e.units),
+                air=[[a.air, a.points] for a in e.air],
+            )
+        for tf in orders.task_forces:
+            for u in tf.units:
+                where[u] = Assignment(TASK_FORCE, nation=nation, task_force=tf.id)
+            cv = sum(fleet_cv(t.state.units[u]) for u in tf.units)
+            t.emit(
+                "task_force_formed",
+                f"Task Force '{tf.name}' formed at "
+                f"{board.place_name(tf.base)}: {len(tf.units)} unit(s), CV {cv}, "
+                f"{tf.lsp} LSP.",
+                nation,
+                (nation,),
+                task_force=tf.id,
+                base=tf.base,
+                units=list(tf.units),
+                cv=cv,
+                lsp=tf.lsp,
+            )
+        for r in orders.raids:
+            for u in r.units:
+                where[u] = Assignment(RAID, route=r.route)
+            t.emit(
+                "raiders_allocated",
+                f"{len(r.units)} unit(s) attack "
+                f"'{board.route(r.route).name}' in {board.area_name(r.area)}.",
+                nation,
+                (nation,),
+                route=r.route,
+                area=r.area,
+                units=list(r.units),
+            )
+    t.record.assignments = where
+
+
+def place_flags(t: Turn) -> None:
+    """6. *Allocate Naval Operations Flags to the map area you wish to conduct any specific
+    operations in.* One flag per operation (covering and invasion forces share it); a major
+    landing also takes a Military Operations Flag."""
+    board = t.board
+    flags = t.record.flags
+    for nation in t.nations():
+        ops = t.orders[nation].operations
+        naval, military = board.flags(nation)
+        used_naval = len(ops)
+        used_military = sum(1 for o in ops if o.kind == "major_invasion")
+        flags[nation] = FlagUse(naval, military, used_naval, used_military)
+        for op in ops:
+            t.emit(
+                "flag_placed",
+                f"Naval Operations Flag: {op.kind.replace('_', ' ')} "
+                f"'{op.id}' in {board.area_name(op.area)}.",
+                nation,
+                (nation,),
+                operation=op.id,
+                operation_kind=op.kind,
+                area=op.area,
+            )

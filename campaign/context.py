@@ -1,0 +1,148 @@
+"""The turn in progress: what every step of 002's "Turn sequence" works on.
+
+A step is a function of a :class:`Turn` — the scenario, the state it changes, every
+nation's orders, the dice and the owners' choices — that appends
+:class:`~campaign.events.Event`\\ s. The shared acts of the steps live here too: a step
+of loss on a unit (002 "Damage"), asking the owner which units take the losses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .board import Board
+from .dice import Dice
+from .events import Event
+from .losses import Casualty, LossPolicy, LossRequest, SpreadLosses, check_allocation
+from .orders import Orders
+from .record import TurnRecord
+from .scenario import Scenario
+from .state import AirUnit, GameState, Unit
+
+
+@dataclass
+class Turn:
+    """Everything a step needs. ``state`` is changed in place."""
+
+    scenario: Scenario
+    state: GameState
+    orders: Mapping[str, Orders]
+    dice: Dice
+    losses: LossPolicy = field(default_factory=SpreadLosses)
+    events: list[Event] = field(default_factory=list)
+    #: Game Control's choice for each step-8 battle: a tactical rule set's name to fight
+    #: it out, or None for the damage table (operations.BattleChoice → str | None)
+    fight: Callable[[Any], str | None] | None = None
+    #: shown a tactical battle before it is run to its end: (battle, set-up) → None
+    watch: Callable[[Any, Any], None] | None = None
+
+    @property
+    def board(self) -> Board:
+        return Board(self.scenario, self.state)
+
+    @property
+    def record(self) -> TurnRecord:
+        return self.state.turn_record
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return self.scenario.meta.options
+
+    def emit(
+        self,
+        kind: str,
+        text: str,
+        nation: str = "",
+        visible_to: tuple[str, ...] = (),
+        /,
+        **data: Any,
+    ) -> Event:
+        event = Event(self.state.turn, self.state.step, kind, text, nation, data, visible_to)
+        self.events.append(event)
+        return event
+
+    def nations(self) -> list[str]:
+        """Nations with orders, in nations.csv order (the order every step goes in)."""
+        return [n for n in self.scenario.by_id("nations") if n in self.orders]
+
+    def take_losses(self, request: LossRequest) -> list[str]:
+        """Ask the owner (the loss policy) and check the answer; when every candidate is
+        lost anyway nobody is asked."""
+        if request.due == 0:
+            return []
+        if request.due == request.capacity:  # everything is lost: there is no choice
+            return [c.id for c in request.candidates for _ in range(c.steps_left)]
+        chosen = list(self.losses.allocate(request))
+        check_allocation(request, chosen)
+        return chosen
+
+    def hit_unit(self, unit: Unit, context: str) -> None:
+        """One step of loss on a unit: ready → damaged → sunk (002 "Damage")."""
+        if unit.state == "ready":
+            unit.state = "damaged"
+            if unit.carries_air:
+                unit.carries_air = False
+                self.land_carrier_air(unit)
+            self.emit(
+                "unit_damaged",
+                f"{unit.name} ({self.board.name_of(unit.nation)}) is damaged — {context}.",
+                unit.nation,
+                unit=unit.id,
+                context=context,
+            )
+        elif unit.state == "damaged":
+            unit.state = "sunk"
+            self.emit(
+                "unit_sunk",
+                f"{unit.name} ({self.board.name_of(unit.nation)}) is sunk — {context}.",
+                unit.nation,
+                unit=unit.id,
+                context=context,
+            )
+
+    def land_carrier_air(self, unit: Unit) -> None:
+        """002: *Damaged Carrier units cannot carry their air unit any longer – this must be
+        transferred to land or another carrier unit*: it goes ashore at the carrier's base."""
+        air_id = f"{unit.id}_air"
+        existing = self.state.air.get(air_id)
+        if existing:
+            existing.points += 1
+            existing.base = unit.base
+        else:
+            self.state.air[air_id] = AirUnit(air_id, unit.nation, unit.base, "land", 1)
+        self.emit(
+            "air_landed",
+            f"{unit.name}'s Air Point goes ashore at {self.board.place_name(unit.base)}.",
+            unit.nation,
+            (unit.nation,),
+            unit=unit.id,
+            air=air_id,
+        )
+
+
+def count(n: int, noun: str) -> str:
+    """``3 units``, ``1 Air Point``."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def unit_casualty(unit: Unit, cv: Callable[[Unit], int]) -> Casualty:
+    """A unit as a loss candidate, with the CV it keeps after one and two steps."""
+    after = Unit(**{**unit.__dict__})
+    values = []
+    for state in ("damaged", "sunk"):
+        after.state = state
+        after.carries_air = False
+        values.append(cv(after))
+    return Casualty(
+        unit.id,
+        unit.nation,
+        "unit",
+        unit.name,
+        unit.type,
+        2 if unit.state == "ready" else 1,
+        cv(unit),
+        values[0],
+        values[1] if unit.state == "ready" else values[0],
+    )

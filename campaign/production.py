@@ -1,0 +1,82 @@
+"""Step 2 of 002's "Turn sequence": *Add new ship production to nearest fleet base to the
+shipyard* (production.csv, shipyards.csv)."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from .board import Board
+from .context import Turn
+from .scenario import Scenario
+from .state import GameState, Unit
+
+
+def production_due(board: Board) -> list[tuple[Mapping[str, Any], str | None]]:
+    """Production rows due this turn, or due earlier and delayed, not yet commissioned, each
+    with the fleet base nearest its shipyard where it joins (None: its nation holds no fleet
+    base, and the ship waits in the yard)."""
+    state = board.state
+    out: list[tuple[Mapping[str, Any], str | None]] = []
+    for row in board.scenario.rows("production"):
+        if row["turn"] > state.turn or row["id"] in state.units:
+            continue
+        yard = board.shipyards[row["shipyard"]]
+        try:
+            base: str | None = board.nearest_fleet_base(
+                row["nation"], yard["sea_area"], (yard["lon"], yard["lat"])
+            )
+        except LookupError:
+            base = None
+        out.append((row, base))
+    return out
+
+
+def _commission(state: GameState, row: Mapping[str, Any], base: str) -> Unit:
+    carrier = row["type"] in ("fleet_carrier", "escort_carrier")
+    unit = Unit(row["id"], row["nation"], row["type"], row["name"], base, "ready", carrier)
+    state.units[row["id"]] = unit
+    return unit
+
+
+def with_production(scenario: Scenario, state: GameState) -> GameState:
+    """The state as a turn's orders see it: before step 2 has run, the ships it will
+    commission are already at their fleet bases, so orders may name them (002: "2. Add new
+    ship production ... 5. Allocate units available"). Returns ``state`` itself once step
+    2 is done, else a copy."""
+    if state.step >= 2:
+        return state
+    projected = copy.deepcopy(state)
+    for row, base in production_due(Board(scenario, projected)):
+        if base is not None:
+            _commission(projected, row, base)
+    return projected
+
+
+def new_production(t: Turn) -> None:
+    """2. *Add new ship production to nearest fleet base to the shipyard.* A ship whose
+    nation holds no fleet base waits in the yard and joins when it holds one again."""
+    board = t.board
+    for row, base in production_due(board):
+        yard = board.shipyards[row["shipyard"]]
+        if base is None:
+            t.emit(
+                "production_delayed",
+                f"{row['name']} cannot join the fleet yet: {board.name_of(row['nation'])} "
+                "holds no fleet base; it waits in the yard.",
+                row["nation"],
+                (row["nation"],),
+                unit=row["id"],
+            )
+            continue
+        _commission(t.state, row, base)
+        t.emit(
+            "unit_commissioned",
+            f"{row['name']} joins the fleet at {board.place_name(base)} (built at {yard['name']}).",
+            row["nation"],
+            (row["nation"],),
+            unit=row["id"],
+            base=base,
+            shipyard=row["shipyard"],
+        )

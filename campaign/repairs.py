@@ -1,0 +1,57 @@
+"""Step 10 of 002's "Turn sequence": *Update repairs on damaged units that have spent
+the turn in a Fleet Base* (002 "Repairs")."""
+
+from __future__ import annotations
+
+from .context import Turn
+from .forces import CARRIERS
+from .state import Unit
+from .units import unit_values
+
+
+def repairs(t: Turn) -> None:
+    """10. *Update repairs on damaged units that have spent the turn in a Fleet Base.*
+    *One base can repair one unit per turn … the unit must be on the appropriate Port
+    Card* — units left In Port (or transferred there) this turn."""
+    board = t.board
+    damaged_at: dict[str, list[Unit]] = {}
+    for u in t.state.units.values():
+        if u.state == "damaged" and t.record.where(u.id).on_port_card:
+            damaged_at.setdefault(u.base, []).append(u)
+    for base in sorted(damaged_at):
+        if not board.is_fleet_base(base):
+            continue
+        holder = board.holder(base)
+        waiting = [u for u in damaged_at[base] if board.friendly(u.nation, holder)]
+        if not waiting:
+            continue
+        unit = max(waiting, key=lambda u: (unit_values(u.type, u.nation).fleet, u.type, u.id))
+        unit.state = "ready"
+        t.emit(
+            "unit_repaired",
+            f"{unit.name} repaired at {board.place_name(base)}.",
+            unit.nation,
+            (unit.nation,),
+            unit=unit.id,
+            base=base,
+        )
+    # a ready carrier group takes its Air Point aboard again wherever the two meet: at the
+    # base where it was repaired, or where it returns to the Air Point it put ashore
+    for unit in t.state.units.values():
+        if unit.type not in CARRIERS or unit.state != "ready" or unit.carries_air:
+            continue
+        air = t.state.air.get(f"{unit.id}_air")
+        if air is None or air.base != unit.base or air.points <= 0:
+            continue
+        air.points -= 1
+        unit.carries_air = True
+        if air.points == 0:
+            del t.state.air[air.id]
+        t.emit(
+            "air_embarked",
+            f"{unit.name} takes its Air Point aboard at {board.place_name(unit.base)}.",
+            unit.nation,
+            (unit.nation,),
+            unit=unit.id,
+            air=air.id,
+        )
