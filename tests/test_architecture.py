@@ -47,3 +47,44 @@ def test_importing_the_whole_engine_loads_no_qt() -> None:
         cwd=CAMPAIGN.parent,
     )
     assert out.stdout.strip() == "[]"
+
+
+def _module_level_imports(path: Path, package: str) -> set[str]:
+    """The package's modules ``path`` imports when it is loaded (imports inside functions,
+    which run later, are left out)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    here = path.relative_to(CAMPAIGN.parent).with_suffix("").parts
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = list(here[: len(here) - node.level])
+                if path.name == "__init__.py":
+                    base = list(here[: len(here) - node.level + 1])
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            if target.startswith(package):
+                names.add(target)
+                names.update(f"{target}.{a.name}" for a in node.names)
+        elif isinstance(node, ast.Import):
+            names.update(a.name for a in node.names if a.name.startswith(package))
+    return names
+
+
+def test_the_engine_has_no_import_cycles() -> None:
+    """A module never imports one that imports it back (turn.py and operations.py did)."""
+    import networkx as nx
+
+    modules = {}
+    for path in CAMPAIGN.rglob("*.py"):
+        parts = path.relative_to(CAMPAIGN.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        modules[name] = path
+    graph = nx.DiGraph()
+    for name, path in modules.items():
+        graph.add_node(name)
+        for target in _module_level_imports(path, "campaign"):
+            if target in modules and target != name:
+                graph.add_edge(name, target)
+    assert list(nx.simple_cycles(graph)) == []
