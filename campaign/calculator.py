@@ -75,17 +75,19 @@ def _check_roll(name: str, value: object) -> int:
     return roll
 
 
-def calc_naval(cv: int, rolls: list[int], drm: int = 0) -> dict[str, Any]:
+def calc_naval(cv: int, rolls: list[int], drm: int = 0, shift: int = 0) -> dict[str, Any]:
     """One side's fire with typed-in dice (002 "Damage Calculations").
 
     ``rolls`` are the d6 faces, one per die of :func:`campaign.naval_combat.dice_for`
     (``cv`` 45 → 3 dice: rows 20, 20 and 5); ``drm`` the sum of the modifiers. Returns the
     CV, the DRM, each die (``die``, ``cv`` row, ``roll``, ``modified``, ``column`` label,
-    ``steps``) and the total ``steps``. Raises ValueError on a roll outside 1–6 or the
-    wrong number of rolls for the CV.
+    ``steps``) and the total ``steps``. ``shift``: Advantage Card column shifts, which move
+    the column the modified roll is read in (``column`` is the column read). Raises
+    ValueError on a roll outside 1–6 or the wrong number of rolls for the CV.
     """
     cv = _check_int("CV", cv)
     drm = _check_int("DRM", drm)
+    shift = _check_int("column shift", shift)
     if cv < 0:
         raise ValueError(f"CV cannot be negative ({cv})")
     chunks = nc.dice_for(cv)
@@ -107,16 +109,27 @@ def calc_naval(cv: int, rolls: list[int], drm: int = 0) -> dict[str, Any]:
                 "cv": chunk,
                 "roll": roll,
                 "modified": modified,
-                "column": column_label(modified),
-                "steps": nc.damage(chunk, modified),
+                "column": column_label(nc.column_of(modified, shift)),
+                "column_read": nc.column_of(modified, shift),
+                "steps": nc.damage(chunk, modified, shift),
             }
         )
-    return {"cv": cv, "drm": drm, "dice": dice, "steps": sum(d["steps"] for d in dice)}
+    return {
+        "cv": cv,
+        "drm": drm,
+        "shift": shift,
+        "dice": dice,
+        "steps": sum(d["steps"] for d in dice),
+    }
 
 
 def format_naval(result: dict[str, Any]) -> str:
     """:func:`calc_naval`'s result as a small table for the terminal."""
-    lines = [f"Naval fire: CV {result['cv']}, DRM {result['drm']:+d}"]
+    shift = result.get("shift", 0)
+    lines = [
+        f"Naval fire: CV {result['cv']}, DRM {result['drm']:+d}"
+        + (f", column shift {shift:+d}" if shift else "")
+    ]
     if not result["dice"]:
         lines.append("  no dice: CV 0 inflicts no steps")
     else:

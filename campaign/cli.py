@@ -371,7 +371,7 @@ def cmd_calc(args: argparse.Namespace) -> int:
         if args.table == "naval":
             if args.cv is None or args.roll is None:
                 raise CliError("calc naval needs --cv and --roll")
-            result = calculator.calc_naval(args.cv, _rolls(args.roll), args.drm)
+            result = calculator.calc_naval(args.cv, _rolls(args.roll), args.drm, args.shift)
             text = calculator.format_naval(result)
         else:
             needed = (

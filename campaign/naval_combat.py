@@ -58,14 +58,23 @@ def _parse_damage(text: str) -> dict[int, tuple[int, ...]]:
 DAMAGE_TABLE: dict[int, tuple[int, ...]] = _parse_damage(_DAMAGE_TEXT)
 
 
-def damage(cv: int, modified_roll: int) -> int:
-    """Steps of loss inflicted by one die of ``cv`` (1–20) at ``modified_roll``."""
+def column_of(modified_roll: int, shift: int = 0) -> int:
+    """The die-roll column a modified roll is read in (-2 for "-2 or less", 12 for "12 +"),
+    then moved ``shift`` columns (002 "Advantage Cards": *Shift combat results by one column
+    in your favour*): a shift moves the column, so from "-2 or less" one shift reads "-1"
+    whatever the roll below -2 was."""
+    column = min(max(modified_roll, MIN_COLUMN), MAX_COLUMN)
+    return min(max(column + shift, MIN_COLUMN), MAX_COLUMN)
+
+
+def damage(cv: int, modified_roll: int, shift: int = 0) -> int:
+    """Steps of loss inflicted by one die of ``cv`` (1–20) at ``modified_roll``, read
+    ``shift`` columns to the right."""
     if cv <= 0:
         return 0
     if cv > CV_PER_DIE:
         raise ValueError(f"one die covers at most {CV_PER_DIE} CV, not {cv}")
-    column = min(max(modified_roll, MIN_COLUMN), MAX_COLUMN)
-    return DAMAGE_TABLE[cv][column - MIN_COLUMN]
+    return DAMAGE_TABLE[cv][column_of(modified_roll, shift) - MIN_COLUMN]
 
 
 def dice_for(cv: int) -> list[int]:
@@ -108,7 +117,9 @@ def modifiers(side: CombatSide, enemy: CombatSide) -> list[Modifier]:
     outnumbering 3:1 or more; +2 with Air supremacy (3:1 or more in air points); -2 with
     Air Inferiority (outnumbered 3:1 in air points); +1 if in same area as fleet base; -3 no
     LSP allocated to the Task Force; +2 more than 1 LSP per unit in TF; -2 Minor Invasion
-    with no specialised landing craft. Advantage Card die bonuses and column shifts follow.
+    with no specialised landing craft; Advantage Card die bonuses. A card's column shift is
+    not a die modifier: it moves the column the modified roll is read in
+    (:func:`column_of`, ``CombatSide.column_shift``).
     """
     out: list[Modifier] = []
     a, b = side.cv, enemy.cv
@@ -137,8 +148,6 @@ def modifiers(side: CombatSide, enemy: CombatSide) -> list[Modifier]:
         out.append(Modifier("minor invasion with no landing craft", -2))
     if side.die_bonus:
         out.append(Modifier("Advantage Card die bonus", side.die_bonus))
-    if side.column_shift:
-        out.append(Modifier("Advantage Card column shift", side.column_shift))
     return out
 
 
@@ -148,6 +157,7 @@ class DieResult:
     roll: int
     modified: int
     steps: int
+    column: int = 0  # the column read (after any column shift)
 
 
 @dataclass(frozen=True)
@@ -157,6 +167,7 @@ class FireResult:
     side: str
     modifiers: tuple[Modifier, ...]
     dice: tuple[DieResult, ...] = field(default_factory=tuple)
+    shift: int = 0  # Advantage Card column shifts
 
     @property
     def steps(self) -> int:
@@ -174,11 +185,14 @@ def fire(side: CombatSide, enemy: CombatSide, rolls: Sequence[int]) -> FireResul
     chunks = dice_for(side.cv)
     if len(rolls) != len(chunks):
         raise ValueError(f"{side.name}: CV {side.cv} rolls {len(chunks)} dice, not {len(rolls)}")
+    shift = side.column_shift
     dice = tuple(
-        DieResult(cv, roll, roll + drm, damage(cv, roll + drm))
+        DieResult(
+            cv, roll, roll + drm, damage(cv, roll + drm, shift), column_of(roll + drm, shift)
+        )
         for cv, roll in zip(chunks, rolls, strict=True)
     )
-    return FireResult(side.name, tuple(mods), dice)
+    return FireResult(side.name, tuple(mods), dice, shift)
 
 
 def step_distribution(side: CombatSide, enemy: CombatSide) -> dict[int, Fraction]:
@@ -188,7 +202,7 @@ def step_distribution(side: CombatSide, enemy: CombatSide) -> dict[int, Fraction
     for cv in dice_for(side.cv):
         one: dict[int, Fraction] = {}
         for face in range(1, 7):
-            steps = damage(cv, face + drm)
+            steps = damage(cv, face + drm, side.column_shift)
             one[steps] = one.get(steps, Fraction(0)) + Fraction(1, 6)
         new: dict[int, Fraction] = {}
         for a, pa in dist.items():

@@ -137,9 +137,10 @@ def _signed(n: int) -> str:
 
 
 @lru_cache(maxsize=256)
-def _die_counts(cv: int, drm: int) -> tuple[int, ...]:
-    """One die of ``cv`` (1–20) at ``drm``: ``counts[k]`` = faces giving ``k`` steps."""
-    steps = [nc.damage(cv, face + drm) for face in range(1, FACES + 1)]
+def _die_counts(cv: int, drm: int, shift: int = 0) -> tuple[int, ...]:
+    """One die of ``cv`` (1–20) at ``drm``, read ``shift`` columns right: ``counts[k]`` =
+    faces giving ``k`` steps."""
+    steps = [nc.damage(cv, face + drm, shift) for face in range(1, FACES + 1)]
     counts = [0] * (max(steps) + 1)
     for s in steps:
         counts[s] += 1
@@ -157,13 +158,13 @@ def _convolve(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=256)
-def step_counts(cv: int, drm: int) -> tuple[int, ...]:
-    """All the dice of a ``cv`` side at ``drm``: ``counts[k]`` of the ``6**n`` face
-    combinations give ``k`` steps (``n = len(dice_for(cv))``). Cached: an odds preview
-    asks for the same few (CV, DRM) pairs over and over."""
+def step_counts(cv: int, drm: int, shift: int = 0) -> tuple[int, ...]:
+    """All the dice of a ``cv`` side at ``drm`` (and ``shift`` columns): ``counts[k]`` of
+    the ``6**n`` face combinations give ``k`` steps (``n = len(dice_for(cv))``). Cached: an
+    odds preview asks for the same few (CV, DRM) pairs over and over."""
     counts: tuple[int, ...] = (1,)
     for chunk in nc.dice_for(cv):
-        counts = _convolve(counts, _die_counts(chunk, drm))
+        counts = _convolve(counts, _die_counts(chunk, drm, shift))
     return counts
 
 
@@ -182,6 +183,7 @@ class FireOdds:
     dice: tuple[int, ...]  # the CV row each die rolls on (nc.dice_for)
     modifiers: tuple[Modifier, ...]
     distribution: Mapping[int, Fraction]  # steps inflicted → probability
+    shift: int = 0  # Advantage Card column shifts (they move the column, not the die)
 
     @property
     def drm(self) -> int:
@@ -203,6 +205,7 @@ class FireOdds:
             "dice": list(self.dice),
             "drm": self.drm,
             "modifiers": [{"label": m.label, "value": m.value} for m in self.modifiers],
+            "column_shift": self.shift,
             "steps": _dist_rows(self.distribution, "steps"),
             "mean": round(self.mean, 6),
             "mean_exact": exact(mean(self.distribution)),
@@ -213,7 +216,7 @@ class FireOdds:
 def fire_odds(side: CombatSide, enemy: CombatSide) -> FireOdds:
     """Exact odds of the steps ``side`` inflicts on ``enemy`` (one side's fire)."""
     mods = tuple(nc.modifiers(side, enemy))
-    counts = step_counts(side.cv, sum(m.value for m in mods))
+    counts = step_counts(side.cv, sum(m.value for m in mods), side.column_shift)
     return FireOdds(
         side.name,
         enemy.name,
@@ -221,6 +224,7 @@ def fire_odds(side: CombatSide, enemy: CombatSide) -> FireOdds:
         tuple(nc.dice_for(side.cv)),
         mods,
         MappingProxyType(_to_dist(counts)),
+        side.column_shift,
     )
 
 
@@ -295,7 +299,8 @@ class NavalOdds:
             mods = ", ".join(f"{m.label} {_signed(m.value)}" for m in f.modifiers) or "none"
             dice = f"{len(f.dice)} {'die' if len(f.dice) == 1 else 'dice'}"
             lines.append("")
-            lines.append(f"{f.side} fires {dice} (CV rows {rows}), DRM {_signed(f.drm)}")
+            shift = f", column shift {_signed(f.shift)}" if f.shift else ""
+            lines.append(f"{f.side} fires {dice} (CV rows {rows}), DRM {_signed(f.drm)}{shift}")
             lines.append(f"  modifiers: {mods}")
             lines.extend(_dist_lines(f.distribution, f"steps on {f.target}"))
             lines.append(f"  mean {_mean_sd(f.distribution)} steps")
@@ -400,7 +405,7 @@ def naval_odds(
 def _face_steps(side: CombatSide, enemy: CombatSide) -> tuple[tuple[int, ...], ...]:
     drm = sum(m.value for m in nc.modifiers(side, enemy))
     return tuple(
-        tuple(nc.damage(chunk, face + drm) for face in range(FACES + 1))
+        tuple(nc.damage(chunk, face + drm, side.column_shift) for face in range(FACES + 1))
         for chunk in nc.dice_for(side.cv)
     )
 

@@ -336,6 +336,8 @@ def _friendly_fleet_base_in(board: Board, area: str, nations: Iterable[str]) -> 
 
 def _describe_fire(result: FireResult) -> str:
     mods = ", ".join(f"{m.label} {m.value:+d}" for m in result.modifiers) or "no modifiers"
+    if result.shift:
+        mods += f"; Advantage Card column shift {result.shift:+d}"
     dice = "; ".join(f"CV {d.cv} rolled {d.roll} → {d.modified}: {d.steps}" for d in result.dice)
     return f"{mods}; {dice}" if dice else mods
 
@@ -509,6 +511,7 @@ def _fire_data(result: FireResult) -> dict[str, object]:
     return {
         "modifiers": [[m.label, m.value] for m in result.modifiers],
         "dice": [[d.cv, d.roll, d.modified, d.steps] for d in result.dice],
+        "column_shift": result.shift,
         "steps": result.steps,
     }
 

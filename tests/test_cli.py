@@ -147,3 +147,30 @@ def test_seat_codes_are_kept_and_reissued_one_team_at_a_time(
         assert nation_for(g, first[team]) is None  # the old code opens nothing
         assert nation_for(g, after[team].lower().replace("-", " ")) == team
     assert run(capsys, "seats", str(game), "--reissue", "atlantis")[0] == 1
+
+
+def test_calc_naval_reads_a_column_shift_as_a_column(capsys: pytest.CaptureFixture[str]) -> None:
+    """The audit's case: -4 falls in "-2 or less"; one column right is "-1": 2 steps."""
+    code, out, _ = run(
+        capsys,
+        "calc",
+        "naval",
+        "--cv",
+        "18",
+        "--roll",
+        "1",
+        "--drm",
+        "-5",
+        "--shift",
+        "1",
+        "--json",
+    )
+    data = json.loads(out)
+    assert code == 0 and data["steps"] == 2 and data["dice"][0]["column"] == "-1"
+    code, out, _ = run(
+        capsys, "odds", "naval", "--cv", "18", "--enemy-cv", "18", "--shift", "1", "--json"
+    )
+    plain = json.loads(run(capsys, "odds", "naval", "--cv", "18", "--enemy-cv", "18", "--json")[1])
+    shifted = json.loads(out)
+    assert shifted["a_fire"]["column_shift"] == 1
+    assert shifted["a_fire"]["mean"] > plain["a_fire"]["mean"]

@@ -76,7 +76,6 @@ def test_base_lsp_invasion_and_card_modifiers() -> None:
         "no LSP allocated to the Task Force": -3,
         "minor invasion with no landing craft": -2,
         "Advantage Card die bonus": 2,
-        "Advantage Card column shift": 1,
     }
     assert labels(CombatSide("s", cv=10, lsp=3, units=2), enemy) == {
         "more than 1 LSP per unit in the Task Force": 2
@@ -96,6 +95,23 @@ def test_fire_uses_one_roll_per_die_with_the_modifiers() -> None:
     assert result.steps == 7
     with pytest.raises(ValueError, match="rolls 3 dice"):
         fire(side, CombatSide("e", cv=15), [6])
+
+
+def test_a_column_shift_moves_the_column_not_the_die() -> None:
+    """002 "Advantage Cards": *Shift combat results by one column in your favour*. At the
+    "-2 or less" column a roll of -4 shifted one column reads the "-1" column (CV 18: 2
+    steps), where +1 on the die (-3) would still read "-2 or less" (1 step)."""
+    assert nc.damage(18, -4) == 1
+    assert nc.damage(18, -4, shift=1) == nc.DAMAGE_TABLE[18][1] == 2
+    assert nc.damage(18, -3) == 1  # what "+1 on the die" gave
+    assert nc.column_of(-9, 2) == 0 and nc.column_of(12, 1) == 12 and nc.column_of(15, -1) == 11
+    side = CombatSide("s", cv=18, lsp=0, column_shift=1)  # -3 no LSP
+    result = fire(side, CombatSide("e", cv=18), [1])  # 1 - 3 = -2, shifted to -1
+    assert result.shift == 1 and result.dice[0].column == -1 and result.steps == 2
+    dist = nc.step_distribution(side, CombatSide("e", cv=18))
+    assert dist == {
+        k: Fraction(v, 6) for k, v in {2: 3, 3: 3}.items()
+    }  # columns -1..4 after the shift: 2,2,2,3,3,3
 
 
 def test_exact_step_distribution_is_a_distribution() -> None:

@@ -139,11 +139,15 @@ class CalculatorPanel(QWidget):
         self.naval_cv = _spin(0, 400, 45, "the firing side's total combat value")
         self.naval_drm = _spin(-12, 12, 0, "the sum of the die modifiers (see the rules)")
         self.naval_drm.setPrefix("DRM ")
+        self.naval_shift = _spin(
+            -3, 3, 0, "Advantage Card column shifts: they move the column, not the die"
+        )
         self.naval_dice_note = QLabel()
         self.naval_dice_note.setStyleSheet(f"color: {MUTED.name()}")
         self.naval_dice_note.setWordWrap(True)
         form.addRow("Combat value", self.naval_cv)
         form.addRow("Die modifier", self.naval_drm)
+        form.addRow("Column shift", self.naval_shift)
         form.addRow("", self.naval_dice_note)
         left.addWidget(inputs)
         self.dice_box = QGroupBox("Dice rolled (d6)")
@@ -198,6 +202,7 @@ class CalculatorPanel(QWidget):
         row.addWidget(table_box, 3)
         self.naval_cv.valueChanged.connect(self._rebuild_dice)
         self.naval_drm.valueChanged.connect(self.calculate_naval)
+        self.naval_shift.valueChanged.connect(self.calculate_naval)
         return page
 
     def _rebuild_dice(self) -> None:
@@ -234,7 +239,10 @@ class CalculatorPanel(QWidget):
         """Read the naval inputs, calculate, show; returns the result (None if refused)."""
         try:
             result = calculator.calc_naval(
-                self.naval_cv.value(), [b.value() for b in self.naval_dice], self.naval_drm.value()
+                self.naval_cv.value(),
+                [b.value() for b in self.naval_dice],
+                self.naval_drm.value(),
+                self.naval_shift.value(),
             )
         except ValueError as exc:
             self.naval_result = None
@@ -264,7 +272,7 @@ class CalculatorPanel(QWidget):
         used: dict[tuple[int, int], list[int]] = {}
         rows = list(nc.DAMAGE_TABLE)
         for d in dice:
-            column = min(max(d["modified"], nc.MIN_COLUMN), nc.MAX_COLUMN) - nc.MIN_COLUMN
+            column = d["column_read"] - nc.MIN_COLUMN
             used.setdefault((rows.index(d["cv"]), column), []).append(d["die"])
         shade = QColor("#2e6f9e")
         for r, cells in enumerate(nc.DAMAGE_TABLE.values()):
