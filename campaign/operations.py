@@ -25,6 +25,7 @@ from .forces import air_points, fleet_cv, land_air_cv, landing_capacity
 from .losses import Casualty, LossRequest, SpreadLosses
 from .naval_combat import CombatSide, FireResult, battle_winner, dice_for, fire
 from .odds import NavalOdds, naval_odds
+from .options import option
 from .orders import Operation, TaskForce
 from .record import SurfaceRaid
 from .state import Unit
@@ -103,17 +104,23 @@ class BattlePreview:
     units: dict[str, list[str]] = field(default_factory=dict)  # side key → unit ids
     #: side key → its units as loss candidates (as they will be at step 8)
     casualties: dict[str, tuple[Casualty, ...]] = field(default_factory=dict)
+    #: the scenario's rule option (naval_combat.battle_winner)
+    annihilated_can_win: bool = False
 
     def odds(self) -> NavalOdds:
         """Exact odds on the damage table, the winner by combat value lost (002 *the side
         that has lost the most combat value must withdraw*) with each side taking its steps
         as the default loss policy would (an owner choosing otherwise changes the CV)."""
         a_key, b_key = list(self.task_forces)
+        a_units, b_units = self.casualties.get(a_key, ()), self.casualties.get(b_key, ())
         return naval_odds(
             self.a,
             self.b,
-            cv_lost_by_default(self.casualties.get(a_key, ())),
-            cv_lost_by_default(self.casualties.get(b_key, ())),
+            cv_lost_by_default(a_units),
+            cv_lost_by_default(b_units),
+            sum(c.steps_left for c in a_units),
+            sum(c.steps_left for c in b_units),
+            self.annihilated_can_win,
         )
 
 
@@ -154,6 +161,7 @@ def preview_battles(t: Turn) -> list[BattlePreview]:
                 names,
                 units,
                 casualties,
+                bool(option(t.options, "annihilated_can_win")),
             )
         )
     return out
@@ -400,7 +408,15 @@ def _battle(t: Turn, board: Board, area: str, sides: dict[str, Force], attacker:
         )
         lost[force.key] = (cv_before - cv_after, cv_after)
     (lost_a, end_a), (lost_b, end_b) = lost[a.key], lost[b.key]
-    side, why = battle_winner(lost_a, end_a, lost_b, end_b)
+    side, why = battle_winner(
+        lost_a,
+        end_a,
+        lost_b,
+        end_b,
+        wiped_a=all(u.state == "sunk" for u in a.units),
+        wiped_b=all(u.state == "sunk" for u in b.units),
+        annihilated_can_win=bool(option(t.options, "annihilated_can_win")),
+    )
     winner = a.key if side == "a" else b.key
     loser = b.key if winner == a.key else a.key
     t.emit(
@@ -489,7 +505,10 @@ def _tactical_battle(
         ships={sid: ship.state for sid, ship in result.ships.items()},
     )
     losses = step_losses(result, a.units + b.units)
-    winner = a.key if campaign_winner(a.units, b.units, losses) == "a" else b.key
+    decided = campaign_winner(
+        a.units, b.units, losses, bool(option(t.options, "annihilated_can_win"))
+    )
+    winner = a.key if decided == "a" else b.key
     for loss in losses:
         unit = t.state.units[loss.unit]
         for _ in range(loss.steps):

@@ -36,6 +36,13 @@ RULE_OPTIONS: dict[str, RuleOption] = {
             "manpower/tank points an invasion force without landing craft may land (at -2)",
         ),
         RuleOption(
+            "annihilated_can_win",
+            False,
+            "true: a naval battle is judged by combat value lost alone, so a force sunk to the "
+            "last unit can still win and hold the area (002 'The side that has lost the most "
+            "combat value must withdraw')",
+        ),
+        RuleOption(
             "single_task_force_landings",
             False,
             "true: an amphibious operation may be one task force covering its own landing "
