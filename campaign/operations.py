@@ -76,6 +76,7 @@ def plan_operations(t: Turn) -> tuple[list[Plan], dict[TFKey, TaskForce]]:
     by_area: dict[str, list[tuple[str, Operation]]] = {}
     for n, op in ops:
         by_area.setdefault(op.area, []).append((n, op))
+    interventions = choose_interventions(t, board, by_area, tfs, committed)
     plans = []
     for area in sorted(by_area):
         area_ops = by_area[area]
@@ -85,11 +86,73 @@ def plan_operations(t: Turn) -> tuple[list[Plan], dict[TFKey, TaskForce]]:
             for tf_id in op.task_forces:
                 _join(force, (n, tf_id), tfs, t, area)
         attacker = next(iter(sides))
-        interveners = []
-        if len(sides) == 1:
-            interveners = _interveners(t, board, area, attacker, tfs, committed, sides)
+        interveners = interventions.get(area, [])
+        for key in interveners:
+            side = board.side_key(key[0])
+            _join(sides.setdefault(side, Force(side)), key, tfs, t, area)
         plans.append(Plan(area, area_ops, sides, attacker, interveners))
     return plans, tfs
+
+
+def choose_interventions(
+    t: Turn,
+    board: Board,
+    by_area: dict[str, list[tuple[str, Operation]]],
+    tfs: dict[TFKey, TaskForce],
+    committed: set[TFKey],
+) -> dict[str, list[TFKey]]:
+    """Sea area → the task forces that intervene there. 002: *Any enemy TF within range may
+    choose to intervene - the intervening TF does not need a NOF to do this, but it does
+    also need an LSP available to it.* A task force standing by (no operation, stance
+    "intervene", an LSP) intervenes once: in the first of the areas its orders name
+    (``intervene_in``) where an enemy operates within its reach, or, naming none, against
+    the nearest enemy operation in reach (fewest sea areas away). It joins its side's force
+    there, whether or not its side also operates in that area; a third side does not join
+    a battle two other sides fight, and a neutral defends only its own waters."""
+    sides_in = {area: {board.side_key(n) for n, _ in ops} for area, ops in by_area.items()}
+    chosen: dict[str, list[TFKey]] = {}
+    for key in sorted(tfs):
+        nation, tf_id = key
+        tf = tfs[key]
+        if key in committed or tf.stance != "intervene" or tf.lsp < 1:
+            continue
+        if tf.base not in board.bases:
+            continue
+        reach = board.task_force_reach(nation, tf_id, t.orders.values())
+
+        def may(area: str, nation: str = nation, tf: TaskForce = tf, reach: int = reach) -> bool:
+            return _may_intervene(board, by_area, sides_in, nation, tf, reach, area)
+
+        if tf.intervene_in:
+            target = next((a for a in tf.intervene_in if may(a)), None)
+        else:
+            near = [a for a in by_area if may(a)]
+            target = min(near, key=lambda a: (board.distance(tf.base, a), a)) if near else None
+        if target is not None:
+            chosen.setdefault(target, []).append(key)
+    return chosen
+
+
+def _may_intervene(
+    board: Board,
+    by_area: dict[str, list[tuple[str, Operation]]],
+    sides_in: dict[str, set[str]],
+    nation: str,
+    tf: TaskForce,
+    reach: int,
+    area: str,
+) -> bool:
+    if area not in by_area or area not in board.world:
+        return False
+    if not any(board.enemies(nation, n) for n, _ in by_area[area]):
+        return False
+    if len(sides_in[area]) >= 2 and board.side_key(nation) not in sides_in[area]:
+        return False
+    if board.side(nation) == "neutral" and not any(
+        board.holder(b) == nation for b in board.bases if board.area_of(b) == area
+    ):
+        return False
+    return board.distance(tf.base, area) <= reach
 
 
 @dataclass(frozen=True)
@@ -238,41 +301,6 @@ def _join(force: Force, key: TFKey, tfs: dict[TFKey, TaskForce], t: Turn, area: 
     force.units += [t.state.units[u] for u in tf.units if t.state.units[u].state != "sunk"]
     force.air += [(a.air, a.points) for a in tf.air if t.board.air_in_range(a.air, area)]
     force.lsp += tf.lsp
-
-
-def _interveners(
-    t: Turn,
-    board: Board,
-    area: str,
-    op_side: str,
-    tfs: dict[TFKey, TaskForce],
-    committed: set[TFKey],
-    sides: dict[str, Force],
-) -> list[TFKey]:
-    """Enemy task forces standing by with LSP whose range reaches the area join the battle
-    (each task force intervenes once a turn, in the first operation it can reach)."""
-    op_nation = next(iter(sides[op_side].nations))
-    joined: list[TFKey] = []
-    for key in sorted(tfs):
-        nation, tf_id = key
-        tf = tfs[key]
-        if key in committed or tf.stance != "intervene" or tf.lsp < 1:
-            continue
-        if board.friendly(nation, op_nation):
-            continue
-        side = board.side_key(nation)
-        if board.side(nation) == "neutral" and not any(
-            board.holder(b) == nation for b in board.bases if board.area_of(b) == area
-        ):
-            continue  # neutrals only defend their own waters
-        if len(sides) == 2 and side not in sides:
-            continue
-        if board.distance(tf.base, area) > board.task_force_reach(nation, tf_id, t.orders.values()):
-            continue
-        committed.add(key)
-        _join(sides.setdefault(side, Force(side)), key, tfs, t, area)
-        joined.append(key)
-    return joined
 
 
 def _side_of(t: Turn, board: Board, force: Force, area: str, peek: bool = False) -> CombatSide:

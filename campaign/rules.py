@@ -307,6 +307,8 @@ class _Check:
             )
         if not tf.units:
             self.bad(where, R_TF, "has no units")
+        if tf.intervene_in:
+            self.standing_by(tf, where)
         for u in tf.units:
             if not self.own_unit(u, where):
                 continue
@@ -318,6 +320,34 @@ class _Check:
                     R_TF,
                     f"{unit.name} is at {self.b.place_name(unit.base)}, "
                     f"not {self.b.place_name(tf.base)}",
+                )
+
+    def standing_by(self, tf: TaskForce, where: str) -> None:
+        """002: *Any enemy TF within range may choose to intervene - the intervening TF does
+        not need a NOF to do this, but it does also need an LSP available to it.*"""
+        if tf.stance != "intervene":
+            self.bad(where, R_TF, "names sea areas to intervene in but its stance is 'stay'")
+        if tf.lsp < 1:
+            self.bad(where, R_LSP, "an intervening task force needs an LSP allocated to it")
+        if any(tf.id in op.task_forces for op in self.o.operations):
+            self.bad(
+                where,
+                R_TF,
+                "is in an operation; only a task force without one stands by to intervene",
+            )
+        if tf.base not in self.b.bases:
+            return
+        reach = self.b.task_force_reach(self.nation, tf.id, [self.o, *self.others.values()])
+        for area in tf.intervene_in:
+            if area not in self.b.world:
+                self.bad(where, R_TF, f"there is no sea area '{area}' to intervene in")
+            elif self.b.distance(tf.base, area) > reach:
+                self.bad(
+                    where,
+                    R_RANGE,
+                    f"cannot intervene in {self.b.area_name(area)}: it is "
+                    f"{self.b.distance(tf.base, area)} sea areas from "
+                    f"{self.b.place_name(tf.base)}; its range is {reach}",
                 )
 
     def air(

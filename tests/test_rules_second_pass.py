@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -77,3 +78,124 @@ def test_the_literal_reading_lets_the_sunk_force_win(tmp_path: Path, mini_copy: 
         c.resolve(dice=scripted({8: [1, 6]}))
         result = next(e for e in c.events() if e.kind == "battle_result")
         assert result.data["winner"] == "axis"
+
+
+BLUE_TWO_SWEEPS: dict[str, Any] = {
+    "nation": "blue",
+    "turn": 1,
+    "task_forces": [
+        {"id": "bb", "name": "Battle Squadron", "base": "blue_port", "units": ["blue_bb1"]}
+        | {"lsp": 1},
+        {"id": "cv", "name": "Carrier Group", "base": "blue_port", "units": ["blue_cv1"]}
+        | {"lsp": 1},
+    ],
+    "operations": [
+        {"id": "north", "kind": "sea_control", "area": "north_sea", "task_forces": ["bb"]},
+        {"id": "east", "kind": "sea_control", "area": "east_sea", "task_forces": ["cv"]},
+    ],
+}
+
+
+def _red_standing_by(**tf: Any) -> dict[str, Any]:
+    return {
+        "nation": "red",
+        "turn": 1,
+        "task_forces": [
+            {"id": "bb", "name": "Red Fleet", "base": "red_port", "units": ["red_bb1"]}
+            | {"lsp": 1}
+            | tf
+        ],
+    }
+
+
+def _battle_areas(c: Campaign) -> list[str]:
+    return [e.data["area"] for e in c.events() if e.kind == "naval_combat"]
+
+
+@pytest.mark.parametrize(
+    ("intervene_in", "battle_in"),
+    [
+        ([], "east_sea"),  # none named: the nearest enemy operation (0 areas away)
+        (["north_sea"], "north_sea"),  # the orders choose
+        (["inner_sea", "north_sea"], "north_sea"),  # first named where the enemy operates
+    ],
+)
+def test_a_task_force_intervenes_where_its_orders_say(
+    game: Path, intervene_in: list[str], battle_in: str
+) -> None:
+    """002 *Any enemy TF within range may choose to intervene*: the orders name the sea
+    areas (an enemy's operation ids are not known to a team)."""
+    with Campaign.open(game) as c:
+        give(c, BLUE_TWO_SWEEPS, _red_standing_by(intervene_in=intervene_in))
+        c.resolve(dice=scripted({8: [3, 3]}))
+        assert _battle_areas(c) == [battle_in]
+        joined = next(e for e in c.events() if e.kind == "task_force_intervenes")
+        assert joined.data["area"] == battle_in
+
+
+def test_forces_standing_by_join_a_battle_where_both_sides_operate(game: Path) -> None:
+    """Blue and Red both operate in the East Sea; Blue's battle squadron standing by in
+    range joins its side there (it used to stay home when both sides operated)."""
+    blue = {
+        "nation": "blue",
+        "turn": 1,
+        "task_forces": [
+            {"id": "cv", "name": "Carrier Group", "base": "blue_port", "units": ["blue_cv1"]}
+            | {"lsp": 1},
+            {"id": "bb", "name": "Battle Squadron", "base": "blue_port", "units": ["blue_bb1"]}
+            | {"lsp": 1, "intervene_in": ["east_sea"]},
+        ],
+        "operations": [
+            {"id": "east", "kind": "sea_control", "area": "east_sea", "task_forces": ["cv"]}
+        ],
+    }
+    red = {
+        "nation": "red",
+        "turn": 1,
+        "task_forces": [
+            {"id": "bb", "name": "Red Fleet", "base": "red_port", "units": ["red_bb1"], "lsp": 1}
+        ],
+        "operations": [
+            {"id": "hold", "kind": "sea_control", "area": "east_sea", "task_forces": ["bb"]}
+        ],
+    }
+    with Campaign.open(game) as c:
+        give(c, blue, red)
+        [battle] = c.preview_battles()
+        assert sorted(battle.units["allies"]) == ["blue_bb1", "blue_cv1"]
+        c.resolve(dice=scripted({8: [3, 3]}))
+        fought = next(e for e in c.events() if e.kind == "naval_combat")
+        assert fought.data["sides"]["allies"]["cv"] == 16
+
+
+@pytest.mark.parametrize(
+    ("tf", "message"),
+    [
+        ({"intervene_in": ["atlantis"]}, "no sea area 'atlantis'"),
+        ({"intervene_in": ["west_sea"], "lsp": 0}, "needs an LSP"),
+        ({"intervene_in": ["west_sea"], "stance": "stay"}, "its stance is 'stay'"),
+        ({"intervene_in": ["west_sea"], "intervene": True}, "intervene: is not a field"),
+    ],
+)
+def test_intervention_orders_are_checked(game: Path, tf: dict[str, Any], message: str) -> None:
+    from campaign.orders import OrdersError
+
+    with Campaign.open(game) as c, pytest.raises(OrdersError, match=message):
+        give(c, _red_standing_by(**tf))
+
+
+def test_an_area_out_of_reach_cannot_be_chosen() -> None:
+    from campaign.board import Board
+    from campaign.orders import Orders, TaskForce
+    from campaign.rules import check_orders
+    from campaign.state import initial_state
+
+    scenario = load_scenario()
+    board = Board(scenario, initial_state(scenario))
+    start = board.area_of("scapa_flow")
+    far = min(a for a in board.world.areas if board.world.distance(start, a) == 6)
+    tf = TaskForce("home", "Home Fleet", "scapa_flow", ("uk_bb_home_fleet",), 1, (), "intervene")
+    problems = check_orders(board, Orders("uk", 1, task_forces=(replace(tf, intervene_in=(far,)),)))
+    assert [p.rule for p in problems if "cannot intervene" in p.message] == [
+        "002 Operational Range"
+    ]
