@@ -644,15 +644,16 @@ def _landing(
     place = op.target
     name = board.place_name(place)
     defender = board.holder(place)
+    landing_tfs = _landing_task_forces(t, op)
     units = [
         t.state.units[u]
-        for tf_id in op.task_forces
+        for tf_id in landing_tfs
         for u in tfs[(nation, tf_id)].units
         if t.state.units[u].state != "sunk" and t.state.units[u].type != "submarine"
     ]
     air = [
         (a.air, a.points)
-        for tf_id in op.task_forces
+        for tf_id in landing_tfs
         for a in tfs[(nation, tf_id)].air
         if board.air_in_range(a.air, op.area)
     ]
@@ -687,14 +688,19 @@ def _landing(
     if d_cv > 0:
         # the modifiers as in a naval battle: the operation's LSP per unit, a fleet base of
         # either side in the sea area (002 Naval Combat modifiers)
+        # cards aimed at the operation's task forces and not spent in a step-8 battle (an
+        # unopposed landing) count here: *Add to Combat Die roll for a single attack*
+        aimed = [(nation, tf_id) for tf_id in op.task_forces]
         attacker = CombatSide(
             nation,
             a_cv,
             air_points(units) + sum(p for _, p in air),
             at_own_fleet_base_area=_friendly_fleet_base_in(board, op.area, (nation,)),
             units=len(units) or 1,
-            lsp=sum(tfs[(nation, tf_id)].lsp for tf_id in op.task_forces),
+            lsp=sum(tfs[(nation, tf_id)].lsp for tf_id in landing_tfs),
             minor_invasion_without_landing_craft=craft == 0,
+            die_bonus=card_bonus(t, "die_bonus", task_forces=aimed, nations={nation}),
+            column_shift=card_bonus(t, "column_shift", task_forces=aimed, nations={nation}),
         )
         defence = CombatSide(
             defender,
@@ -796,6 +802,18 @@ def _landing(
         place=place,
         garrison=survivors,
     )
+
+
+def _landing_task_forces(t: Turn, op: Operation) -> tuple[str, ...]:
+    """The task forces whose ships and air add to a minor invasion's CV. 002 "Minor
+    Invasions": *Use the following Combat values for land troops, in addition to the CV of
+    the TF allocated to Invasion* — the invasion force (rule option ``landing_strength``
+    ``"all_task_forces"`` adds the covering force too, reading *In an invasion all naval
+    units and air units in the supporting Task Force can be added into the invasion CV* as
+    every task force of the operation)."""
+    if option(t.options, "landing_strength") == "all_task_forces" or not op.invasion_force:
+        return op.task_forces
+    return (op.invasion_force,)
 
 
 def _capture(t: Turn, board: Board, place: str, nation: str, survivors: int) -> None:

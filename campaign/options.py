@@ -43,6 +43,13 @@ RULE_OPTIONS: dict[str, RuleOption] = {
             "combat value must withdraw')",
         ),
         RuleOption(
+            "landing_strength",
+            "invasion_force",
+            "whose ships and air add to a minor invasion's CV: the invasion force (002 'the "
+            "TF allocated to Invasion') or every task force of the operation",
+            ("invasion_force", "all_task_forces"),
+        ),
+        RuleOption(
             "single_task_force_landings",
             False,
             "true: an amphibious operation may be one task force covering its own landing "

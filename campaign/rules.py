@@ -482,12 +482,20 @@ class _Check:
             )
         if self.b.friendly(self.nation, self.b.holder(op.target)):
             self.bad(where, R_AMPHIB, f"{place['name']} is already held by your side")
-        if op.kind == "minor_invasion" and not place["island"]:
+        on_map = self.b.on_land_map(op.target)
+        if op.kind == "minor_invasion" and on_map:
             self.bad(
                 where,
                 R_AMPHIB,
-                f"{place['name']} is not an island: a landing there is a "
-                "major invasion into the Land Combat map",
+                f"{place['name']} is on a Land Combat map: a landing there is a major "
+                "invasion (minor invasions are of islands or places no Land Combat map "
+                "covers)",
+            )
+        if op.kind == "major_invasion" and not on_map:
+            self.bad(
+                where,
+                R_AMPHIB,
+                f"{place['name']} is not on a Land Combat map: a landing there is a minor invasion",
             )
         if op.invasion_force not in op.task_forces:
             self.bad(
@@ -514,7 +522,16 @@ class _Check:
             return
         units = self.b.state.units
         craft, capacity = landing_capacity((units[u] for u in tf.units if u in units), self.options)
-        if troops > capacity:
+        if op.kind == "major_invasion" and not craft:
+            self.bad(
+                where,
+                R_AMPHIB,
+                "a major invasion needs a Landing Craft Group in its invasion force: 002 "
+                "calls landing craft 'Essential for capturing islands or delivering troops "
+                f"into the Land Combat against opposition', and {place['name']} is held by "
+                f"{self.b.name_of(self.b.holder(op.target))}",
+            )
+        elif troops > capacity:
             self.bad(
                 where,
                 R_AMPHIB,

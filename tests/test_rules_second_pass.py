@@ -199,3 +199,109 @@ def test_an_area_out_of_reach_cannot_be_chosen() -> None:
     assert [p.rule for p in problems if "cannot intervene" in p.message] == [
         "002 Operational Range"
     ]
+
+
+def _blue_lands_on_the_rock(cards: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    return {
+        "nation": "blue",
+        "turn": 1,
+        "task_forces": [
+            {"id": "cover", "name": "Cover", "base": "blue_port", "units": ["blue_cv1"], "lsp": 1},
+            {"id": "land", "name": "Landing", "base": "blue_port", "units": ["blue_bb1"], "lsp": 1},
+        ],
+        "operations": [
+            {
+                "id": "rock",
+                "kind": "minor_invasion",
+                "area": "east_sea",
+                "task_forces": ["cover", "land"],
+                "target": "rock",
+                "invasion_force": "land",
+                "manpower": 1,
+            }
+        ],
+        "cards": cards or [],
+    }
+
+
+def _landing(c: Campaign) -> Any:
+    return next(e for e in c.events() if e.kind == "landing_combat")
+
+
+def test_a_minor_invasion_counts_the_invasion_force_not_the_covering_force(game: Path) -> None:
+    """002 "Minor Invasions": *Use the following Combat values for land troops, in addition
+    to the CV of the TF allocated to Invasion*: the heavy group (5) and a manpower point (8),
+    not the covering carriers (11)."""
+    with Campaign.open(game) as c:
+        give(c, _blue_lands_on_the_rock())
+        c.resolve(dice=scripted({8: [3, 3]}))
+        assert _landing(c).data["attack_cv"] == 5 + 8
+
+
+def test_the_whole_operation_lands_with_the_option(tmp_path: Path, mini_copy: Path) -> None:
+    options = "single_task_force_landings = true\nlanding_strength = 'all_task_forces'\n"
+    with Campaign.open(game_with_options(tmp_path, mini_copy, options)) as c:
+        give(c, _blue_lands_on_the_rock())
+        c.resolve(dice=scripted({8: [3, 3, 3]}))  # CV 24: two dice
+        assert _landing(c).data["attack_cv"] == 11 + 5 + 8
+
+
+def test_a_die_bonus_card_helps_an_unopposed_landing(game: Path) -> None:
+    """Nobody opposes the operation at sea, so the card aimed at its invasion force is
+    spent on the landing (*Add to Combat Die roll for a single attack*), not discarded."""
+    card = [{"card": "blue_radar", "use": "die_bonus", "task_force": "land"}]
+    with Campaign.open(game) as c:
+        give(c, _blue_lands_on_the_rock(card))
+        c.resolve(dice=scripted({8: [3, 3]}))
+        mods = dict(_landing(c).data["fire"]["blue"]["modifiers"])
+        assert mods["Advantage Card die bonus"] == 2
+
+
+def test_a_major_invasion_needs_landing_craft(game: Path) -> None:
+    from campaign.orders import OrdersError
+    from tests.test_engine import major
+
+    with Campaign.open(game) as c, pytest.raises(OrdersError, match="needs a Landing Craft"):
+        give(c, major(with_red=False)[0] | {"task_forces": _no_craft()})
+
+
+def _no_craft() -> list[dict[str, Any]]:
+    return [
+        {"id": "cover", "name": "Cover", "base": "blue_port", "units": ["blue_cv1"], "lsp": 1},
+        {"id": "land", "name": "Landing", "base": "blue_port", "units": ["blue_bb1"], "lsp": 1},
+    ]
+
+
+def test_minor_invasions_reach_places_no_land_combat_map_covers(
+    tmp_path: Path, mini_copy: Path
+) -> None:
+    """002: *Minor Invasion – involving an island or somewhere not covered by a Land Combat
+    map; Major Invasion – delivering troops into the Land Combat Map.* Red Harbour is a
+    mainland port; marked off the land maps, a minor invasion may take it, and a major
+    invasion of the Rock (an island) is refused."""
+    from campaign.orders import OrdersError
+    from tests.helpers import set_cell
+
+    set_cell(mini_copy, "bases.csv", 2, "land_map", "no")  # red_port
+    path = tmp_path / "offmap.seacontrol"
+    GameFile.create(path, load_scenario(mini_copy)).close()
+    harbour = _blue_lands_on_the_rock()
+    harbour["operations"][0]["target"] = "red_port"
+    with Campaign.open(path) as c:
+        give(c, harbour)  # accepted
+        with pytest.raises(OrdersError, match="not on a Land Combat map"):
+            big = _blue_lands_on_the_rock()
+            big["operations"][0]["kind"] = "major_invasion"
+            give(c, big)
+    set_cell(mini_copy, "bases.csv", 2, "land_map", "")  # empty: a mainland port is on one
+    with (
+        Campaign.open(_fresh(tmp_path, mini_copy)) as c,
+        pytest.raises(OrdersError, match="is on a Land Combat map"),
+    ):
+        give(c, harbour)
+
+
+def _fresh(tmp_path: Path, folder: Path) -> Path:
+    path = tmp_path / "fresh.seacontrol"
+    GameFile.create(path, load_scenario(folder)).close()
+    return path
