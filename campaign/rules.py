@@ -29,6 +29,7 @@ R_AMPHIB = "002 Amphibious Operations"
 R_CARDS = "002 Advantage Cards"
 R_LSP = "002 Logistic Support Points"
 R_RAID = "002 Deployments"
+R_MERCHANT = "002 Calculating Losses"
 
 #: rule option: troops an invasion force without landing craft may still put ashore
 #: (docs/rules-notes.md "Landing without landing craft")
@@ -584,6 +585,18 @@ class _Check:
                 )
             if card.route and card.route not in self.b.route_rows:
                 self.bad(where, R_CARDS, f"there is no merchant route '{card.route}'")
+            if (
+                card.use == "column_shift"
+                and card.route
+                and not option(self.options, "merchant_card_shifts")
+            ):
+                self.bad(
+                    where,
+                    R_MERCHANT,
+                    "in merchant warfare 'Advantage Cards count as die roll bonus shown on "
+                    "card': play it for its die bonus (use die_bonus) on the route (rule "
+                    "option merchant_card_shifts allows column shifts)",
+                )
             if card.use == "other" and not card.text.strip():
                 self.bad(where, R_CARDS, "say what Game Control is asked to allow (text)")
 

@@ -305,3 +305,36 @@ def _fresh(tmp_path: Path, folder: Path) -> Path:
     path = tmp_path / "fresh.seacontrol"
     GameFile.create(path, load_scenario(folder)).close()
     return path
+
+
+def _red_subs_attack(card_use: str) -> dict[str, Any]:
+    return {
+        "nation": "red",
+        "turn": 1,
+        "raids": [{"route": "blue_north", "area": "north_sea", "units": ["red_ss1"]}],
+        "cards": [{"card": "red_surprise", "use": card_use, "route": "blue_north"}],
+    }
+
+
+def test_merchant_warfare_cards_count_as_their_die_bonus(game: Path) -> None:
+    """002 "Calculating Losses": *Advantage Cards count as die roll bonus shown on card*."""
+    from campaign.orders import OrdersError
+
+    with Campaign.open(game) as c:
+        with pytest.raises(OrdersError, match="count as die roll bonus"):
+            give(c, _red_subs_attack("column_shift"))
+        give(c, _red_subs_attack("die_bonus"))
+        c.resolve(dice=scripted({9: [3, 3]}))
+        combat = next(e for e in c.events() if e.kind == "merchant_combat")
+        assert combat.data["attack_bonus"] == 1 and combat.data["shift"] == 0
+
+
+def test_a_column_shift_in_merchant_warfare_with_the_option(
+    tmp_path: Path, mini_copy: Path
+) -> None:
+    path = game_with_options(tmp_path, mini_copy, "merchant_card_shifts = true\n")
+    with Campaign.open(path) as c:
+        give(c, _red_subs_attack("column_shift"))
+        c.resolve(dice=scripted({9: [3, 3]}))
+        combat = next(e for e in c.events() if e.kind == "merchant_combat")
+        assert combat.data["shift"] == 1 and combat.data["attack_bonus"] == 0
