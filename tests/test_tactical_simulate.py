@@ -12,7 +12,7 @@ import pytest
 from campaign.dice import PreviewDice
 from campaign.state import Unit
 from campaign.tactical import RULE_SETS, BattleSetup, run
-from campaign.tactical.outcome import step_losses
+from campaign.tactical.outcome import step_losses, unit_rosters
 from campaign.tactical.simulate import TacticalOdds, available, campaign_units, simulate
 
 MIDWAY = Path(__file__).resolve().parent.parent / "data" / "battles" / "midway.json"
@@ -52,7 +52,8 @@ def test_step_losses_are_counted_battle_by_battle() -> None:
     for i in range(40):
         result = run(RULE_SETS["carrier"](setup, PreviewDice(f"t/{i}")))
         for key in ("a", "b"):
-            expected[key][sum(loss.steps for loss in step_losses(result, units[key]))] += 1
+            losses = step_losses(result, units[key], unit_rosters(setup))
+            expected[key][sum(loss.steps for loss in losses)] += 1
     assert odds.side_steps == expected
     assert not odds.campaign_winners  # stand-in units: no combat values to compare
     data = odds.to_dict()

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 from campaign.dice import DiceError
 from campaign.state import Unit
 from campaign.tactical import BattleSetup, Ship, TacticalBattle, ignored_conditions
-from campaign.tactical.outcome import KIND_WORDS, campaign_decision, step_losses
+from campaign.tactical.outcome import KIND_WORDS, campaign_decision, step_losses, unit_rosters
 
 #: a rule set's turn prefix on each line ("Turn 3: ", "Turn 3, ", "Move 3: ")
 _TURN_PREFIX = re.compile(r"^(?:Turn|Move|Strike) \d+(?:: |, )")
@@ -187,7 +187,7 @@ class BattleWindow(QDialog):
         everyone = [*self.units.get("a", []), *self.units.get("b", [])]
         if not everyone:
             return ""
-        losses = step_losses(result, everyone)
+        losses = step_losses(result, everyone, unit_rosters(self.setup))
         names = {u.id: u.name for u in everyone}
         lines = []
         for loss in losses:

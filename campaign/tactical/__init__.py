@@ -180,6 +180,8 @@ COMMON_CONDITIONS: dict[str, str] = {
     "year": "the year of the battle (campaign battles give it; fast play reads it)",
     "note": "free text for people",
     "source": "where the set-up comes from (a seed, a book)",
+    "campaign_units": "campaign unit id -> {name, type, ships: [{id, name, type, tonnage}]}: "
+    "every ship of each unit the set-up's ships stand for, for the step losses",
 }
 
 

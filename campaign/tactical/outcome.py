@@ -5,12 +5,18 @@ scenario's ``ships.csv`` and ``air_groups.csv``); :func:`step_losses` turns the 
 result back into campaign step losses, unit by unit, by this rule (docs/rules-notes.md
 "From a tactical battle to step losses"):
 
-* a campaign unit's ships are weighed by standard tonnage;
-* if half or more of its tonnage was sunk, the unit takes two steps (a ready unit is sunk,
-  a damaged one too);
-* otherwise, if any of its ships was sunk, or half or more of its tonnage was damaged or
-  crippled, the unit takes one step;
-* otherwise none.
+* a campaign unit is weighed whole: every one of its ships by standard tonnage, the ships
+  that were not in the battle counted as untouched (:func:`unit_rosters` lists them);
+* 002 "Damage" gives a unit three states — undamaged, damaged (*all their combat values
+  are reduced by half*) and sunk — so the unit takes the step whose state is nearest what
+  is left of it: **two steps** when three quarters or more of its tonnage was sunk;
+  **one step** when a quarter or more was sunk or crippled, or three quarters or more was
+  damaged at all; otherwise none. A unit already damaged takes at most one more step, and
+  its ships' old damage is not counted again.
+
+No single carrier of a two-carrier group is under a quarter or over three quarters of its
+tonnage (the 1942 groups run from 37% to 63%), so one carrier sunk costs its group one step
+whichever carrier it is, and both sunk cost two.
 
 The campaign battle's winner then follows 002: *the side that has lost the most combat
 value must withdraw and has lost* (equal: the higher CV at the end wins).
@@ -19,7 +25,7 @@ value must withdraw and has lost* (equal: the higher CV at the end wins).
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..forces import fleet_cv
@@ -27,6 +33,9 @@ from ..naval_combat import battle_winner
 from ..scenario import Scenario
 from ..state import Unit
 from . import AirGroup, BattleResult, BattleSetup, Ship, Side
+
+#: the set-up condition that lists each campaign unit's ships (docs/battle-setups.md)
+UNITS_CONDITION = "campaign_units"
 
 
 def _guns(text: str | None) -> dict[str, int]:
@@ -103,7 +112,11 @@ def expand_forces(
 
     A damaged campaign unit's ships start damaged; a carrier group that no longer carries
     its Air Point brings no air groups (002: *Damaged Carrier units cannot carry their air
-    unit*). Raises ValueError naming a unit with no ships in ``ships.csv``."""
+    unit*). The units and all their ships are listed under ``conditions
+    ["campaign_units"]`` (:func:`unit_rosters`). Raises ValueError naming a unit with no
+    ships in ``ships.csv``."""
+
+    listed: dict[str, object] = {}
 
     def side(name: str, nation: str, units: Iterable[Unit]) -> Side:
         ships: list[Ship] = []
@@ -113,6 +126,14 @@ def expand_forces(
             found = ships_of(scenario, unit.id)
             if not found:
                 raise ValueError(f"'{unit.name}' ({unit.id}) has no ships in ships.csv")
+            listed[unit.id] = {
+                "name": unit.name,
+                "type": unit.type,
+                "ships": [
+                    {"id": s.id, "name": s.name, "type": s.type, "tonnage": s.tonnage}
+                    for s in found
+                ],
+            }
             for ship in found:
                 if unit.state == "damaged":
                     ship.state = "damaged"
@@ -121,7 +142,9 @@ def expand_forces(
             ships += found
         return Side(name, nation, ships)
 
-    return BattleSetup(title, side(*a), side(*b), dict(conditions or {}))
+    sides = side(*a), side(*b)
+    # every unit's whole list of ships, so step losses weigh the unit whole
+    return BattleSetup(title, *sides, {**(conditions or {}), UNITS_CONDITION: listed})
 
 
 def in_rule_set_terms(rule_set: str, setup: BattleSetup) -> BattleSetup:
@@ -146,41 +169,212 @@ def in_rule_set_terms(rule_set: str, setup: BattleSetup) -> BattleSetup:
     return adapt(setup) if adapt is not None else setup
 
 
+#: 002 "Units": how many ships of which types a unit stands for — *Fleet Carrier Group – 2
+#: fleet carrier plus their escorting light units*, *Escort Carrier Group – 4 escort
+#: carriers*, *Heavy Ship Group - 4 ships – battleships, battle cruisers and heavy
+#: cruisers*, *Light Cruiser Force - 6 light cruisers*, *Escort Force – approx 30 escorts
+#: and/or destroyers*, *Submarine flotilla – A force of 20 submarines*. Read only for a
+#: unit whose ships are not listed (a set-up of its own naming a campaign unit): its
+#: missing ships are counted as absent and untouched. In the order a unit's type is told
+#: from the ships it sent (a carrier makes it a carrier group).
+UNIT_SIZES: dict[str, tuple[int, tuple[str, ...]]] = {
+    "fleet_carrier": (2, ("carrier", "light_carrier")),
+    "escort_carrier": (4, ("escort_carrier",)),
+    "heavy": (4, ("battleship", "battlecruiser", "heavy_cruiser")),
+    "light_cruiser": (6, ("light_cruiser",)),
+    "submarine": (20, ("submarine",)),
+    "escort": (30, ("destroyer", "escort")),
+}
+
+#: the step-loss thresholds, as shares of a unit's whole tonnage (numerator, denominator):
+#: the midpoints between 002's three states, whole (1), damaged (half values) and sunk (0)
+TWO_STEPS_SUNK = (3, 4)  # three quarters or more sunk: the unit is sunk
+ONE_STEP_OUT = (1, 4)  # a quarter or more sunk or crippled: the unit is damaged
+ONE_STEP_HIT = (3, 4)  # three quarters or more damaged at all: the unit is damaged
+
+
 @dataclass(frozen=True)
 class UnitLoss:
     unit: str
     steps: int
-    sunk_share: float  # of the unit's tonnage
+    sunk_share: float  # of the whole unit's tonnage, absent ships included
     hit_share: float  # damaged, crippled or sunk
     why: str
+    out_share: float = 0.0  # crippled or sunk
+    absent: tuple[str, ...] = ()  # the unit's ships that were not in the battle
 
 
-def step_losses(result: BattleResult, units: Iterable[Unit]) -> list[UnitLoss]:
-    """Campaign step losses for each unit whose ships fought (the rule above)."""
-    out = []
-    for unit in units:
-        ships = [s for s in result.ships.values() if s.campaign_unit == unit.id]
-        if not ships:
-            continue
-        total = sum(max(s.tonnage, 1) for s in ships)
-        sunk = sum(max(s.tonnage, 1) for s in ships if s.state == "sunk")
-        hit = sum(max(s.tonnage, 1) for s in ships if s.state != "undamaged")
-        sunk_share, hit_share = sunk / total, hit / total
-        if sunk_share >= 0.5:
-            steps, why = 2, f"{sunk_share:.0%} of its tonnage sunk"
-        elif sunk or hit_share >= 0.5:
-            steps, why = (
-                1,
-                (
-                    f"{sunk_share:.0%} of its tonnage sunk"
-                    if sunk
-                    else f"{hit_share:.0%} of its tonnage damaged"
-                ),
-            )
+def _weight(ship: Ship) -> int:
+    return max(ship.tonnage, 1)
+
+
+def _at_least(part: int, whole: int, share: tuple[int, int]) -> bool:
+    return part * share[1] >= whole * share[0]
+
+
+def unit_loss(unit: Unit, fought: Iterable[Ship], roster: Iterable[Ship] = ()) -> UnitLoss:
+    """One unit's steps from the fate of all its ships (the module's rule): ``fought``
+    are its ships as the battle left them; ``roster`` every ship of the unit, those not
+    in the battle counting as untouched (empty: the unit is the ships that fought)."""
+    fought = list(fought)
+    present = {s.id for s in fought}
+    absent = [s for s in roster if s.id not in present]
+    total = sum(_weight(s) for s in fought) + sum(_weight(s) for s in absent)
+    sunk = out = hit = 0
+    for ship in fought:
+        w = _weight(ship)
+        if ship.state == "sunk":
+            sunk += w
+        if ship.state in ("sunk", "crippled"):
+            out += w
+        # a damaged unit's ships came to the battle damaged: that is not a new loss
+        if ship.state in ("sunk", "crippled") or (
+            ship.state == "damaged" and unit.state == "ready"
+        ):
+            hit += w
+    share = (sunk / total, out / total, hit / total) if total else (0.0, 0.0, 0.0)
+    if _at_least(sunk, total, TWO_STEPS_SUNK):
+        steps, why = 2, f"{share[0]:.0%} of its tonnage sunk"
+    elif sunk and _at_least(sunk, total, ONE_STEP_OUT):
+        steps, why = 1, f"{share[0]:.0%} of its tonnage sunk"
+    elif out and _at_least(out, total, ONE_STEP_OUT):
+        steps, why = 1, f"{share[1]:.0%} of its tonnage sunk or crippled"
+    elif hit and _at_least(hit, total, ONE_STEP_HIT):
+        steps, why = 1, f"{share[2]:.0%} of its tonnage damaged"
+    elif hit:
+        steps, why = 0, f"lightly touched: {share[2]:.0%} of its tonnage hit"
+    else:
+        steps, why = 0, "untouched"
+    if absent:
+        names = [s.name for s in absent]
+        if len(names) > 3:
+            listed = f"{len(names)} of its ships"
         else:
-            steps, why = 0, "lightly touched"
-        steps = min(steps, 2 if unit.state == "ready" else 1)
-        out.append(UnitLoss(unit.id, steps, sunk_share, hit_share, why))
+            listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+        why += f"; {listed} not in the battle"
+    steps = min(steps, {"ready": 2, "damaged": 1}.get(unit.state, 0))
+    return UnitLoss(unit.id, steps, share[0], share[2], why, share[1], tuple(s.id for s in absent))
+
+
+def step_losses(
+    result: BattleResult,
+    units: Iterable[Unit],
+    rosters: Mapping[str, Sequence[Ship]] | None = None,
+) -> list[UnitLoss]:
+    """Campaign step losses for each unit whose ships fought (the module's rule).
+    ``rosters``: unit id → all the unit's ships (:func:`unit_rosters`); a unit not in it is
+    taken to be the ships that fought (as every campaign battle brings whole units)."""
+    by_unit: dict[str, list[Ship]] = {}
+    for ship in result.ships.values():
+        if ship.campaign_unit:
+            by_unit.setdefault(ship.campaign_unit, []).append(ship)
+    rosters = rosters or {}
+    return [
+        unit_loss(unit, by_unit[unit.id], rosters.get(unit.id, ()))
+        for unit in units
+        if unit.id in by_unit
+    ]
+
+
+@dataclass(frozen=True)
+class UnitRoster:
+    """A campaign unit as a set-up lists it under ``conditions["campaign_units"]``."""
+
+    id: str
+    name: str
+    type: str
+    ships: tuple[Ship, ...]
+
+
+def declared_units(setup: BattleSetup) -> dict[str, UnitRoster]:
+    """The campaign units a set-up lists (``conditions["campaign_units"]``: unit id →
+    ``{"name", "type", "ships": [{"id", "name", "type", "tonnage"}, ...]}``). ValueError
+    names the unit and the field that is wrong."""
+    data = setup.conditions.get(UNITS_CONDITION) or {}
+    where = f"conditions '{UNITS_CONDITION}'"
+    if not isinstance(data, Mapping):
+        raise ValueError(f"{where}: expected unit id → {{name, type, ships}}")
+    out: dict[str, UnitRoster] = {}
+    for uid, entry in data.items():
+        if not isinstance(entry, Mapping) or not isinstance(entry.get("ships", []), list):
+            raise ValueError(f"{where} '{uid}': expected {{name, type, ships: [...]}}")
+        kind = str(entry.get("type", ""))
+        if kind and kind not in UNIT_SIZES and kind != "landing_craft":
+            raise ValueError(
+                f"{where} '{uid}': type '{kind}' is not a unit type "
+                f"({', '.join([*UNIT_SIZES, 'landing_craft'])})"
+            )
+        ships = []
+        for n, row in enumerate(entry.get("ships", []), 1):
+            tonnage = row.get("tonnage", 0) if isinstance(row, Mapping) else None
+            if not isinstance(row, Mapping) or not row.get("id"):
+                raise ValueError(f"{where} '{uid}' ship {n}: needs an id")
+            if not isinstance(tonnage, int) or isinstance(tonnage, bool) or tonnage < 0:
+                raise ValueError(
+                    f"{where} '{uid}' ship '{row['id']}': tonnage must be a whole number "
+                    f"of tons, not {tonnage!r}"
+                )
+            ships.append(
+                Ship(
+                    str(row["id"]),
+                    str(row.get("name") or row["id"]),
+                    "",
+                    str(row.get("type", "")),
+                    tonnage,
+                    campaign_unit=str(uid),
+                )
+            )
+        out[str(uid)] = UnitRoster(str(uid), str(entry.get("name") or uid), kind, tuple(ships))
+    return out
+
+
+def unit_type_of(ships: Iterable[Ship]) -> str:
+    """The 002 unit type a unit's ships make (its carriers make it a carrier group ...);
+    "" when no ship is of a type 002 sizes."""
+    types = {s.type for s in ships}
+    for unit_type, (_, ship_types) in UNIT_SIZES.items():
+        if types & set(ship_types):
+            return unit_type
+    return ""
+
+
+def unit_rosters(setup: BattleSetup) -> dict[str, list[Ship]]:
+    """Every campaign unit the set-up's ships name → all its ships, for
+    :func:`step_losses`: the ships the set-up lists for it (``conditions
+    ["campaign_units"]``; a campaign battle lists every unit it brings), else the ships
+    that fought and, for the rest of 002's size for the unit's type (:data:`UNIT_SIZES`),
+    absent ships of the fighting ones' average tonnage."""
+    declared = declared_units(setup)
+    fought: dict[str, list[Ship]] = {}
+    for ship in (*setup.a.ships, *setup.b.ships):
+        if ship.campaign_unit:
+            fought.setdefault(ship.campaign_unit, []).append(ship)
+    out: dict[str, list[Ship]] = {}
+    for uid, ships in fought.items():
+        listed = declared.get(uid)
+        if listed is not None and listed.ships:
+            out[uid] = list(listed.ships)
+            continue
+        kind = (listed.type if listed else "") or unit_type_of(ships)
+        size, types = UNIT_SIZES.get(kind, (0, ()))
+        main = [s for s in ships if s.type in types]
+        missing = size - len(main)
+        out[uid] = list(ships)
+        if missing <= 0 or not main:
+            continue
+        tons = round(sum(s.tonnage for s in main) / len(main))
+        words = main[0].type.replace("_", " ")
+        for n in range(1, missing + 1):
+            out[uid].append(
+                Ship(
+                    f"{uid}/absent-{n}",
+                    f"another {words}",
+                    main[0].nation,
+                    main[0].type,
+                    tons,
+                    campaign_unit=uid,
+                )
+            )
     return out
 
 

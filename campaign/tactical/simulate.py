@@ -27,7 +27,7 @@ from typing import Any
 from ..dice import PreviewDice
 from ..state import Unit
 from . import RULE_SETS, BattleSetup, run
-from .outcome import campaign_winner, step_losses
+from .outcome import campaign_winner, declared_units, step_losses, unit_rosters
 
 
 def available() -> list[str]:
@@ -171,9 +171,11 @@ class TacticalOdds:
 
 def campaign_units(setup: BattleSetup) -> dict[str, list[Unit]]:
     """Stand-in campaign units for a set-up whose ships name their units (``"a"`` / ``"b"``
-    → units): each unit ready, or damaged if one of its ships comes to the battle damaged.
-    Only the ids and states count for step losses."""
+    → units): each unit ready, or damaged if one of its ships comes to the battle damaged,
+    named and typed as the set-up lists it (``conditions["campaign_units"]``). Only the ids
+    and states count for step losses."""
     out: dict[str, list[Unit]] = {"a": [], "b": []}
+    listed = declared_units(setup)
     for key, side in (("a", setup.a), ("b", setup.b)):
         seen: dict[str, Unit] = {}
         for ship in side.ships:
@@ -181,7 +183,14 @@ def campaign_units(setup: BattleSetup) -> dict[str, list[Unit]]:
                 continue
             unit = seen.get(ship.campaign_unit)
             if unit is None:
-                unit = Unit(ship.campaign_unit, ship.nation, "", ship.campaign_unit, "")
+                entry = listed.get(ship.campaign_unit)
+                unit = Unit(
+                    ship.campaign_unit,
+                    ship.nation,
+                    entry.type if entry else "",
+                    entry.name if entry else ship.campaign_unit,
+                    "",
+                )
                 seen[ship.campaign_unit] = unit
                 out[key].append(unit)
             if ship.state != "undamaged":
@@ -203,8 +212,10 @@ def simulate(
     """Fight ``runs`` battles; the odds of each ship being sunk or hit, of each side
     winning, and (ships with campaign units) of the campaign step losses. ``units``: the
     campaign units of each side (``"a"`` / ``"b"``), for their names, states and the
-    campaign winner; else stand-ins from the ships (:func:`campaign_units`). Raises
-    KeyError for an unknown rule set."""
+    campaign winner; else stand-ins from the ships (:func:`campaign_units`). A unit's
+    steps weigh all its ships, those not in the set-up untouched
+    (:func:`~campaign.tactical.outcome.unit_rosters`). Raises KeyError for an unknown rule
+    set, ValueError for a set-up whose ``campaign_units`` are not understood."""
     if rule_set not in RULE_SETS:
         available()
     factory = RULE_SETS[rule_set]
@@ -216,6 +227,7 @@ def simulate(
             odds.names[ship.id] = ship.name
             odds.sides[ship.id] = side_key
     by_side = {k: list(v) for k, v in units.items()} if units else campaign_units(setup)
+    rosters = unit_rosters(setup)
     everyone = [*by_side.get("a", []), *by_side.get("b", [])]
     fought = {s.campaign_unit for s in (*setup.a.ships, *setup.b.ships)}
     for key in ("a", "b"):
@@ -242,7 +254,7 @@ def simulate(
         for side_key in ("a", "b"):
             odds.ships_sunk[side_key][per_side[side_key]] += 1
         if odds.unit_steps:
-            losses = step_losses(result, everyone)
+            losses = step_losses(result, everyone, rosters)
             lost: Counter[str] = Counter()
             for loss in losses:
                 odds.unit_steps[loss.unit][loss.steps] += 1

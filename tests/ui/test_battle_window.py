@@ -31,7 +31,7 @@ def test_step_through_midway_then_fight_to_the_end(qtbot: object) -> None:
 
 def test_phases_turn_headings_and_what_the_battle_means_for_the_campaign(qtbot: object) -> None:
     from campaign.state import Unit
-    from campaign.tactical.outcome import campaign_winner, step_losses
+    from campaign.tactical.outcome import campaign_winner, step_losses, unit_rosters
 
     available()
     setup = BattleSetup.load("data/battles/midway.json")
@@ -55,7 +55,7 @@ def test_phases_turn_headings_and_what_the_battle_means_for_the_campaign(qtbot: 
     assert window.outcome.text() == ""  # nothing to apply until the battle is over
     window.end_button.click()
     text = window.outcome.text()
-    losses = step_losses(battle.result(), units["a"] + units["b"])
+    losses = step_losses(battle.result(), units["a"] + units["b"], unit_rosters(setup))
     for loss in losses:  # every unit, with the steps step 8 will apply
         name = next(u.name for u in units["a"] + units["b"] if u.id == loss.unit)
         steps = f"{loss.steps} step" if loss.steps else "no step"
