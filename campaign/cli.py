@@ -483,7 +483,10 @@ def cmd_odds(args: argparse.Namespace) -> int:
         except ValueError as exc:
             raise CliError(str(exc)) from None
         _note_ignored(args.kind, setup)
-        odds = simulate(args.kind, setup, args.runs, seed=args.seed or "odds")
+        try:
+            odds = simulate(args.kind, setup, args.runs, seed=args.seed or "odds")
+        except ValueError as exc:  # e.g. a set-up's campaign_units not understood
+            raise CliError(f"{args.setup}: {exc}") from None
         if args.json:
             _print_json(odds.to_dict())
         else:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -51,6 +52,21 @@ def test_odds_of_a_battle_have_standard_errors(capsys: pytest.CaptureFixture[str
     assert "Kido Butai wins" in out or "Task Forces 16 and 17 wins" in out
 
 
+def test_midway_odds_never_sink_wasp_with_hornet(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 13: Hornet stands alone for Wasp & Hornet; losing her damages the group (one
+    step) and leaves Wasp, whichever way the battle goes."""
+    code, out, _ = run(capsys, "odds", "carrier", "--setup", MIDWAY, "--runs", "60", "--json")
+    data = json.loads(out)
+    wasp_hornet = data["units"]["usa_cv_wasp_hornet"]
+    assert code == 0 and wasp_hornet["name"] == "Wasp & Hornet"
+    assert "2" not in wasp_hornet["p"] and data["ships"]["hornet"]["p_sunk"] > 0.5
+    assert wasp_hornet["p"]["1"]["p"] >= data["ships"]["hornet"]["p_sunk"]
+    every = data["every_ship_sunk"]
+    assert every["a"]["p"] + every["b"]["p"] - every["both"]["p"] + every["neither"]["p"] == (
+        pytest.approx(1, abs=1e-3)
+    )
+
+
 def test_bad_set_ups_and_missing_rule_sets_are_reported(
     tmp_path: object, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -58,6 +74,12 @@ def test_bad_set_ups_and_missing_rule_sets_are_reported(
     assert code == 1 and "nope.json" in err
     code, _, err = run(capsys, "odds", "carrier")
     assert code == 1 and "--setup" in err
+    data = json.loads(Path(MIDWAY).read_text(encoding="utf-8"))
+    data["conditions"]["campaign_units"]["usa_cv_wasp_hornet"]["ships"][0]["tonnage"] = "?"
+    bad = Path(str(tmp_path)) / "bad.json"
+    bad.write_text(json.dumps(data), encoding="utf-8")
+    code, _, err = run(capsys, "odds", "carrier", "--setup", str(bad), "--runs", "2")
+    assert code == 1 and "'usa_cv_wasp_hornet' ship 'wasp': tonnage" in err
 
 
 @pytest.mark.parametrize("rule_set", ["carrier", "fastplay", "surface", "airstrike"])

@@ -49,12 +49,22 @@ def test_step_losses_are_counted_battle_by_battle() -> None:
     # the same 40 battles again, by hand
     units = campaign_units(setup)
     expected: dict[str, Counter[int]] = {"a": Counter(), "b": Counter()}
+    pairs: Counter[tuple[int, int]] = Counter()
     for i in range(40):
         result = run(RULE_SETS["carrier"](setup, PreviewDice(f"t/{i}")))
+        sunk = {s.id for s in result.ships.values() if s.state == "sunk"}
+        lost = [sum(s.id in sunk for s in side.ships) for side in (setup.a, setup.b)]
+        pairs[lost[0], lost[1]] += 1
         for key in ("a", "b"):
             losses = step_losses(result, units[key], unit_rosters(setup))
             expected[key][sum(loss.steps for loss in losses)] += 1
     assert odds.side_steps == expected
+    assert odds.sunk_pairs == pairs
+    wiped = odds.wiped_out()  # Kido Butai has 4 carriers, the Americans 3
+    assert wiped["both"] == pairs[4, 3]
+    assert wiped["a"] == sum(n for (a, _), n in pairs.items() if a == 4)
+    assert wiped["neither"] == sum(n for (a, b), n in pairs.items() if a < 4 and b < 3)
+    assert wiped["a"] + wiped["b"] - wiped["both"] + wiped["neither"] == 40
     assert not odds.campaign_winners  # stand-in units: no combat values to compare
     data = odds.to_dict()
     assert data["units"]["jpn_cv_akagi_kaga"]["side"] == "a"

@@ -48,6 +48,8 @@ class TacticalOdds:
     hit: Counter[str] = field(default_factory=Counter)  # … damaged, crippled or sunk
     winners: Counter[str] = field(default_factory=Counter)
     ships_sunk: dict[str, Counter[int]] = field(default_factory=dict)  # side → n → battles
+    #: (ships side a lost, ships side b lost) → battles: how the two sides' losses go together
+    sunk_pairs: Counter[tuple[int, int]] = field(default_factory=Counter)
     names: dict[str, str] = field(default_factory=dict)
     sides: dict[str, str] = field(default_factory=dict)  # ship id → "a" / "b"
     side_names: dict[str, str] = field(default_factory=dict)  # "a" / "b" → the side's name
@@ -101,6 +103,10 @@ class TacticalOdds:
                 side: {str(n): round(c / self.runs, 4) for n, c in sorted(d.items())}
                 for side, d in self.ships_sunk.items()
             },
+            "ships_sunk_together": {
+                f"{a},{b}": round(c / self.runs, 4) for (a, b), c in sorted(self.sunk_pairs.items())
+            },
+            "every_ship_sunk": {k: self._pse(v) for k, v in self.wiped_out().items()},
             "ships": ships,
         }
         if self.has_steps:
@@ -117,6 +123,18 @@ class TacticalOdds:
             }
         if self.campaign_winners:
             out["campaign_winner"] = self._ps(self.campaign_winners)
+        return out
+
+    def wiped_out(self) -> dict[str, int]:
+        """Battles in which side a, side b, both or neither lost every ship."""
+        size = {k: sum(1 for side in self.sides.values() if side == k) for k in ("a", "b")}
+        out = dict.fromkeys(("a", "b", "both", "neither"), 0)
+        for (a, b), n in self.sunk_pairs.items():
+            wa, wb = a >= size["a"] > 0, b >= size["b"] > 0
+            out["a"] += n if wa else 0
+            out["b"] += n if wb else 0
+            out["both"] += n if wa and wb else 0
+            out["neither"] += n if not wa and not wb else 0
         return out
 
     def _pse(self, count: int) -> dict[str, float]:
@@ -145,6 +163,12 @@ class TacticalOdds:
             p, se = self.p(n)
             label = f"{self.side_names.get(side, side)} wins the campaign battle:"
             lines.append(f"  {label:<32} {p:6.1%} ± {se:.1%}")
+        wiped = self.wiped_out()
+        shown = [
+            f"{self.side_names.get(k, k) if k in ('a', 'b') else k} {self.p(wiped[k])[0]:.1%}"
+            for k in ("a", "b", "both", "neither")
+        ]
+        lines.append(f"  {'every ship sunk:':<32} " + ", ".join(shown))
         lines.append("  ship                          sunk            damaged or worse")
         for sid, name in self.names.items():
             p, se = self.p(self.sunk[sid])
@@ -253,6 +277,7 @@ def simulate(
                 odds.hit[sid] += 1
         for side_key in ("a", "b"):
             odds.ships_sunk[side_key][per_side[side_key]] += 1
+        odds.sunk_pairs[per_side["a"], per_side["b"]] += 1
         if odds.unit_steps:
             losses = step_losses(result, everyone, rosters)
             lost: Counter[str] = Counter()
