@@ -348,11 +348,55 @@ def test_locating_the_target_and_the_raid_track() -> None:
     b = FastPlayBattle(carrier_setup(sector={"a": 1, "b": 2}), ScriptedDice([2, 6]))
     assert [(r.side, r.arrives) for r in b.raids] == [(0, 12)]
     assert b.turn_limit == 12
-    # both search: a finds sector then a 6 in round 2; b needs two more rolls for its 6
+    # both search: a finds sector then a 6 in round 2; b rolls 3 (round 2), 4, 6 (round 4)
     both = carrier_setup(sector={"a": 1, "b": 2})
     both.b.ships[0].air_groups = [AirGroup("kb", "torpedo_bomber", 20, base="kaga")]
     b = FastPlayBattle(both, ScriptedDice([2, 1, 6, 3, 4, 6]))
-    assert [(r.side, r.arrives) for r in b.raids] == [(0, 12), (1, 14)]
+    assert [(r.side, r.arrives) for r in b.raids] == [(0, 12), (1, 15)]  # three rolls
+    # both sixes in the fixing round: nobody is behind
+    b = FastPlayBattle(both, ScriptedDice([2, 1, 6, 6]))
+    assert [(r.side, r.arrives) for r in b.raids] == [(0, 12), (1, 12)]
+
+
+def both_locating(**conditions: Any) -> BattleSetup:
+    setup = carrier_setup(sector={"a": 1, "b": 2}, **conditions)
+    setup.b.ships[0].air_groups = [AirGroup("kb", "torpedo_bomber", 20, base="kaga")]
+    return setup
+
+
+def test_the_locating_example_puts_the_second_player_six_turns_behind() -> None:
+    """000 "Locating the enemy": *The first player rolls a '6' on first attempt. He locates
+    the target at 330 miles ... This requires 12 game turns ... The second player fails to
+    roll the required '6' on any dice rolls until he rolls 6D6. This means that he is six
+    game turns behind the first player in launching his attack.*"""
+    sectors = [2, 1]  # each side first finds the other's direction (sectors 2 and 1)
+    first_round = [6, 1]  # the first player's 6 on his first attempt; the second's miss
+    then = [2, 3, 4, 5, 6]  # "fails ... until he rolls 6D6": his sixth die is the 6
+    b = FastPlayBattle(both_locating(), ScriptedDice([*sectors, *first_round, *then]))
+    assert [(r.side, r.arrives) for r in b.raids] == [(0, 12), (1, 12 + 6)]
+    assert "raid arrives turn 18 (6 turns behind)" in " ".join(b._setup_lines)
+    # the rule option counts rounds from the fix: the same six turns here ...
+    b = FastPlayBattle(
+        both_locating(locate_delay="from_fix"), ScriptedDice([*sectors, *first_round, *then])
+    )
+    assert [r.arrives for r in b.raids] == [12, 18]
+
+
+def test_the_locating_example_is_quoted_from_the_seed() -> None:
+    example = seeds.between(seed(), "Example:", "Both players assemble")
+    assert "The first player rolls a '6' on first attempt" in example
+    assert "until he rolls 6D6" in example and "six game turns behind" in example
+
+
+def test_the_two_ways_of_counting_the_delay_differ_once_the_fix_took_rolls() -> None:
+    # both miss twice, a rolls its 6 in round 4 (its third roll), b in round 5 (its fourth)
+    dice = [2, 1, 1, 1, 2, 2, 6, 3, 6]
+    b = FastPlayBattle(both_locating(), ScriptedDice(dice))
+    assert [r.arrives for r in b.raids] == [12, 12 + 4]  # every roll b made for the range
+    b = FastPlayBattle(both_locating(locate_delay="from_fix"), ScriptedDice(dice))
+    assert [r.arrives for r in b.raids] == [12, 12 + 2]  # rounds 4 and 5
+    with pytest.raises(ValueError, match="locate_delay 'late': use all_rolls or from_fix"):
+        FastPlayBattle(both_locating(locate_delay="late"), ScriptedDice(dice))
 
 
 def test_raid_cap_aa_and_attack() -> None:

@@ -17,7 +17,8 @@ chooses whether the range closes, opens or holds (see :data:`RULE_NOTES`).
 
 Air strikes follow the seed's locating rolls and raid track: the side that first rolls the
 "6" fixes the range at 330 miles (12 game turns down the raid track) and the other side's
-raid is launched as many turns later as it took further rolls to find its "6".
+raid is launched as many turns later as *"the number of dice rolls it takes the second
+locating player to roll a '6'"* (the seed's example: a 6 on the sixth die, six turns).
 
 Every die comes from the injected :class:`~campaign.dice.Dice`; every reading of the seed
 where it is silent, cut short or ambiguous is a line of :data:`RULE_NOTES`.
@@ -236,6 +237,11 @@ MAX_RANGE = 48  # inches: the forces lose contact beyond this
 MIN_RANGE = 1
 RAID_TRACK_MILES = 330  # "starting with a range of 330 miles"
 RAID_TRACK_TURNS = 12  # "This requires 12 game turns ... to assemble a raid and arrive"
+#: how the second locating side's delay is counted (conditions['locate_delay']): "The
+#: number of dice rolls it takes the second locating player to roll a '6' is the number of
+#: game turns delay" — every roll it made for the range (the literal count), or the rounds
+#: from the one that fixed the range to its own 6, both counted
+LOCATE_DELAYS = ("all_rolls", "from_fix")
 COUNTER_AIRCRAFT = 4  # "Each aircraft counter or model represents 4 actual aircraft"
 TORPEDO_RANGE = {"japan": 8}  # "6 inches for Allied and German, 8 inches for Japanese"
 TORPEDO_RANGE_DEFAULT = 6
@@ -270,6 +276,9 @@ CONDITIONS: dict[str, str] = {
     "torpedo_salvos": "nation -> torpedo salvos a ship carries (Japan 2, others 1)",
     "sector": "{'a': 1-6, 'b': 1-6}: each side's sector for locating (else rolled)",
     "raid_turns": "game turns a raid takes to arrive (12)",
+    "locate_delay": "how the second side's raid delay is counted: 'all_rolls' (every roll it "
+    "made for the range, the default) or 'from_fix' (the rounds from the one that fixed the "
+    "range to its own 6, both counted)",
     "strikes": "raids each side flies (1)",
     "historical_strike": "true: every serviceable counter flies (no 1D6 for serviceability)",
     "asw_screen": "DD/DE screening against each submarine attack (2)",
@@ -384,10 +393,24 @@ RULE_NOTES: tuple[str, ...] = (
     "must be rolled by the enemy before it rolls for the range; then each round both "
     "sides roll 1D6 and the first '6' fixes the range at 330 miles: that side's raid "
     "arrives after 12 game turns ('RAID TRACK - each square takes 1 game turn'; "
-    "conditions['raid_turns'] overrides). The other side 'continues to roll until they "
-    "also achieve the required 6': its raid is as many turns later as the rolls that took "
-    "after the fixing round (0 if it rolled its 6 in the same round). Only sides with "
-    "strike aircraft roll; a side with none never locates.",
+    "conditions['raid_turns'] overrides). 'starting with a range of 330 miles' might mean "
+    "the range shortens round by round, but the text gives no step (the raid track's "
+    "figure is lost), so a 6 in any round fixes 330 miles.",
+    "The second locating side: 'The number of dice rolls it takes the second locating "
+    "player to roll a 6 is the number of game turns delay'. The example - 'The first "
+    "player rolls a 6 on first attempt ... The second player fails to roll the required 6 "
+    "on any dice rolls until he rolls 6D6. This means that he is six game turns behind' - "
+    "counts the roll the second player made in the round the range was fixed. Default "
+    "(conditions['locate_delay'] 'all_rolls', the literal count): the delay is every roll "
+    "that side made for the range, its 6 included; rule option 'from_fix': the rounds from "
+    "the one that fixed the range to the one of its 6, both counted (the two agree when "
+    "the range is fixed on the first roll, as in the example). A 6 in the fixing round is "
+    "no delay (there is no second player). Sector rolls are not counted: they find the "
+    "direction, not the range.",
+    "'If there are separate forces attempting to locate the same target, each force must "
+    "make a separate dice roll': a set-up's side is one force (its line of ships and its "
+    "air), so it rolls once a round. Only sides with strike aircraft roll; a side with none "
+    "never locates.",
     "Strike assembly: 'rolling 1D6 per type of aircraft available from each carrier or "
     "attack group', less (6 - counters) or plus (counters - 6) and capped by the counters "
     "(aircraft // 4 - the Santa Cruz example: 23 Kates are 5 counters), at least 0. "
@@ -848,9 +871,13 @@ class FastPlayBattle(TurnBattle):
             sector[i] = int(given) if given else self.dice.roll(f"{self.names[i]} sector")
         found_dir = {i: False for i in searching}
         located: dict[int, int] = {}  # side → round it rolled its 6
+        range_rolls = dict.fromkeys(searching, 0)  # side → dice it rolled for the range
         rnd = 0
         fixed_round = 0
         raid_turns = int(self.cond.get("raid_turns", RAID_TRACK_TURNS))
+        counting = str(self.cond.get("locate_delay") or LOCATE_DELAYS[0])
+        if counting not in LOCATE_DELAYS:
+            raise ValueError(f"locate_delay {counting!r}: use {' or '.join(LOCATE_DELAYS)}")
         while len(located) < len(searching):
             rnd += 1
             if rnd > 200:
@@ -864,13 +891,21 @@ class FastPlayBattle(TurnBattle):
                     found_dir[i] = r == sector[enemy]
                     continue
                 r = self.dice.roll(f"{self.names[i]} locates at {RAID_TRACK_MILES} miles")
+                range_rolls[i] += 1
                 if r == 6:
                     located[i] = rnd
             if located and not fixed_round:
                 fixed_round = rnd
         strikes = int(self.cond["strikes"])
         for i, rnd_found in located.items():
-            delay = rnd_found - fixed_round
+            # "The number of dice rolls it takes the second locating player to roll a '6' is
+            # the number of game turns delay"; a six in the fixing round is no delay
+            if rnd_found == fixed_round:
+                delay = 0
+            elif counting == "all_rolls":
+                delay = range_rolls[i]
+            else:
+                delay = rnd_found - fixed_round + 1
             lines.append(
                 f"{self.names[i]} locates the enemy ({RAID_TRACK_MILES} miles) in round "
                 f"{rnd_found}: raid arrives turn {raid_turns + delay}"
