@@ -340,6 +340,75 @@ def test_aa_can_destroy_a_whole_group() -> None:
     assert b.counters[1][0].box == DESTROYED and dice.unused == []  # no bombing dice
 
 
+def test_aa_hits_whole_groups_under_the_rule_option() -> None:
+    """conditions['aa_hits'] = 'group': a hit is a plane model (RULE_NOTES 'AA hits')."""
+    setup = small(b_groups=[group("vb", "dive_bomber", 10, "VB-6 (SBD)", "bravo")])
+    setup.conditions["aa_hits"] = "group"
+    # Alpha's AA: 2 dice (4, 1: 1 hit, a whole group); the other 5 points dive: 5, 6 (re-roll
+    # 1), 1, 1, 1
+    b, dice = battle(setup, [4, 1, 5, 6, 1, 1, 1, 1])
+    for c in b.counters[1]:
+        c.box = ATTACKING
+    events = b.carrier_attacks(1)
+    assert [(c.label, c.strength, c.box) for c in b.counters[1]] == [
+        ("VB-6/1", 0, DESTROYED),
+        ("VB-6/2", 5, HOME),
+    ]
+    assert "— 1 hit (VB-6/1 −5 (destroyed))" in events[0]
+    assert b.carriers["alpha"].damage == 2 and dice.unused == []
+    # the same dice by default take one point
+    b, _ = battle(small(b_groups=[group("vb", "dive_bomber", 10, "VB-6 (SBD)", "bravo")]), [])
+    assert b.shoot_down is cv.spread_hits
+
+
+def test_aa_group_hits_are_shared_out_by_carrier() -> None:
+    """'the hits should be distributed evenly, with the player with the most attacking groups
+    receiving any extra hits': the carrier with most groups in the wave loses one first."""
+
+    def counter(label: str, home: str, strength: int) -> cv.Counter:
+        return cv.Counter(label, label[:4], "dive_bomber", strength, label[:4], home, 1)
+
+    wave = [
+        counter("VB-6/1", "ent", 5),
+        counter("VB-6/2", "ent", 5),
+        counter("VB-6/3", "ent", 2),
+        counter("VB-8/1", "hor", 4),
+        counter("VB-8/2", "hor", 5),
+    ]
+    shot = cv.eliminate_groups(wave, 3)
+    assert [(c.label, n) for c, n in shot] == [("VB-6/1", 5), ("VB-6/2", 5), ("VB-8/2", 5)]
+    assert [c.label for c in wave if c.box == DESTROYED] == ["VB-6/1", "VB-6/2", "VB-8/2"]
+    assert len(cv.eliminate_groups(wave, 9)) == 2  # hits beyond the groups are wasted
+
+
+def test_a_side_with_only_crippled_carriers_breaks_off_under_the_rule_option() -> None:
+    def crippled_blue(**conditions: Any) -> CarrierBattle:
+        setup = small(
+            [group("kb", "dive_bomber", 5, "Kanbaku", "alpha")],
+            [group("vb", "dive_bomber", 5, "VB-6 (SBD)", "bravo")],
+            **conditions,
+        )
+        b, _ = battle(setup, [])
+        b.carriers["bravo"].damage = 7  # crippled, her bombers aboard: nothing on its way
+        return b
+
+    b = crippled_blue()
+    assert b._check_end() == [] and not b.finished  # the default: Red may finish her off
+    b = crippled_blue(break_off="no_working_carrier")
+    b.turn = 4
+    assert b._check_end() == [
+        "The battle ends after turn 4: Blue has no working carrier left and breaks off. "
+        "Winner: Red."
+    ]
+    assert b.result().ships["bravo"].state == "crippled"
+    b = crippled_blue(break_off="no_working_carrier")
+    b.counters[1][0].box = MOVING  # a strike still on its way: Blue stays to see it home
+    assert b._check_end() == []
+    for key in ("break_off", "aa_hits"):
+        with pytest.raises(ValueError, match=f"{key} 'sometimes': use"):
+            crippled_blue(**{key: "sometimes"})
+
+
 def test_fighters_in_the_attacking_box_go_home_without_attacking() -> None:
     setup = small(b_groups=[group("vf", "fighter", 5, "VF-6 (F4F)", "bravo")])
     b, _ = battle(setup, [])

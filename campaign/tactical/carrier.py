@@ -127,6 +127,12 @@ DEFAULTS: dict[str, Any] = {
     # who is "in the dogfight" when CAP has fewer groups than the escorts: "paired" (as many
     # escort groups as CAP groups, the strongest) or "all_escorts" (every escort group)
     "dogfight": "paired",
+    # what one AA hit shoots down: "strength_point" (one circle, as a CAP hit) or "group"
+    # (a whole plane model); RULE_NOTES says why the first follows the text
+    "aa_hits": "strength_point",
+    # when a side breaks off: "never" (the seed's battle reports) or "no_working_carrier"
+    # (a side left with only crippled carriers and no strike on its way withdraws)
+    "break_off": "never",
     "repair": {},  # ship id → "Repair Damage" cell ("6", "5-6", "4-6")
     "commander": {},  # overrides of COMMANDER
 }
@@ -145,6 +151,11 @@ CONDITIONS: dict[str, str] = {
     "returning_bombers_per_carrier": "bomber groups per carrier placed Waiting to Land (0)",
     "turn_limit": "turns after which the battle ends (30)",
     "dogfight": "'paired' (as many escort groups as CAP groups fight) or 'all_escorts'",
+    "aa_hits": "what an AA hit shoots down: 'strength_point' (one point, the default) or "
+    "'group' (a whole group of five)",
+    "break_off": "'never' (the default: the battle goes on while both sides have a carrier "
+    "afloat) or 'no_working_carrier' (a side with only crippled carriers left and no strike "
+    "on its way withdraws, ending the battle)",
     "repair": "ship id -> 'Repair Damage' cell ('6', '5-6', '4-6'); else the Ship Data table",
     "commander": "overrides of the automatic commanders: cap_groups_per_carrier (1), "
     "escorts_per_launch (1)",
@@ -249,10 +260,24 @@ RULE_NOTES: tuple[str, ...] = (
     "the escorts only as many escort groups (the strongest) are in it; the CAP groups roll, "
     "then those escorts, and both sides' losses are applied together. Rule option "
     "conditions['dogfight'] = 'all_escorts' puts every escort group in the dogfight instead.",
-    "AA hits: 'rolls dice to see how many planes in the attack wave are shot down' - a hit "
-    "takes one strength point, as a CAP hit does ('Cross out one strength point'), not a "
-    "whole group (plane model): with whole groups AA would stop most strikes, against the "
-    "seed's own battle reports (5 and 6 of 7 carriers sunk).",
+    "AA hits: the Carrier Attacks text says the carrier's player 'rolls dice to see how many "
+    "planes in the attack wave are shot down', 'The attacking players may choose which "
+    "bombers are eliminated', and Basing calls each plane model 'a group'. Read alone, those "
+    "words make a hit a whole group of five points. But the same text goes on: 'The surviving "
+    "bombers in the attack wave then resolve their attacks ... Dive-Bombers - Roll 1D6 for "
+    "every surviving strength point' - strength points survive AA, as they survive CAP, "
+    "whose hits 'Cross out one strength point on the opponent's base for every 4, 5, or 6 "
+    "rolled' on the same 4-6; 'hit' is one point everywhere else in the rules (a carrier "
+    "'crippled when they have taken 7 or more hits' is crippled at 7 damage points); and "
+    "'If they can't agree then the hits should be distributed evenly' shares hits out among "
+    "groups. The seed's own battles agree: its two reports sink 5 and 6 of the 7 carriers, "
+    "and so do these rules with one point a hit (5.8 a battle at Midway), while with a group "
+    "a hit AA stops nearly every strike (1.2 a battle; 95% of battles end with both sides "
+    "keeping a carrier). Default: a hit takes one strength point. Rule option "
+    "conditions['aa_hits'] = 'group': each hit eliminates a whole group, shared out evenly "
+    "among the attacking carriers' groups (the carrier with most groups in the wave first, "
+    "'the player with the most attacking groups receiving any extra hits'), its strongest "
+    "group first.",
     "Hit allocation (CAP on escorts and bombers, escorts on CAP, AA on a wave): 'The attacker "
     "can decide how many of the bomber hits are inflicted on torpedo or dive bombers' and, for "
     "AA, 'If they can't agree then the hits should be distributed evenly'. Every loss is "
@@ -286,12 +311,25 @@ RULE_NOTES: tuple[str, ...] = (
     "the side has fewer than 1 CAP group per working carrier aloft or spotted, one escort "
     "fighter group if it has bombers aboard, then bombers strongest first while they fit; with "
     "no bombers aboard it spots its fighters for CAP.",
-    "The end of the battle is not in the seed. The battle ends at the end of a turn when a "
-    "side has no carrier afloat and no bombers on their way to attack (Battle 2 goes on while "
-    "the carrierless Japanese strike flies its 'one-way trip'); when neither side has bombers "
-    "able to attack (on the way, or aboard, landing or returning to a carrier afloat - a "
-    "crippled one too, as a repair may free them); or at the turn limit (conditions "
-    "'turn_limit', 30).",
+    "The end of the battle is not in the rules: the Sequence of Play repeats with no turn "
+    "limit, no night, no fuel for the ships and no way for a side to withdraw; the only search "
+    "is the Americans' first ('At the start of the game the Americans are looking for the "
+    "Japanese Fleet'), and it cannot fail (a die picks which search group finds it). The "
+    "battle reports show how a battle ends: Battle 1 when 'The Japanese had succeeded in "
+    "destroying the American carriers' (Kaga still operational, Akagi crippled); Battle 2 "
+    "after the carrierless Japanese strike's 'one-way trip', when 'The Yorktown limped back "
+    "to port'. Nobody breaks off before: a crippled carrier stays and is finished off "
+    "('finishing off the Hiryu', Hornet 'a burning wreck' given 'the knock out'). So the "
+    "battle ends at the end of a turn when a side has no carrier afloat and no bombers on "
+    "their way to attack; when neither side has bombers able to attack (on the way, or "
+    "aboard, landing or returning to a carrier afloat - a crippled one too, as a repair may "
+    "free them); or at the turn limit (conditions 'turn_limit', 30, not in the seed: a "
+    "set-up may set it for nightfall).",
+    "Breaking off (rule option, not in the seed): conditions['break_off'] = "
+    "'no_working_carrier' ends the battle at the end of a turn in which a side has carriers "
+    "afloat but none operational and no bombers on their way to attack: it withdraws with "
+    "its crippled carriers, which are not finished off. The default 'never' follows the "
+    "reports.",
     "Winner: a side that still has a carrier afloat when the other has none wins (Battle 2, "
     "'This battle was an American victory'); otherwise each side scores 2 for every enemy "
     "carrier sunk and 1 for every enemy carrier crippled, and the higher score wins (equal: no "
@@ -489,6 +527,32 @@ def spread_hits(groups: Sequence[Counter], hits: int) -> list[tuple[Counter, int
     return out
 
 
+def eliminate_groups(groups: Sequence[Counter], hits: int) -> list[tuple[Counter, int]]:
+    """AA read as whole plane models (rule option ``aa_hits`` = ``"group"``): each hit
+    eliminates one group, shared out evenly among the carriers the wave flew from — *"the
+    hits should be distributed evenly, with the player with the most attacking groups
+    receiving any extra hits"* — the carrier with the most groups left first (the first
+    listed on a tie), its strongest group. Returns (group, points lost) for each group."""
+    left: dict[str, list[Counter]] = {}
+    for g in groups:
+        if g.strength > 0:
+            left.setdefault(g.home, []).append(g)
+    out = []
+    for _ in range(hits):
+        if not left:
+            break
+        home = max(left, key=lambda h: len(left[h]))
+        pile = left[home]
+        g = max(pile, key=lambda c: c.strength)
+        pile.remove(g)
+        if not pile:
+            del left[home]
+        out.append((g, g.strength))
+        g.strength = 0
+        g.box = DESTROYED
+    return out
+
+
 def names(counters: Sequence[Counter]) -> str:
     """``VB-6/1,2, VT-6/3``: counters grouped by squadron, in the order they were raised."""
     if len(counters) == 1:
@@ -565,6 +629,14 @@ class CarrierBattle(TurnBattle):
         self.launch_per_turn = int(cond["launch_per_turn"])
         self.cap_rings = max(1, int(cond["cap_rings"]))
         self.turn_limit = int(cond["turn_limit"])
+        for key, choices in (
+            ("aa_hits", ("strength_point", "group")),
+            ("break_off", ("never", "no_working_carrier")),
+        ):
+            if cond[key] not in choices:
+                raise ValueError(f"{key} {cond[key]!r}: use {' or '.join(choices)}")
+        self.shoot_down = eliminate_groups if cond["aa_hits"] == "group" else spread_hits
+        self.break_off = cond["break_off"] == "no_working_carrier"
         searching = str(cond.get("searching_side") or "")
         self.searching = {"a": 0, "b": 1}.get(searching, -1)
         self.found = self.searching < 0
@@ -1015,7 +1087,7 @@ class CarrierBattle(TurnBattle):
         say = self.narrate
         points = sum(c.strength for c in wave)
         aa = aa_fire(self.dice, carrier.aa, f"AA {carrier.name}")
-        shot = spread_hits(list(wave), aa.hits)
+        shot = self.shoot_down(list(wave), aa.hits)
         if say:
             out.append(
                 f"{names(wave)} ({points} strength points) attack {carrier.name}: her AA rolls "
@@ -1237,20 +1309,26 @@ class CarrierBattle(TurnBattle):
                 return True
         return False
 
+    def _on_their_way(self, side: int) -> bool:
+        """Bombers of ``side`` in the Moving to Attack, Ready to Attack or Attacking box."""
+        return any(
+            c.bomber and c.strength > 0 and c.box in ATTACK_CIRCUIT for c in self.counters[side]
+        )
+
     def _check_end(self) -> list[str]:
         afloat = [any(not c.sunk for c in self.side_carriers[s]) for s in (0, 1)]
         reason = ""
         for s in (0, 1):
-            if afloat[s]:
-                continue
-            on_way = any(
-                c.bomber and c.strength > 0 and c.box in ATTACK_CIRCUIT for c in self.counters[s]
-            )
-            if not on_way:
+            if not afloat[s] and not self._on_their_way(s):
                 reason = f"{self.side_names[s]} has no carrier afloat"
                 break
         if not reason and not self.can_strike(0) and not self.can_strike(1):
             reason = "neither side has bombers able to attack"
+        if not reason and self.break_off:
+            for s in (0, 1):
+                if afloat[s] and not self._working(s) and not self._on_their_way(s):
+                    reason = f"{self.side_names[s]} has no working carrier left and breaks off"
+                    break
         if not reason and self.turn >= self.turn_limit:
             reason = f"the turn limit ({self.turn_limit}) is reached"
         if not reason:

@@ -15,7 +15,7 @@ result back into campaign step losses, unit by unit, by this rule (docs/rules-no
   its ships' old damage is not counted again.
 
 No single carrier of a two-carrier group is under a quarter or over three quarters of its
-tonnage (the 1942 groups run from 37% to 63%), so one carrier sunk costs its group one step
+tonnage (the 1942 groups run from 33% to 67%), so one carrier sunk costs its group one step
 whichever carrier it is, and both sunk cost two.
 
 The campaign battle's winner then follows 002: *the side that has lost the most combat
