@@ -338,3 +338,40 @@ def test_a_column_shift_in_merchant_warfare_with_the_option(
         c.resolve(dice=scripted({9: [3, 3]}))
         combat = next(e for e in c.events() if e.kind == "merchant_combat")
         assert combat.data["shift"] == 1 and combat.data["attack_bonus"] == 0
+
+
+def test_an_air_point_escorting_alone_takes_the_escorts_step(tmp_path: Path) -> None:
+    """The audit's case: 'escorts 1 step(s)' on USA East Coast – Panama with an Air Point
+    as the only escort, and nobody lost anything. The Air Point is removed by the step
+    (002: Air Points *are removed at the first step*), and the report says who lost what."""
+    path = tmp_path / "drumbeat.seacontrol"
+    GameFile.create(path, load_scenario()).close()
+    with Campaign.open(path) as c:
+        board = c.board()
+        area = board.area_of("norfolk")  # US land-based air has range 0
+        assert area in board.route("usa_east_panama").path
+        usa = {
+            "nation": "usa",
+            "turn": 1,
+            "escorts": [
+                {
+                    "route": "usa_east_panama",
+                    "air": [{"air": "usa_air_east_coast", "points": 1}],
+                }
+            ],
+        }
+        subs = ["ger_ss_lorient", "ger_ss_la_pallice", "ger_ss_st_nazaire"]
+        germany = {
+            "nation": "germany",
+            "turn": 1,
+            "raids": [{"route": "usa_east_panama", "area": area, "units": subs}],
+        }
+        give(c, usa, germany)
+        # CV 9 v 6 (3:2), the escorts' air supremacy −2 → 2:3; dice 5 − 3 = +2: Blue,
+        # escorts lose 20% of 9 = 1 step
+        c.resolve(dice=scripted({9: [5, 3]}))
+        combat = next(e for e in c.events() if e.kind == "merchant_combat")
+        assert combat.data["escort_steps"] == combat.data["escort_steps_taken"] == 1
+        assert "escorts lose 1 step (Air Point of land-based air at Norfolk)" in combat.text
+        assert c.state.air["usa_air_east_coast"].points == 0
+        assert any(e.kind == "air_lost" for e in c.events())
