@@ -837,9 +837,7 @@ def _capture(t: Turn, board: Board, place: str, nation: str, survivors: int) -> 
         if unit.base == place and unit.state != "sunk" and not board.friendly(unit.nation, nation):
             try:
                 refuge = board.nearest_fleet_base(
-                    unit.nation,
-                    board.area_of(place),
-                    (board.bases[place]["lon"], board.bases[place]["lat"]),
+                    unit.nation, (board.bases[place]["lon"], board.bases[place]["lat"])
                 )
             except LookupError:
                 unit.state = "sunk"

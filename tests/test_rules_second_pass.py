@@ -375,3 +375,22 @@ def test_an_air_point_escorting_alone_takes_the_escorts_step(tmp_path: Path) -> 
         assert "escorts lose 1 step (Air Point of land-based air at Norfolk)" in combat.text
         assert c.state.air["usa_air_east_coast"].points == 0
         assert any(e.kind == "air_lost" for e in c.events())
+
+
+def test_production_joins_the_fleet_base_nearest_the_shipyard_in_kilometres() -> None:
+    """002 step 2: *Add new ship production to nearest fleet base to the shipyard*: Harima
+    (Aioi) → Nagasaki (~480 km), not Ominato (~925 km)."""
+    from campaign.board import Board
+    from campaign.production import production_due
+    from campaign.state import initial_state
+
+    scenario = load_scenario()
+    state = initial_state(scenario)
+    state.turn = 2
+    board = Board(scenario, state)
+    yard = board.shipyards["harima_aioi"]
+    at = (yard["lon"], yard["lat"])
+    assert round(board.km(at, (129.87, 32.75))) in range(440, 520)  # Nagasaki
+    joins = {row["id"]: base for row, base in production_due(board)}
+    assert joins["jpn_p_lc_army_landing_ships"] == "nagasaki"
+    assert board.nearest_fleet_base("japan", at) == "nagasaki"
