@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# Qt's test locations live under the home folder: a home of this run's own keeps two test
+# runs on one machine (CI beside a developer's run) from emptying each other's files
+os.environ["HOME"] = tempfile.mkdtemp(prefix="seacontrol-ui-tests-")
 
 from PySide6.QtCore import QCoreApplication, QSettings, QStandardPaths
 from PySide6.QtWidgets import QDialog
