@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import tempfile
@@ -14,6 +15,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # Qt's test locations live under the home folder: a home of this run's own keeps two test
 # runs on one machine (CI beside a developer's run) from emptying each other's files
 os.environ["HOME"] = tempfile.mkdtemp(prefix="seacontrol-ui-tests-")
+atexit.register(shutil.rmtree, os.environ["HOME"], True)
 
 from PySide6.QtCore import QCoreApplication, QSettings, QStandardPaths
 from PySide6.QtWidgets import QDialog
