@@ -10,6 +10,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import QCoreApplication, QSettings, QStandardPaths
+from PySide6.QtWidgets import QDialog
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # Qt's test locations live under the home folder: a home of this run's own keeps two test
@@ -17,8 +19,6 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ["HOME"] = tempfile.mkdtemp(prefix="seacontrol-ui-tests-")
 atexit.register(shutil.rmtree, os.environ["HOME"], True)
 
-from PySide6.QtCore import QCoreApplication, QSettings, QStandardPaths
-from PySide6.QtWidgets import QDialog
 
 
 @pytest.fixture(autouse=True)
