@@ -20,7 +20,6 @@ os.environ["HOME"] = tempfile.mkdtemp(prefix="seacontrol-ui-tests-")
 atexit.register(shutil.rmtree, os.environ["HOME"], True)
 
 
-
 @pytest.fixture(autouse=True)
 def no_unexpected_dialogs(monkeypatch: pytest.MonkeyPatch) -> None:
     """A modal dialog nobody answers would hang the suite: a test that opens one without
