@@ -4,7 +4,7 @@ strategic base-to-base transfers, and tonnage allocated to the routes (new route
 from __future__ import annotations
 
 from .context import Turn
-from .events import UMPIRE
+from .events import UMPIRE, Cover
 
 
 def move_supplies(t: Turn) -> None:
@@ -101,11 +101,23 @@ def allocate_tonnage(t: Turn) -> None:
                 "notes": f"created on turn {t.state.turn}",
             }
             t.state.routes.setdefault(new.id, 0)
+            board = t.board
             t.emit(
                 "route_created",
                 f"New merchant route '{new.name}' ({serial}).",
                 nation,
                 (nation,),
+                # 002: *Merchant routes are marked on the map*: every team sees the line
+                cover=Cover(
+                    f"A new merchant route of {board.name_of(nation)} is marked on the map: "
+                    f"{board.public_route_name(new.id)}.",
+                    {
+                        "route": new.id,
+                        "serial": serial,
+                        "origin": new.origin,
+                        "destination": new.destination,
+                    },
+                ),
                 route=new.id,
             )
         changes = dict(orders.tonnage)

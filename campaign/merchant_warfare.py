@@ -19,7 +19,7 @@ from functools import lru_cache
 from .board import Board, RouteForce
 from .cards import card_bonus
 from .context import Turn, unit_casualty
-from .events import UMPIRE
+from .events import UMPIRE, Cover
 from .forces import attack_cv, carries_air, defence_cv, land_air_cv, surface_rank
 from .losses import LossRequest
 from .options import RULE_OPTIONS, option
@@ -254,12 +254,28 @@ def merchant_warfare(t: Turn) -> None:
             by_area.setdefault(raid.area, []).append(raid)
         escorts = board.escorts(route_id, orders)
         for area in sorted(by_area):
-            _merchant_combat(t, board, route_id, line.name, area, by_area[area], escorts, short_row)
+            # the raiders read the route's public name (a created route's name is its team's)
+            _merchant_combat(
+                t,
+                board,
+                route_id,
+                board.public_route_name(route_id),
+                area,
+                by_area[area],
+                escorts,
+                short_row,
+            )
         if not status.working:
+            # a route's ends and contested areas are on the map: every team may know it
             t.emit(
                 "route_cut",
                 f"'{line.name}' does not work: {status.why}.",
                 line.nation,
+                (line.nation, UMPIRE),
+                cover=Cover(
+                    f"'{board.public_route_name(route_id)}' does not work: {status.why}.",
+                    {"route": route_id, "reason": status.why},
+                ),
                 route=route_id,
                 reason=status.why,
             )
@@ -382,4 +398,4 @@ def _merchant_combat(
                 context,
             )
             for uid in t.take_losses(request):
-                t.hit_unit(state.units[uid], context)
+                t.hit_unit(state.units[uid], context, everyone)
