@@ -187,9 +187,7 @@ def fire(side: CombatSide, enemy: CombatSide, rolls: Sequence[int]) -> FireResul
         raise ValueError(f"{side.name}: CV {side.cv} rolls {len(chunks)} dice, not {len(rolls)}")
     shift = side.column_shift
     dice = tuple(
-        DieResult(
-            cv, roll, roll + drm, damage(cv, roll + drm, shift), column_of(roll + drm, shift)
-        )
+        DieResult(cv, roll, roll + drm, damage(cv, roll + drm, shift), column_of(roll + drm, shift))
         for cv, roll in zip(chunks, rolls, strict=True)
     )
     return FireResult(side.name, tuple(mods), dice, shift)

@@ -36,6 +36,13 @@ RULE_OPTIONS: dict[str, RuleOption] = {
             "manpower/tank points an invasion force without landing craft may land (at -2)",
         ),
         RuleOption(
+            "allies_share_forces",
+            True,
+            "true: a team's view shows its allies' units, Air Points and garrisons (allied "
+            "navies plan together: cards may be played on behalf of allies); false: only "
+            "its own forces and what is public (docs/team-views.md)",
+        ),
+        RuleOption(
             "single_task_force_landings",
             False,
             "true: an amphibious operation may be one task force covering its own landing "
