@@ -31,7 +31,8 @@ from campaign.state import Unit
 from campaign.teamview import team_view
 from tests.helpers import add_row
 
-CANARY = re.compile(r"canary\w*", re.IGNORECASE)
+#: every canary begins so (no place in the 1942 world does: "Canary Islands" would)
+CANARY = re.compile(r"qzx\w*", re.IGNORECASE)
 SAMPLES = paths.scenario_dir("1942") / "sample-orders"
 NATIONS_1942 = (
     "usa",
@@ -70,26 +71,26 @@ def plant_scenario_canaries(folder: Path, nation: str) -> dict[str, str]:
 
     def units(row: dict[str, str]) -> None:
         if row["nation"] == nation:
-            row["name"] = f"Canaryunit{len(unit_names)}"
-            row["notes"] = f"canarynote {row['id']}"
+            row["name"] = f"Qzxunit{len(unit_names)}"
+            row["notes"] = f"qzxnote {row['id']}"
             unit_names[row["id"]] = row["name"]
 
     def ships(row: dict[str, str]) -> None:
         if row["nation"] == nation:
             owned_ships.add(row["id"])
-            row["class"] = f"Canaryclass {row['id']}"
-            row["notes"] = f"canarynote {row['id']}"
+            row["class"] = f"Qzxclass {row['id']}"
+            row["notes"] = f"qzxnote {row['id']}"
 
     def air_groups(row: dict[str, str]) -> None:
         if row["ship"] in owned_ships:
-            row["model"] = f"Canarymodel {row['id']}"
-            row["notes"] = f"canarynote {row['id']}"
+            row["model"] = f"Qzxmodel {row['id']}"
+            row["notes"] = f"qzxnote {row['id']}"
 
     def of_nation(*fields: str, key: str = "nation") -> Any:
         def change(row: dict[str, str]) -> None:
             if row.get(key) == nation:
                 for f in fields:
-                    row[f] = f"canary{f} {row.get('id', '')}"
+                    row[f] = f"qzx{f} {row.get('id', '')}"
 
         return change
 
@@ -112,12 +113,12 @@ def plant_order_canaries(orders: dict[str, Any]) -> dict[str, Any]:
     operations, card texts, a new route's name, notes) — a new route's id stays: it is the
     route's public handle (docs/team-views.md)."""
     orders = copy.deepcopy(orders)
-    tf_ids = {tf["id"]: f"canarytf{i}" for i, tf in enumerate(orders.get("task_forces", []))}
+    tf_ids = {tf["id"]: f"qzxtf{i}" for i, tf in enumerate(orders.get("task_forces", []))}
     for i, tf in enumerate(orders.get("task_forces", [])):
         tf["id"] = tf_ids[tf["id"]]
-        tf["name"] = f"Canary task force {i}"
+        tf["name"] = f"Qzx task force {i}"
     for i, op in enumerate(orders.get("operations", [])):
-        op["id"] = f"canaryop{i}"
+        op["id"] = f"qzxop{i}"
         op["task_forces"] = [tf_ids[t] for t in op["task_forces"]]
         if op.get("invasion_force"):
             op["invasion_force"] = tf_ids[op["invasion_force"]]
@@ -125,10 +126,10 @@ def plant_order_canaries(orders: dict[str, Any]) -> dict[str, Any]:
         if card.get("task_force") in tf_ids:
             card["task_force"] = tf_ids[card["task_force"]]
         if card.get("use") == "other":
-            card["text"] = "Canary request to Game Control"
+            card["text"] = "Qzx request to Game Control"
     for i, route in enumerate(orders.get("new_routes", [])):
-        route["name"] = f"Canary route {i}"
-    orders["notes"] = "canary notes"
+        route["name"] = f"Qzx route {i}"
+    orders["notes"] = "qzx notes"
     return orders
 
 
@@ -190,16 +191,15 @@ def assert_no_canary(
 
 
 # -- the 1942 scenario with its sample orders -----------------------------------------------
-@pytest.fixture(scope="module")
-def war_1942(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
-    """Turn 1 of the 1942 scenario with Japan's scenario rows and orders full of canaries,
-    Japan also creating a route and asking Game Control something; and turn 2 resolved
-    with no orders."""
-    folder = tmp_path_factory.mktemp("scenario") / "1942"
-    write_scenario(load_scenario(paths.scenario_dir("1942")), folder)
-    names = plant_scenario_canaries(folder, "japan")
-    game = folder.parent / "war.seacontrol"
-    GameFile.create(game, load_scenario(folder)).close()
+def canary_1942(folder: Path, to_step: int = 10) -> tuple[Path, dict[str, str]]:
+    """A 1942 game with Japan's scenario rows and orders full of canaries (Japan also
+    creating a route and asking Game Control something), the sample orders of every other
+    nation, turn 1 resolved up to ``to_step``. Returns the game and Japan's unit names."""
+    scenario_dir = folder / "1942"
+    write_scenario(load_scenario(paths.scenario_dir("1942")), scenario_dir)
+    names = plant_scenario_canaries(scenario_dir, "japan")
+    game = folder / "war.seacontrol"
+    GameFile.create(game, load_scenario(scenario_dir)).close()
     with Campaign.open(game) as c:
         for nation in NATIONS_1942:
             orders = json.loads((SAMPLES / f"{nation}.json").read_text(encoding="utf-8"))
@@ -216,7 +216,15 @@ def war_1942(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, 
                 orders["cards"].append({"card": "jpn_owada_group", "use": "other", "text": ""})
                 orders = plant_order_canaries(orders)
             c.set_orders(nation, load_orders(json.dumps(orders), nation))
-        c.resolve(seed=1942)
+        c.resolve(to_step=to_step, seed=1942)
+    return game, names
+
+
+@pytest.fixture(scope="module")
+def war_1942(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    """Turn 1 of :func:`canary_1942` resolved, and turn 2 with no orders."""
+    game, names = canary_1942(tmp_path_factory.mktemp("war"))
+    with Campaign.open(game) as c:
         c.resolve(seed=1942)
     return game, names
 
@@ -244,16 +252,16 @@ def test_the_1942_canaries_are_there_for_game_control_and_japan(
     game, names = war_1942
     japan = "\n".join(team_outputs(capsys, game, "japan", (1,)).values())
     for canary in (
-        "canaryop0",
-        "canarytf0",
-        "Canary task force 0",
-        "Canary route 0",
-        "Canary request to Game Control",
+        "qzxop0",
+        "qzxtf0",
+        "Qzx task force 0",
+        "Qzx route 0",
+        "Qzx request to Game Control",
     ):
         assert canary in japan, canary
     with Campaign.open(game) as c:
         umpire = c.report(None, 1)
-    assert "canaryop1" in umpire and "Canary task force 2" in umpire
+    assert "qzxop1" in umpire and "Qzx task force 2" in umpire
     # and Japan's enemies learned the Japanese units they fought, by name
     usa = team_outputs(capsys, game, "usa", (1,))["report turn 1"]
     assert any(name in usa for name in names.values())
@@ -450,7 +458,7 @@ def test_red_reads_its_own_secrets(
 ) -> None:
     game, _, _ = mini_war
     red = "\n".join(team_outputs(capsys, game, "red", (1, 2, 3)).values())
-    for canary in ("canaryop0", "Canary task force 0", "Canary route 0", "Canary request"):
+    for canary in ("qzxop0", "Qzx task force 0", "Qzx route 0", "Qzx request"):
         assert canary in red, canary
 
 
