@@ -516,3 +516,27 @@ def test_the_view_is_made_of_the_visible_events_only(
         view = c.team_view("blue")
         assert list(view.events) == visible(c.events(), "blue")
         assert view.to_json() == c.team_view("blue").to_json()  # deterministic
+
+
+def test_allies_share_their_forces_unless_the_scenario_says_not(
+    war_1942: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
+    game, names = war_1942
+    with Campaign.open(game) as c:
+        scenario, state, events = c.scenario, c.state, c.events()
+    germany = team_view(scenario, state, events, "germany")
+    # Japan is Germany's ally: its units are in Germany's view, whole
+    assert {u.nation for u in germany.allied_units} == {"italy", "japan"}
+    assert set(names.values()) <= {u.name for u in germany.allied_units if u.nation == "japan"}
+    assert not [u for u in germany.allied_units if u.nation == "usa"]
+    # the rule option turns the sharing off
+    folder = tmp_path / "alone"
+    write_scenario(scenario, folder)
+    toml = folder / "scenario.toml"
+    toml.write_text(
+        toml.read_text(encoding="utf-8") + "\n[options]\nallies_share_forces = false\n",
+        encoding="utf-8",
+    )
+    alone = team_view(load_scenario(folder), state, events, "germany")
+    assert alone.allied_units == () and alone.allied_air == () and alone.allied_garrisons == ()
+    assert alone.units == germany.units
