@@ -102,6 +102,9 @@ class CombatSide:
     minor_invasion_without_landing_craft: bool = False
     die_bonus: int = 0  # Advantage Cards: "Add to Combat Die roll"
     column_shift: int = 0  # Advantage Cards: "Shift combat results by one column"
+    #: the fleet base behind ``at_own_fleet_base_area``, in words ("Pearl Harbour, an
+    #: ally's"), for the modifier's label
+    fleet_base: str = ""
 
 
 @dataclass(frozen=True)
@@ -139,7 +142,8 @@ def modifiers(side: CombatSide, enemy: CombatSide) -> list[Modifier]:
         elif 3 * a <= b:
             out.append(Modifier("air inferiority (outnumbered 3:1 in air points)", -2))
     if side.at_own_fleet_base_area:
-        out.append(Modifier("in the same area as own fleet base", +1))
+        where = f" ({side.fleet_base})" if side.fleet_base else ""
+        out.append(Modifier(f"a fleet base of its side in the area{where}", +1))
     if side.lsp <= 0:
         out.append(Modifier("no LSP allocated to the Task Force", -3))
     elif side.lsp > side.units:
@@ -210,11 +214,28 @@ def step_distribution(side: CombatSide, enemy: CombatSide) -> dict[int, Fraction
     return dict(sorted(dist.items()))
 
 
-def battle_winner(lost_a: int, left_a: int, lost_b: int, left_b: int) -> tuple[str, str]:
-    """Who wins a naval battle, ``"a"`` or ``"b"`` (the defender), and why. 002 "Naval
-    Combat": *The side that has lost the most combat value must withdraw and has lost. In
-    the event of equal losses, the side with the highest CV at the end is the winner*; still
-    equal, the operation is not pressed home and the defender holds (docs/rules-notes.md)."""
+def battle_winner(
+    lost_a: Fraction | int,
+    left_a: Fraction | int,
+    lost_b: Fraction | int,
+    left_b: Fraction | int,
+    wiped_a: bool = False,
+    wiped_b: bool = False,
+    annihilated_can_win: bool = False,
+) -> tuple[str, str]:
+    """Who wins a naval battle, ``"a"`` or ``"b"`` (the defender), and why — the one rule
+    step 8, the exact odds, the fought-out battles and the reports all use.
+
+    002 "Naval Combat": *The side that has lost the most combat value must withdraw and has
+    lost. In the event of equal losses, the side with the highest CV at the end is the
+    winner.* A side whose whole force was sunk (``wiped_a`` / ``wiped_b``) cannot win and
+    hold the area, whatever it lost (rule option ``annihilated_can_win`` keeps the literal
+    comparison of combat value lost); both wiped out, or still level after the tie-break,
+    the operation is not pressed home and the defender holds (docs/rules-notes.md)."""
+    if not annihilated_can_win and (wiped_a or wiped_b):
+        if wiped_a and wiped_b:
+            return "b", "both forces were sunk: the operation is not pressed home"
+        return ("b" if wiped_a else "a"), "the other force was sunk to the last unit"
     if lost_a != lost_b:
         return ("a" if lost_a < lost_b else "b"), "lost less combat value"
     if left_a != left_b:
