@@ -335,7 +335,13 @@ RED_TURNS: dict[int, dict[str, Any]] = {
         "nation": "red",
         "turn": 3,
         "task_forces": [
-            {"id": "big", "name": "", "base": "red_port", "units": ["red_cl1"], "lsp": 1},
+            {
+                "id": "big",
+                "name": "",
+                "base": "red_port",
+                "units": ["red_cl1", "red_lc1"],
+                "lsp": 1,
+            },
             {"id": "sweep", "name": "", "base": "red_port", "units": ["red_es1"], "lsp": 1},
         ],
         "operations": [
@@ -379,7 +385,12 @@ def mini_war(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, 
 
     folder = tmp_path_factory.mktemp("mini") / "mini"
     write_scenario(load_scenario(MINI), folder)
-    for unit, kind in (("red_bb2", "heavy"), ("red_cl1", "light_cruiser"), ("red_es1", "escort")):
+    for unit, kind in (
+        ("red_bb2", "heavy"),
+        ("red_cl1", "light_cruiser"),
+        ("red_es1", "escort"),
+        ("red_lc1", "landing_craft"),
+    ):
         add_row(
             folder,
             "units.csv",

@@ -235,8 +235,8 @@ def _team_route_rows(session: GameSession, nation: str) -> list[list[Any]]:
                 unit = view.unit(str(u))
                 names.append(unit.name if unit else str(u))
             for air_id, points in e.data.get("air", []):
-                here = air.get(str(air_id))
-                where = places.get(here.base, here.base) if here else str(air_id)
+                known = air.get(str(air_id))
+                where = places.get(known.base, known.base) if known else str(air_id)
                 names.append(f"air at {where} ({points} pt)")
             allocations[str(e.data.get("route", ""))][side].extend(names)
     rows = []
