@@ -394,3 +394,125 @@ def test_production_joins_the_fleet_base_nearest_the_shipyard_in_kilometres() ->
     joins = {row["id"]: base for row, base in production_due(board)}
     assert joins["jpn_p_lc_army_landing_ships"] == "nagasaki"
     assert board.nearest_fleet_base("japan", at) == "nagasaki"
+
+
+# -- the owner's choices given ahead (002 "Damage": *Owner chooses which ship losses*) ----
+def _blue_fleet_sweeps_east(choices: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {
+        "nation": "blue",
+        "turn": 1,
+        "task_forces": [
+            {
+                "id": "home",
+                "name": "Home Fleet",
+                "base": "blue_port",
+                "units": ["blue_cv1", "blue_bb1"],
+                "lsp": 1,
+            }
+        ],
+        "operations": [
+            {"id": "sweep", "kind": "sea_control", "area": "east_sea", "task_forces": ["home"]}
+        ],
+        "choices": choices or {},
+    }
+
+
+def _damaged(c: Campaign) -> set[str]:
+    return {u.id for u in c.state.units.values() if u.state == "damaged"}
+
+
+@pytest.mark.parametrize(
+    ("choices", "hit"),
+    [
+        ({}, "blue_bb1"),  # the default owner keeps the most CV: the battle squadron (5 → 2)
+        ({"losses": ["blue_cv1"]}, "blue_cv1"),  # the owner said: the carriers first
+    ],
+)
+def test_losses_fall_where_the_owner_chose_ahead(
+    game: Path, choices: dict[str, Any], hit: str
+) -> None:
+    with Campaign.open(game) as c:
+        give(c, _blue_fleet_sweeps_east(choices), RED_BATTLESHIPS)
+        # Blue CV 16 rolls 1 (+2 air, +1 2:1 → 4: 2 steps on Red); Red CV 5 rolls 6
+        # (−2 air, −1 outnumbered, +1 own base → 4: 1 step on Blue)
+        c.resolve(dice=scripted({8: [1, 6]}))
+        assert hit in _damaged(c)
+        assert ({"blue_bb1", "blue_cv1"} - {hit}) & _damaged(c) == set()
+
+
+def _second_carrier(folder: Path) -> None:
+    from tests.helpers import add_row
+
+    add_row(
+        folder,
+        "units.csv",
+        {
+            "id": "blue_cv2",
+            "nation": "blue",
+            "type": "fleet_carrier",
+            "name": "Blue Reserve Carriers",
+            "base": "blue_port",
+            "state": "ready",
+            "carries_air": "no",
+        },
+    )
+
+
+@pytest.mark.parametrize(
+    ("choice", "aboard"),
+    [({}, True), ({"carrier_air": {"blue_cv1": "ashore"}}, False)],
+)
+def test_a_damaged_carriers_air_point_flies_to_another_carrier_or_ashore(
+    tmp_path: Path, mini_copy: Path, choice: dict[str, Any], aboard: bool
+) -> None:
+    """002: *Damaged Carrier units cannot carry their air unit any longer – this must be
+    transferred to land or another carrier unit with no air point.*"""
+    _second_carrier(mini_copy)
+    with Campaign.open(_fresh(tmp_path, mini_copy)) as c:
+        give(c, _blue_fleet_sweeps_east({"losses": ["blue_cv1"]} | choice), RED_BATTLESHIPS)
+        c.resolve(dice=scripted({8: [1, 6]}))
+        assert c.state.units["blue_cv1"].state == "damaged"
+        assert c.state.units["blue_cv2"].carries_air is aboard
+        assert ("blue_cv1_air" in c.state.air) is not aboard
+
+
+def test_repairs_follow_the_owners_choice(tmp_path: Path, mini_copy: Path) -> None:
+    from tests.helpers import set_cell
+
+    set_cell(mini_copy, "units.csv", 1, "state", "damaged")  # blue_bb1
+    set_cell(mini_copy, "units.csv", 2, "base", "blue_port")  # blue_es1 (damaged)
+    path = _fresh(tmp_path, mini_copy)
+    with Campaign.open(path) as c:
+        give(c, {"nation": "blue", "turn": 1})
+        c.resolve(dice=scripted({}))
+        assert _damaged(c) == {"blue_es1"}  # the default repairs the heavier unit
+    path = _fresh(tmp_path, mini_copy)
+    with Campaign.open(path) as c:
+        give(c, {"nation": "blue", "turn": 1, "choices": {"repairs": ["blue_es1"]}})
+        c.resolve(dice=scripted({}))
+        assert _damaged(c) == {"blue_bb1"}
+
+
+def test_choices_given_on_the_command_line_while_the_turn_is_resolved(
+    game: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from campaign.cli import main
+
+    with Campaign.open(game) as c:
+        give(c, _blue_fleet_sweeps_east(), RED_BATTLESHIPS)
+        c.resolve(to_step=7, dice=scripted({}))
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"blue": {"losses": ["red_bb1"]}}), encoding="utf-8")
+    assert main(["resolve", str(game), "--choices", str(bad)]) == 1
+    assert "red's, not blue's" in capsys.readouterr().err
+    good = tmp_path / "choices.json"
+    good.write_text(json.dumps({"blue": {"losses": ["blue_cv1"]}}), encoding="utf-8")
+    with Campaign.open(game) as c:
+        c.set_choices("blue", c.orders()["blue"].choices)  # unchanged: accepted mid-turn
+    assert main(["resolve", str(game), "--choices", str(good), "--to-step", "7"]) == 0
+    with Campaign.open(game) as c:
+        assert c.orders()["blue"].choices.losses == ("blue_cv1",)
+        c.resolve(dice=scripted({8: [1, 6]}))
+        assert "blue_cv1" in _damaged(c) and "blue_bb1" not in _damaged(c)
