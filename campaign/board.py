@@ -268,6 +268,34 @@ class Board:
     def route_nations(self) -> dict[str, str]:
         return {r: str(row["nation"]) for r, row in self.route_rows.items()}
 
+    def public_route_name(self, route_id: str) -> str:
+        """A merchant route as every team knows it. 002: *Merchant routes are marked on the
+        map*: a scenario's route by the chart's name (Annex B's names are the public
+        chart's); a route created during play by its serial and its ends — the name its
+        team gave it is the team's own (docs/team-views.md)."""
+        row = self.route_rows[route_id]
+        if route_id not in self.state.extra_routes:
+            return str(row["name"])
+        return (
+            f"route {row['serial']}, {self.public_place_name(str(row['origin']))} – "
+            f"{self.public_place_name(str(row['destination']))}"
+        )
+
+    def public_place_name(self, place: str) -> str:
+        """A place as every team knows it: a fleet train by whose it is (the name its team
+        gave it is the team's own), any other place by its name."""
+        row = self.bases.get(place)
+        if row is not None and row["kind"] == "fleet_train":
+            return f"Fleet train of {self.name_of(self.holder(place))}"
+        return self.place_name(place)
+
+    def route_name_for(self, route_id: str, viewer: str) -> str:
+        """The route's name as the team ``viewer`` knows it: its own name for its own
+        nation, else :meth:`public_route_name`."""
+        if self.route_nation(route_id) == viewer:
+            return str(self.route_rows[route_id]["name"])
+        return self.public_route_name(route_id)
+
     def route_ids(self) -> list[str]:
         """Every merchant route, in the chart's (serial) order."""
         return sorted(self.route_rows, key=lambda r: (self.route_rows[r]["serial"], r))

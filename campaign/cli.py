@@ -17,12 +17,13 @@ from . import __version__, calculator, paths
 from .csvdata import InputError, Problem
 from .dice import SeededDice
 from .engine import Campaign
+from .events import Event
 from .gamefile import GameFile, GameFileError, opened
 from .merchant_warfare import DEFAULT_SHORT_ROW, SHORT_ROW_READINGS
 from .naval_combat import CombatSide
 from .odds import merchant_odds, naval_odds
 from .orders import Choices, OrderProblem, OrdersError, load_orders, parse_orders
-from .reports import format_situation, situation
+from .reports import format_situation, format_team_view, situation
 from .scenario import Scenario, load_scenario, write_scenario
 from .tactical import RULE_SETS, BattleSetup, find_setup, ignored_conditions
 from .tactical import run as run_battle
@@ -136,7 +137,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
 def cmd_show(args: argparse.Namespace) -> int:
     with opened(args.game) as game:
         try:
-            data = situation(game.scenario, game.state(), args.nation)
+            events = [Event.from_row(r) for r in game.events()]
+            data = situation(game.scenario, game.state(), args.nation, events)
         except KeyError:
             valid = ", ".join(n["id"] for n in game.scenario.rows("nations"))
             raise CliError(f"unknown nation '{args.nation}'; valid: {valid}") from None
@@ -144,6 +146,20 @@ def cmd_show(args: argparse.Namespace) -> int:
         _print_json(data)
     else:
         print(format_situation(data))
+    return EXIT_OK
+
+
+def cmd_view(args: argparse.Namespace) -> int:
+    with Campaign.open(args.game) as campaign:
+        if args.nation not in campaign.scenario.by_id("nations"):
+            valid = ", ".join(campaign.board().teams())
+            raise CliError(f"unknown nation '{args.nation}'; valid: {valid}")
+        view = campaign.team_view(args.nation)
+        text = format_team_view(view, campaign.scenario)
+    if args.json:
+        _print_json(view.to_data())
+    else:
+        print(text)
     return EXIT_OK
 
 
@@ -590,6 +606,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("show", cmd_show, "print the situation per nation")
     p.add_argument("game")
     p.add_argument("--nation", help="only this nation (its id, e.g. uk)")
+
+    p = add("view", cmd_view, "the game as one team may know it (its team view)")
+    p.add_argument("game")
+    p.add_argument("nation", help="the team's nation id, e.g. japan")
 
     p = add("export", cmd_export, "write a game's scenario as CSV files into a folder")
     p.add_argument("game")

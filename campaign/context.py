@@ -8,13 +8,13 @@ of loss on a unit (002 "Damage"), asking the owner which units take the losses.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from .board import Board
 from .dice import Dice
-from .events import Event
+from .events import UMPIRE, Cover, Event
 from .losses import (
     Casualty,
     LossPolicy,
@@ -64,9 +64,13 @@ class Turn:
         nation: str = "",
         visible_to: tuple[str, ...] = (),
         /,
+        *,
+        cover: Cover | None = None,
         **data: Any,
     ) -> Event:
-        event = Event(self.state.turn, self.state.step, kind, text, nation, data, visible_to)
+        """Log an event. ``cover``: the public form of a secret event, read by every team
+        outside ``visible_to`` (docs/team-views.md)."""
+        event = Event(self.state.turn, self.state.step, kind, text, nation, data, visible_to, cover)
         self.events.append(event)
         return event
 
@@ -92,8 +96,12 @@ class Turn:
         orders = self.orders.get(nation)
         return orders.choices if orders is not None else Choices()
 
-    def hit_unit(self, unit: Unit, context: str) -> None:
-        """One step of loss on a unit: ready → damaged → sunk (002 "Damage")."""
+    def hit_unit(self, unit: Unit, context: str, witnesses: Iterable[str] = ()) -> None:
+        """One step of loss on a unit: ready → damaged → sunk (002 "Damage").
+
+        Its owner, Game Control and the ``witnesses`` (the nations of the combat that did
+        it) learn of it; nobody else does (docs/team-views.md)."""
+        seen = (*sorted({unit.nation, *witnesses} - {UMPIRE}), UMPIRE)
         if unit.state == "ready":
             unit.state = "damaged"
             if unit.carries_air:
@@ -103,6 +111,7 @@ class Turn:
                 "unit_damaged",
                 f"{unit.name} ({self.board.name_of(unit.nation)}) is damaged — {context}.",
                 unit.nation,
+                seen,
                 unit=unit.id,
                 context=context,
             )
@@ -112,6 +121,7 @@ class Turn:
                 "unit_sunk",
                 f"{unit.name} ({self.board.name_of(unit.nation)}) is sunk — {context}.",
                 unit.nation,
+                seen,
                 unit=unit.id,
                 context=context,
             )

@@ -30,6 +30,7 @@ from .rules import check_choices, check_orders, check_turn
 from .scenario import Scenario
 from .state import GameState
 from .tactical import BattleSetup, TacticalBattle
+from .teamview import TeamView, team_view
 from .turn import STEPS, Turn, end_turn, with_production
 
 #: builds the dice for one step: (turn, step, log) → Dice
@@ -274,6 +275,14 @@ class Campaign:
         return event
 
     # -- reports ---------------------------------------------------------------------------
+    def team_view(self, nation: str) -> TeamView:
+        """The game as ``nation``'s team may know it: the one view every team output is
+        made from (docs/team-views.md). Its own orders for this turn, if stored, give its
+        task forces and flags before they are resolved."""
+        orders = self.orders().get(nation)
+        everything = [Event.from_row(r) for r in self.game.events()]
+        return team_view(self.scenario, self.state, everything, nation, orders)
+
     def report(self, nation: str | None = None, turn: int | None = None) -> str:
         """The turn's events in words, for Game Control or for one team (fog of war)."""
         from .reports import turn_report

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .board import Board
 from .context import Turn, count
-from .events import UMPIRE
+from .events import UMPIRE, Cover
 from .options import option
 from .orders import AirTransfer
 from .state import AirUnit, FleetTrain
@@ -92,17 +92,15 @@ def strategic_transfers(t: Turn) -> None:
                     f"Fleet train '{train.name}' moves {board.area_name(before)} → "
                     f"{board.area_name(order.area)}, with the units based on it.",
                     nation,
-                    (nation,),
+                    (nation, UMPIRE),
+                    cover=Cover(
+                        f"A fleet train of {board.name_of(nation)} moves to "
+                        f"{board.area_name(order.area)}.",
+                        {"area": order.area},
+                    ),
                     fleet_train=train.id,
                     origin=before,
                     to=order.area,
-                )
-                t.emit(
-                    "fleet_train_seen",
-                    f"A {board.name_of(nation)} fleet train moves to "
-                    f"{board.area_name(order.area)}.",
-                    nation,
-                    area=order.area,
                 )
 
 
@@ -186,6 +184,11 @@ def _fleet_trains(t: Turn, nation: str, serial: int) -> int:
                 "(for the land game).",
                 nation,
                 (nation, UMPIRE),
+                cover=Cover(
+                    f"A fleet train of {board.name_of(nation)} is set up in "
+                    f"{board.area_name(order.area)}.",
+                    {"area": order.area},
+                ),
                 fleet_train=order.id,
                 area=order.area,
                 origin=order.origin,
@@ -193,12 +196,6 @@ def _fleet_trains(t: Turn, nation: str, serial: int) -> int:
                 tonnage=order.tonnage,
                 lsp=order.lsp,
                 manpower=manpower,
-            )
-            t.emit(
-                "fleet_train_seen",
-                f"A {board.name_of(nation)} fleet train appears in {board.area_name(order.area)}.",
-                nation,
-                area=order.area,
             )
         elif order.disband:
             _disband(t, train)
@@ -223,7 +220,11 @@ def _disband(t: Turn, train: FleetTrain) -> None:
         f"Fleet train '{train.name}' is disbanded: its units and LSP return to "
         f"{board.place_name(train.origin)}, its tonnage to the pool.",
         train.nation,
-        (train.nation,),
+        (train.nation, UMPIRE),
+        cover=Cover(
+            f"A fleet train of {board.name_of(train.nation)} leaves {board.area_name(train.area)}.",
+            {"area": train.area},
+        ),
         fleet_train=train.id,
         origin=train.origin,
     )
@@ -253,11 +254,23 @@ def allocate_tonnage(t: Turn) -> None:
                 "notes": f"created on turn {t.state.turn}",
             }
             t.state.routes.setdefault(new.id, 0)
+            board = t.board
             t.emit(
                 "route_created",
                 f"New merchant route '{new.name}' ({serial}).",
                 nation,
                 (nation,),
+                # 002: *Merchant routes are marked on the map*: every team sees the line
+                cover=Cover(
+                    f"A new merchant route of {board.name_of(nation)} is marked on the map: "
+                    f"{board.public_route_name(new.id)}.",
+                    {
+                        "route": new.id,
+                        "serial": serial,
+                        "origin": new.origin,
+                        "destination": new.destination,
+                    },
+                ),
                 route=new.id,
             )
         changes = dict(orders.tonnage)

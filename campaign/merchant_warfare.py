@@ -19,7 +19,7 @@ from functools import lru_cache
 from .board import Board, RouteForce
 from .cards import card_bonus
 from .context import Turn, count, unit_casualty
-from .events import UMPIRE
+from .events import UMPIRE, Cover
 from .forces import attack_cv, carries_air, defence_cv, land_air_cv, surface_rank
 from .losses import Casualty, LossRequest
 from .options import RULE_OPTIONS, option
@@ -255,12 +255,28 @@ def merchant_warfare(t: Turn) -> None:
             by_area.setdefault(raid.area, []).append(raid)
         escorts = board.escorts(route_id, orders)
         for area in sorted(by_area):
-            _merchant_combat(t, board, route_id, line.name, area, by_area[area], escorts, short_row)
+            # the raiders read the route's public name (a created route's name is its team's)
+            _merchant_combat(
+                t,
+                board,
+                route_id,
+                board.public_route_name(route_id),
+                area,
+                by_area[area],
+                escorts,
+                short_row,
+            )
         if not status.working:
+            # a route's ends and contested areas are on the map: every team may know it
             t.emit(
                 "route_cut",
                 f"'{line.name}' does not work: {status.why}.",
                 line.nation,
+                (line.nation, UMPIRE),
+                cover=Cover(
+                    f"'{board.public_route_name(route_id)}' does not work: {status.why}.",
+                    {"route": route_id, "reason": status.why},
+                ),
                 route=route_id,
                 reason=status.why,
             )
@@ -399,9 +415,9 @@ def _merchant_combat(
     for chosen in (escort_loss, raider_loss):
         for cid in chosen:
             if cid in state.units:
-                t.hit_unit(state.units[cid], context)
+                t.hit_unit(state.units[cid], context, everyone)
             else:
-                _lose_air_point(t, board, cid.split(":")[1], context)
+                _lose_air_point(t, board, cid.split(":")[1], context, everyone)
 
 
 def _losses(
@@ -463,7 +479,10 @@ def _loss_words(side: str, due: int, chosen: list[str], board: Board) -> str:
     return f"{side} lose {count(len(chosen), 'step')} ({who}){short}"
 
 
-def _lose_air_point(t: Turn, board: Board, air_id: str, context: str) -> None:
+def _lose_air_point(
+    t: Turn, board: Board, air_id: str, context: str, witnesses: tuple[str, ...]
+) -> None:
+    """An Air Point lost: its owner, the nations of the combat and Game Control know."""
     air = t.state.air[air_id]
     air.points -= 1
     t.emit(
@@ -471,6 +490,7 @@ def _lose_air_point(t: Turn, board: Board, air_id: str, context: str) -> None:
         f"An Air Point of {board.air_name(air_id)} ({board.name_of(air.nation)}) is lost — "
         f"{context}.",
         air.nation,
+        (*sorted({air.nation, *witnesses} - {UMPIRE}), UMPIRE),
         air=air_id,
         context=context,
     )

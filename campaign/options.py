@@ -60,6 +60,13 @@ RULE_OPTIONS: dict[str, RuleOption] = {
             "manpower/tank points an invasion force without landing craft may land (at -2)",
         ),
         RuleOption(
+            "allies_share_forces",
+            True,
+            "true: a team's view shows its allies' units, Air Points and garrisons (allied "
+            "navies plan together: cards may be played on behalf of allies); false: only "
+            "its own forces and what is public (docs/team-views.md)",
+        ),
+        RuleOption(
             "annihilated_can_win",
             False,
             "true: a naval battle is judged by combat value lost alone, so a force sunk to the "

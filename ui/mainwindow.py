@@ -115,6 +115,8 @@ class MainWindow(QMainWindow):
         self.turnbar.dice_mode.currentIndexChanged.connect(self._dice_mode)
         self.chart.selected.connect(self._selected)
         self.chart.taskForceDropped.connect(self._task_force_dropped)
+        # the report's own view menu switches the chart and the details too
+        self.report.viewerChanged.connect(self._show_viewer)
         self.session.gameChanged.connect(self._update_title)
         self.session.stateChanged.connect(self._update_title)
         self.session.dirtyChanged.connect(lambda _d: self._update_title())
@@ -472,8 +474,14 @@ class MainWindow(QMainWindow):
 
     # -- views -------------------------------------------------------------------------------------
     def set_viewer(self, nation: str | None) -> None:
+        """Show everything as one team may know it (the report, the chart and the
+        details: its team view), or as Game Control (``None``)."""
         self.report.set_viewer(nation or "", confirm=False)
-        self.chart.set_team(nation)
+        self._show_viewer(nation or "")
+
+    def _show_viewer(self, nation: str) -> None:
+        self.chart.set_team(nation or None)
+        self.details.set_team(nation or None)
 
     def choose_team(self) -> None:
         if not self.session.is_open:

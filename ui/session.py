@@ -33,6 +33,7 @@ from campaign.orders import OrderProblem, Orders, OrdersError
 from campaign.scenario import Scenario, load_scenario
 from campaign.state import GameState
 from campaign.tactical import BattleSetup, TacticalBattle
+from campaign.teamview import TeamView
 
 MAX_RECENT = 8
 
@@ -245,6 +246,10 @@ class GameSession(QObject):
 
     def events(self, nation: str | None = None, turn: int | None = None) -> list[Event]:
         return self.require().events(nation, turn)
+
+    def team_view(self, nation: str) -> TeamView:
+        """The game as ``nation``'s team may know it: what every team output shows."""
+        return self.require().team_view(nation)
 
     # -- internals -----------------------------------------------------------------------------
     def _new_working_copy(self) -> Path:
