@@ -26,17 +26,7 @@ from ..forces import fleet_cv
 from ..naval_combat import battle_winner
 from ..scenario import Scenario
 from ..state import Unit
-from . import AirGroup, BattleResult, BattleSetup, Ship, Side
-
-
-def _guns(text: str | None) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for part in (text or "").split():
-        calibre, _, count = part.partition(":")
-        if calibre and count.isdigit():
-            out[calibre] = out.get(calibre, 0) + int(count)
-    return out
-
+from . import AirGroup, BattleResult, BattleSetup, Ship, Side, parse_guns
 
 #: air group kind → words for its name
 KIND_WORDS = {
@@ -79,7 +69,7 @@ def ships_of(scenario: Scenario, unit_id: str) -> list[Ship]:
                 s["tonnage"],
                 s["completed"],
                 s["speed"],
-                _guns(s["guns"]),
+                parse_guns(s["guns"])[0],
                 s["aa"],
                 s["belt"],
                 s["deck"],
