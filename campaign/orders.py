@@ -17,7 +17,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .untrusted import JsonInputError, JsonLimits, field_name, read_json, shown
+from .untrusted import (
+    JsonInputError,
+    JsonLimits,
+    field_name,
+    kind_of,
+    read_json,
+    shown,
+    within,
+)
 
 CARGO_KINDS = (
     "manpower",
@@ -192,23 +200,6 @@ class Orders:
 
 
 # -- parsing -----------------------------------------------------------------------------
-def kind_of(value: Any) -> str:
-    """What a JSON value is, in words, for a message: ``a number (7)``, ``text ('x')``…"""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "null"
-    if isinstance(value, int | float):
-        return f"a number ({value})"
-    if isinstance(value, str):
-        return f"text ({shown(value)})"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return "a value out of bounds"
-
-
 class _Reader:
     """Reads one JSON object into dataclasses, collecting problems with their paths."""
 
@@ -435,15 +426,11 @@ def load_orders(text: str | bytes, nation: str | None = None) -> Orders:
             raise
         # the reader's own word on a value already refused above would only repeat it
         refused = [p.order for p in problems]
-        rest = [p for p in exc.problems if not _within(p.order.removeprefix("orders."), refused)]
+        rest = [p for p in exc.problems if not within(p.order.removeprefix("orders."), refused)]
         raise OrdersError(problems + rest) from None
     if problems:
         raise OrdersError(problems)
     return orders
-
-
-def _within(path: str, parents: list[str]) -> bool:
-    return any(path == p or path.startswith((p + ".", p + "[")) for p in parents)
 
 
 def range_cards(orders: Iterable[Orders], nation: str, tf_id: str) -> int:

@@ -30,7 +30,7 @@ import json
 import math
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -110,6 +110,23 @@ def terminal_safe(text: str) -> str:
 
 
 # -- JSON ---------------------------------------------------------------------------------
+def kind_of(value: Any) -> str:
+    """What a JSON value is, in words, for a message: ``a number (7)``, ``text ('x')``…"""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, int | float):
+        return f"a number ({value})"
+    if isinstance(value, str):
+        return f"text ({shown(value)})"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return "a value out of bounds"
+
+
 @dataclass(frozen=True)
 class JsonLimits:
     """How much of a JSON file is read: bytes, nesting, items in a list, characters in a
@@ -243,6 +260,12 @@ def json_path(base: str, key: str | int) -> str:
     if isinstance(key, int):
         return f"{base}[{key}]"
     return f"{base}.{key}" if base else key
+
+
+def within(path: str, parents: Iterable[str]) -> bool:
+    """Is ``path`` one of ``parents`` or inside one (``a.ships[0].id`` is inside ``a.ships``)?
+    A value refused whole is not refused again for its parts."""
+    return any(path == p or path.startswith((p + ".", p + "[")) for p in parents)
 
 
 def _walk(root: Any, limits: JsonLimits) -> Iterator[tuple[str, str]]:
