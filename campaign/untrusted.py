@@ -73,6 +73,16 @@ def formula_risk(text: str) -> bool:
     return text.startswith(FORMULA_STARTS) or text.lstrip(" ").startswith(FORMULA_STARTS[:4])
 
 
+def spreadsheet_safe(value: object) -> object:
+    """A cell for a CSV file made for people to open (a report, a chart): text that a
+    spreadsheet would run as a formula gets a leading ``'``, which spreadsheets read as
+    "this is text". Numbers are left as they are. (Scenario files must read back exactly,
+    so there such text is refused instead: :func:`campaign.csvdata.text_problem`.)"""
+    if isinstance(value, str) and formula_risk(value):
+        return "'" + value
+    return value
+
+
 def escaped(text: str) -> str:
     """``text`` with every control, bidirectional control and surrogate written out
     (``\\x1b``, ``\\u202e``): safe in a message, a log or a terminal."""

@@ -256,12 +256,18 @@ SIDE_KEYS = ("a", "b")
 RULE_SET_NAMES = ("carrier", "fastplay", "surface", "airstrike")
 
 
+#: problems a set-up's message lists (all are in ``SetupError.problems``)
+SHOWN_PROBLEMS = 50
+
+
 class SetupError(ValueError):
     """A set-up refused as a whole; carries every problem (file, field, what is wrong)."""
 
     def __init__(self, problems: list[Problem]) -> None:
         self.problems = problems
-        super().__init__("\n".join(str(p) for p in problems))
+        head = "\n".join(str(p) for p in problems[:SHOWN_PROBLEMS])
+        more = len(problems) - SHOWN_PROBLEMS
+        super().__init__(head + (f"\n… and {more} more" if more > 0 else ""))
 
 
 @dataclass(frozen=True)
