@@ -116,6 +116,14 @@ class Board:
         """Fleet bases held by ``nation`` and usable this turn."""
         return [b for b in self.bases if self.is_fleet_base(b) and self.holder(b) == nation]
 
+    def on_land_map(self, place: str) -> bool:
+        """Is ``place`` covered by a Land Combat map? 002 "Amphibious Operations": *Minor
+        Invasion – involving an island or somewhere not covered by a Land Combat map; Major
+        Invasion – delivering troops into the Land Combat Map.* The scenario says so per
+        place (bases.csv ``land_map``); left empty, islands are not and other places are."""
+        marked = self.bases[place].get("land_map")
+        return bool(marked) if marked is not None else not self.bases[place]["island"]
+
     def open_to(self, nation: str, place: str) -> bool:
         """Can ``nation``'s merchant route end at ``place``? (own, allied or neutral-held)"""
         holder = self.holder(place)

@@ -328,8 +328,11 @@ def _merchant_combat(
         )
         return
     # Cards are spent only on a combat that happens ("for a single attack").
-    shift += card_bonus(t, "column_shift", route=route_id, nations=raid_nations)
-    shift -= card_bonus(t, "column_shift", route=route_id, nations=escort_nations)
+    # 002: *Advantage Cards count as die roll bonus shown on card* (a shift only with the
+    # rule option merchant_card_shifts)
+    if option(t.options, "merchant_card_shifts"):
+        shift += card_bonus(t, "column_shift", route=route_id, nations=raid_nations)
+        shift -= card_bonus(t, "column_shift", route=route_id, nations=escort_nations)
     a_bonus = card_bonus(t, "die_bonus", route=route_id, nations=raid_nations)
     e_bonus = card_bonus(t, "die_bonus", route=route_id, nations=escort_nations)
     combat = MerchantCombat(a_cv, e_cv, german, others, surface, shift, a_bonus, e_bonus)

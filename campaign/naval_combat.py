@@ -187,9 +187,7 @@ def fire(side: CombatSide, enemy: CombatSide, rolls: Sequence[int]) -> FireResul
         raise ValueError(f"{side.name}: CV {side.cv} rolls {len(chunks)} dice, not {len(rolls)}")
     shift = side.column_shift
     dice = tuple(
-        DieResult(
-            cv, roll, roll + drm, damage(cv, roll + drm, shift), column_of(roll + drm, shift)
-        )
+        DieResult(cv, roll, roll + drm, damage(cv, roll + drm, shift), column_of(roll + drm, shift))
         for cv, roll in zip(chunks, rolls, strict=True)
     )
     return FireResult(side.name, tuple(mods), dice, shift)
@@ -212,11 +210,28 @@ def step_distribution(side: CombatSide, enemy: CombatSide) -> dict[int, Fraction
     return dict(sorted(dist.items()))
 
 
-def battle_winner(lost_a: int, left_a: int, lost_b: int, left_b: int) -> tuple[str, str]:
-    """Who wins a naval battle, ``"a"`` or ``"b"`` (the defender), and why. 002 "Naval
-    Combat": *The side that has lost the most combat value must withdraw and has lost. In
-    the event of equal losses, the side with the highest CV at the end is the winner*; still
-    equal, the operation is not pressed home and the defender holds (docs/rules-notes.md)."""
+def battle_winner(
+    lost_a: Fraction | int,
+    left_a: Fraction | int,
+    lost_b: Fraction | int,
+    left_b: Fraction | int,
+    wiped_a: bool = False,
+    wiped_b: bool = False,
+    annihilated_can_win: bool = False,
+) -> tuple[str, str]:
+    """Who wins a naval battle, ``"a"`` or ``"b"`` (the defender), and why — the one rule
+    step 8, the exact odds, the fought-out battles and the reports all use.
+
+    002 "Naval Combat": *The side that has lost the most combat value must withdraw and has
+    lost. In the event of equal losses, the side with the highest CV at the end is the
+    winner.* A side whose whole force was sunk (``wiped_a`` / ``wiped_b``) cannot win and
+    hold the area, whatever it lost (rule option ``annihilated_can_win`` keeps the literal
+    comparison of combat value lost); both wiped out, or still level after the tie-break,
+    the operation is not pressed home and the defender holds (docs/rules-notes.md)."""
+    if not annihilated_can_win and (wiped_a or wiped_b):
+        if wiped_a and wiped_b:
+            return "b", "both forces were sunk: the operation is not pressed home"
+        return ("b" if wiped_a else "a"), "the other force was sunk to the last unit"
     if lost_a != lost_b:
         return ("a" if lost_a < lost_b else "b"), "lost less combat value"
     if left_a != left_b:

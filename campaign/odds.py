@@ -19,14 +19,14 @@ losses to take*), so the odds cannot know the CV lost. Two ways are offered:
 * with ``cv_lost`` for a side (steps → CV lost, worked out by the caller from the force's
   units and the owner's intended loss order), the sides are compared by CV lost, ties by
   the CV left at the end;
-* without it, the sides are compared by steps lost, and equal steps are broken by the CV
-  left at the end, taking every step to cost the side's *average CV per step*: its CV over
+* without it, every step is taken to cost the side's *average CV per step*: its CV over
   its steps, two per unit (*Ship Units can be in one of three states – undamaged, damaged
   or sunk*), i.e. ``cv / (2 × units)``, never more than the CV the side has. If only one
-  side has ``cv_lost``, the other side's CV lost is that same average estimate and the
-  comparison is by CV.
+  side has ``cv_lost``, the other side's CV lost is that same average estimate.
 
-A side still level after the tie-break (same CV left) is a *draw* in these odds.
+Each pair of results is then judged by :func:`campaign.naval_combat.battle_winner`, the
+rule step 8 applies: a force sunk to the last unit cannot win, and a result still level
+after the tie-break goes to the defender (``b``), as in play — there is no "draw".
 
 Merchant warfare — 002 "Calculating Losses": *Roll 1d6 per side, subtract escort score
 from interdictor's score.* The 36 pairs of faces are each resolved with
@@ -242,8 +242,11 @@ class NavalOdds:
     """Exact odds of a naval combat between ``a`` and ``b`` (simultaneous fire).
 
     ``a_fire`` is a's fire (steps *b* loses), ``b_fire`` b's fire (steps *a* loses).
-    ``decided_by`` is ``"steps"`` (no ``cv_lost`` given: most steps lost loses, equal
-    steps go to the side with more CV left at the average CV per step) or ``"cv"``.
+    ``decided_by`` is ``"cv"`` (the CV each side loses was given from its units) or
+    ``"estimated cv"`` (each step estimated at the side's average CV per step). Every pair
+    of results is judged by :func:`campaign.naval_combat.battle_winner`, the rule step 8
+    applies, so ``p_a_wins + p_b_wins == 1``; ``p_level`` is the part of ``p_b_wins``
+    where the sides were still level after the tie-break and the defender held.
     """
 
     a: CombatSide
@@ -252,9 +255,11 @@ class NavalOdds:
     b_fire: FireOdds
     p_a_wins: Fraction
     p_b_wins: Fraction
-    p_draw: Fraction  # still level after the tie-break
+    p_level: Fraction  # level after the tie-break (or both sunk): the defender holds
     p_tie_steps: Fraction  # both sides lose the same number of steps
     decided_by: str
+    p_a_sunk: Fraction = Fraction(0)  # a's whole force sunk
+    p_b_sunk: Fraction = Fraction(0)  # b's whole force sunk
 
     @property
     def a_on_b(self) -> Mapping[int, Fraction]:
@@ -284,7 +289,9 @@ class NavalOdds:
             ],
             "a_wins": probability(self.p_a_wins),
             "b_wins": probability(self.p_b_wins),
-            "draw": probability(self.p_draw),
+            "level_defender_holds": probability(self.p_level),
+            "a_sunk": probability(self.p_a_sunk),
+            "b_sunk": probability(self.p_b_sunk),
             "tie_on_steps": probability(self.p_tie_steps),
             "decided_by": self.decided_by,
         }
@@ -304,17 +311,23 @@ class NavalOdds:
             lines.append(f"  modifiers: {mods}")
             lines.extend(_dist_lines(f.distribution, f"steps on {f.target}"))
             lines.append(f"  mean {_mean_sd(f.distribution)} steps")
-        names = (f"{self.a.name} wins", f"{self.b.name} wins", "draw")
+        names = (f"{self.a.name} wins", f"{self.b.name} wins")
         width = max(len(n) for n in names)
         lines.append("")
         how = (
-            "most steps lost loses; equal steps: more CV left (average CV per step) wins"
-            if self.decided_by == "steps"
-            else "most CV lost loses; equal CV lost: more CV left wins"
+            "most CV lost loses, each step estimated at the side's average CV per step"
+            if self.decided_by == "estimated cv"
+            else "most CV lost loses"
         )
-        lines.append(f"Result ({how})")
-        for name, p in zip(names, (self.p_a_wins, self.p_b_wins, self.p_draw), strict=True):
+        lines.append(
+            f"Result ({how}; equal CV lost: more CV left wins; a force sunk to the last "
+            "unit cannot win; still level: the defender holds)"
+        )
+        for name, p in zip(names, (self.p_a_wins, self.p_b_wins), strict=True):
             lines.append(f"  {name:<{width}}  {percent(float(p))}  {bar(float(p))}")
+        lines.append(
+            f"  of which level, {self.b.name} holds: {percent(float(self.p_level)).strip()}"
+        )
         lines.append(f"  equal steps lost: {percent(float(self.p_tie_steps)).strip()}")
         return "\n".join(line.rstrip() for line in lines)
 
@@ -324,21 +337,26 @@ def naval_odds(
     b: CombatSide,
     a_cv_lost: CvLost | None = None,
     b_cv_lost: CvLost | None = None,
+    a_steps_to_sink: int | None = None,
+    b_steps_to_sink: int | None = None,
+    annihilated_can_win: bool = False,
 ) -> NavalOdds:
     """Exact odds of a naval combat: both sides fire at once (002 "Damage Calculations").
 
     ``a_cv_lost(steps)`` / ``b_cv_lost(steps)``: the CV that side loses for ``steps``
-    steps, from its units. Given for either side, the winner is decided by CV lost
-    (002: *the side that has lost the most combat value must withdraw*); otherwise by
-    steps lost, ties by the CV left at the side's average CV per step (module docstring).
+    steps, from its units; not given, each step costs the side's average CV per step
+    (module docstring). ``a_steps_to_sink`` / ``b_steps_to_sink``: the steps that sink a
+    side's whole force (default two per unit: every unit undamaged). The winner of each
+    pair of results is :func:`campaign.naval_combat.battle_winner`'s.
     """
     a_fire = fire_odds(a, b)
     b_fire = fire_odds(b, a)
-    ca = step_counts(a.cv, a_fire.drm)  # ca[i]: b loses i steps
-    cb = step_counts(b.cv, b_fire.drm)  # cb[j]: a loses j steps
+    ca = step_counts(a.cv, a_fire.drm, a.column_shift)  # ca[i]: b loses i steps
+    cb = step_counts(b.cv, b_fire.drm, b.column_shift)  # cb[j]: a loses j steps
     total = sum(ca) * sum(cb)
-    a_wins = b_wins = tie_steps = 0
     by_cv = a_cv_lost is not None or b_cv_lost is not None
+    sink_a = a_steps_to_sink if a_steps_to_sink is not None else 2 * max(a.units, 1)
+    sink_b = b_steps_to_sink if b_steps_to_sink is not None else 2 * max(b.units, 1)
 
     def loss_a(j: int) -> Fraction:
         return Fraction(a_cv_lost(j)) if a_cv_lost is not None else _estimated_loss(a, j)
@@ -346,58 +364,44 @@ def naval_odds(
     def loss_b(i: int) -> Fraction:
         return Fraction(b_cv_lost(i)) if b_cv_lost is not None else _estimated_loss(b, i)
 
-    def tie_break(lost_a: Fraction, lost_b: Fraction) -> int:
-        """+1 a wins, -1 b wins, 0 draw — the side with the higher CV at the end."""
-        left_a, left_b = max(a.cv - lost_a, Fraction(0)), max(b.cv - lost_b, Fraction(0))
-        return (left_a > left_b) - (left_a < left_b)
-
-    for j, x in enumerate(cb):
-        if x:
-            tie_steps += x * (ca[j] if j < len(ca) else 0)
-    if by_cv:
-        lost_a = [loss_a(j) for j in range(len(cb))]
-        lost_b = [loss_b(i) for i in range(len(ca))]
-        for i, x in enumerate(ca):
-            if not x:
-                continue
-            for j, y in enumerate(cb):
-                if not y:
-                    continue
-                if lost_b[i] != lost_a[j]:
-                    verdict = 1 if lost_b[i] > lost_a[j] else -1
-                else:
-                    verdict = tie_break(lost_a[j], lost_b[i])
-                if verdict > 0:
-                    a_wins += x * y
-                elif verdict < 0:
-                    b_wins += x * y
-    else:
-        below = 0  # sum of cb[j] for j < i: a loses fewer steps than b
-        for i, x in enumerate(ca):
-            a_wins += x * below
-            below += cb[i] if i < len(cb) else 0
-        above = 0  # sum of ca[i] for i < j: b loses fewer steps than a
+    lost_a = [loss_a(j) for j in range(len(cb))]
+    lost_b = [loss_b(i) for i in range(len(ca))]
+    a_wins = level = tie_steps = 0
+    for i, x in enumerate(ca):
+        if not x:
+            continue
         for j, y in enumerate(cb):
-            b_wins += y * above
-            above += ca[j] if j < len(ca) else 0
-        for k in range(min(len(ca), len(cb))):
-            if ca[k] and cb[k]:
-                verdict = tie_break(loss_a(k), loss_b(k))
-                if verdict > 0:
-                    a_wins += ca[k] * cb[k]
-                elif verdict < 0:
-                    b_wins += ca[k] * cb[k]
-    draw = total - a_wins - b_wins
+            if not y:
+                continue
+            winner, why = nc.battle_winner(
+                lost_a[j],
+                max(a.cv - lost_a[j], Fraction(0)),
+                lost_b[i],
+                max(b.cv - lost_b[i], Fraction(0)),
+                wiped_a=j >= sink_a,
+                wiped_b=i >= sink_b,
+                annihilated_can_win=annihilated_can_win,
+            )
+            if winner == "a":
+                a_wins += x * y
+            elif "not pressed home" in why:
+                level += x * y
+            if i == j:
+                tie_steps += x * y
+    a_sunk = sum(y for j, y in enumerate(cb) if j >= sink_a) * sum(ca)
+    b_sunk = sum(x for i, x in enumerate(ca) if i >= sink_b) * sum(cb)
     return NavalOdds(
         a,
         b,
         a_fire,
         b_fire,
         Fraction(a_wins, total),
-        Fraction(b_wins, total),
-        Fraction(draw, total),
+        Fraction(total - a_wins, total),
+        Fraction(level, total),
         Fraction(tie_steps, total),
-        "cv" if by_cv else "steps",
+        "cv" if by_cv else "estimated cv",
+        Fraction(a_sunk, total),
+        Fraction(b_sunk, total),
     )
 
 

@@ -25,6 +25,7 @@ from .forces import air_points, fleet_cv, land_air_cv, landing_capacity
 from .losses import Casualty, LossRequest, SpreadLosses
 from .naval_combat import CombatSide, FireResult, battle_winner, dice_for, fire
 from .odds import NavalOdds, naval_odds
+from .options import option
 from .orders import Operation, TaskForce
 from .record import SurfaceRaid
 from .state import Unit
@@ -75,6 +76,7 @@ def plan_operations(t: Turn) -> tuple[list[Plan], dict[TFKey, TaskForce]]:
     by_area: dict[str, list[tuple[str, Operation]]] = {}
     for n, op in ops:
         by_area.setdefault(op.area, []).append((n, op))
+    interventions = choose_interventions(t, board, by_area, tfs, committed)
     plans = []
     for area in sorted(by_area):
         area_ops = by_area[area]
@@ -84,11 +86,73 @@ def plan_operations(t: Turn) -> tuple[list[Plan], dict[TFKey, TaskForce]]:
             for tf_id in op.task_forces:
                 _join(force, (n, tf_id), tfs, t, area)
         attacker = next(iter(sides))
-        interveners = []
-        if len(sides) == 1:
-            interveners = _interveners(t, board, area, attacker, tfs, committed, sides)
+        interveners = interventions.get(area, [])
+        for key in interveners:
+            side = board.side_key(key[0])
+            _join(sides.setdefault(side, Force(side)), key, tfs, t, area)
         plans.append(Plan(area, area_ops, sides, attacker, interveners))
     return plans, tfs
+
+
+def choose_interventions(
+    t: Turn,
+    board: Board,
+    by_area: dict[str, list[tuple[str, Operation]]],
+    tfs: dict[TFKey, TaskForce],
+    committed: set[TFKey],
+) -> dict[str, list[TFKey]]:
+    """Sea area → the task forces that intervene there. 002: *Any enemy TF within range may
+    choose to intervene - the intervening TF does not need a NOF to do this, but it does
+    also need an LSP available to it.* A task force standing by (no operation, stance
+    "intervene", an LSP) intervenes once: in the first of the areas its orders name
+    (``intervene_in``) where an enemy operates within its reach, or, naming none, against
+    the nearest enemy operation in reach (fewest sea areas away). It joins its side's force
+    there, whether or not its side also operates in that area; a third side does not join
+    a battle two other sides fight, and a neutral defends only its own waters."""
+    sides_in = {area: {board.side_key(n) for n, _ in ops} for area, ops in by_area.items()}
+    chosen: dict[str, list[TFKey]] = {}
+    for key in sorted(tfs):
+        nation, tf_id = key
+        tf = tfs[key]
+        if key in committed or tf.stance != "intervene" or tf.lsp < 1:
+            continue
+        if tf.base not in board.bases:
+            continue
+        reach = board.task_force_reach(nation, tf_id, t.orders.values())
+
+        def may(area: str, nation: str = nation, tf: TaskForce = tf, reach: int = reach) -> bool:
+            return _may_intervene(board, by_area, sides_in, nation, tf, reach, area)
+
+        if tf.intervene_in:
+            target = next((a for a in tf.intervene_in if may(a)), None)
+        else:
+            near = [a for a in by_area if may(a)]
+            target = min(near, key=lambda a: (board.distance(tf.base, a), a)) if near else None
+        if target is not None:
+            chosen.setdefault(target, []).append(key)
+    return chosen
+
+
+def _may_intervene(
+    board: Board,
+    by_area: dict[str, list[tuple[str, Operation]]],
+    sides_in: dict[str, set[str]],
+    nation: str,
+    tf: TaskForce,
+    reach: int,
+    area: str,
+) -> bool:
+    if area not in by_area or area not in board.world:
+        return False
+    if not any(board.enemies(nation, n) for n, _ in by_area[area]):
+        return False
+    if len(sides_in[area]) >= 2 and board.side_key(nation) not in sides_in[area]:
+        return False
+    if board.side(nation) == "neutral" and not any(
+        board.holder(b) == nation for b in board.bases if board.area_of(b) == area
+    ):
+        return False
+    return board.distance(tf.base, area) <= reach
 
 
 @dataclass(frozen=True)
@@ -103,17 +167,23 @@ class BattlePreview:
     units: dict[str, list[str]] = field(default_factory=dict)  # side key → unit ids
     #: side key → its units as loss candidates (as they will be at step 8)
     casualties: dict[str, tuple[Casualty, ...]] = field(default_factory=dict)
+    #: the scenario's rule option (naval_combat.battle_winner)
+    annihilated_can_win: bool = False
 
     def odds(self) -> NavalOdds:
         """Exact odds on the damage table, the winner by combat value lost (002 *the side
         that has lost the most combat value must withdraw*) with each side taking its steps
         as the default loss policy would (an owner choosing otherwise changes the CV)."""
         a_key, b_key = list(self.task_forces)
+        a_units, b_units = self.casualties.get(a_key, ()), self.casualties.get(b_key, ())
         return naval_odds(
             self.a,
             self.b,
-            cv_lost_by_default(self.casualties.get(a_key, ())),
-            cv_lost_by_default(self.casualties.get(b_key, ())),
+            cv_lost_by_default(a_units),
+            cv_lost_by_default(b_units),
+            sum(c.steps_left for c in a_units),
+            sum(c.steps_left for c in b_units),
+            self.annihilated_can_win,
         )
 
 
@@ -154,6 +224,7 @@ def preview_battles(t: Turn) -> list[BattlePreview]:
                 names,
                 units,
                 casualties,
+                bool(option(t.options, "annihilated_can_win")),
             )
         )
     return out
@@ -230,41 +301,6 @@ def _join(force: Force, key: TFKey, tfs: dict[TFKey, TaskForce], t: Turn, area: 
     force.units += [t.state.units[u] for u in tf.units if t.state.units[u].state != "sunk"]
     force.air += [(a.air, a.points) for a in tf.air if t.board.air_in_range(a.air, area)]
     force.lsp += tf.lsp
-
-
-def _interveners(
-    t: Turn,
-    board: Board,
-    area: str,
-    op_side: str,
-    tfs: dict[TFKey, TaskForce],
-    committed: set[TFKey],
-    sides: dict[str, Force],
-) -> list[TFKey]:
-    """Enemy task forces standing by with LSP whose range reaches the area join the battle
-    (each task force intervenes once a turn, in the first operation it can reach)."""
-    op_nation = next(iter(sides[op_side].nations))
-    joined: list[TFKey] = []
-    for key in sorted(tfs):
-        nation, tf_id = key
-        tf = tfs[key]
-        if key in committed or tf.stance != "intervene" or tf.lsp < 1:
-            continue
-        if board.friendly(nation, op_nation):
-            continue
-        side = board.side_key(nation)
-        if board.side(nation) == "neutral" and not any(
-            board.holder(b) == nation for b in board.bases if board.area_of(b) == area
-        ):
-            continue  # neutrals only defend their own waters
-        if len(sides) == 2 and side not in sides:
-            continue
-        if board.distance(tf.base, area) > board.task_force_reach(nation, tf_id, t.orders.values()):
-            continue
-        committed.add(key)
-        _join(sides.setdefault(side, Force(side)), key, tfs, t, area)
-        joined.append(key)
-    return joined
 
 
 def _side_of(t: Turn, board: Board, force: Force, area: str, peek: bool = False) -> CombatSide:
@@ -400,7 +436,15 @@ def _battle(t: Turn, board: Board, area: str, sides: dict[str, Force], attacker:
         )
         lost[force.key] = (cv_before - cv_after, cv_after)
     (lost_a, end_a), (lost_b, end_b) = lost[a.key], lost[b.key]
-    side, why = battle_winner(lost_a, end_a, lost_b, end_b)
+    side, why = battle_winner(
+        lost_a,
+        end_a,
+        lost_b,
+        end_b,
+        wiped_a=all(u.state == "sunk" for u in a.units),
+        wiped_b=all(u.state == "sunk" for u in b.units),
+        annihilated_can_win=bool(option(t.options, "annihilated_can_win")),
+    )
     winner = a.key if side == "a" else b.key
     loser = b.key if winner == a.key else a.key
     t.emit(
@@ -489,7 +533,10 @@ def _tactical_battle(
         ships={sid: ship.state for sid, ship in result.ships.items()},
     )
     losses = step_losses(result, a.units + b.units)
-    winner = a.key if campaign_winner(a.units, b.units, losses) == "a" else b.key
+    decided = campaign_winner(
+        a.units, b.units, losses, bool(option(t.options, "annihilated_can_win"))
+    )
+    winner = a.key if decided == "a" else b.key
     for loss in losses:
         unit = t.state.units[loss.unit]
         for _ in range(loss.steps):
@@ -597,15 +644,16 @@ def _landing(
     place = op.target
     name = board.place_name(place)
     defender = board.holder(place)
+    landing_tfs = _landing_task_forces(t, op)
     units = [
         t.state.units[u]
-        for tf_id in op.task_forces
+        for tf_id in landing_tfs
         for u in tfs[(nation, tf_id)].units
         if t.state.units[u].state != "sunk" and t.state.units[u].type != "submarine"
     ]
     air = [
         (a.air, a.points)
-        for tf_id in op.task_forces
+        for tf_id in landing_tfs
         for a in tfs[(nation, tf_id)].air
         if board.air_in_range(a.air, op.area)
     ]
@@ -640,14 +688,19 @@ def _landing(
     if d_cv > 0:
         # the modifiers as in a naval battle: the operation's LSP per unit, a fleet base of
         # either side in the sea area (002 Naval Combat modifiers)
+        # cards aimed at the operation's task forces and not spent in a step-8 battle (an
+        # unopposed landing) count here: *Add to Combat Die roll for a single attack*
+        aimed = [(nation, tf_id) for tf_id in op.task_forces]
         attacker = CombatSide(
             nation,
             a_cv,
             air_points(units) + sum(p for _, p in air),
             at_own_fleet_base_area=_friendly_fleet_base_in(board, op.area, (nation,)),
             units=len(units) or 1,
-            lsp=sum(tfs[(nation, tf_id)].lsp for tf_id in op.task_forces),
+            lsp=sum(tfs[(nation, tf_id)].lsp for tf_id in landing_tfs),
             minor_invasion_without_landing_craft=craft == 0,
+            die_bonus=card_bonus(t, "die_bonus", task_forces=aimed, nations={nation}),
+            column_shift=card_bonus(t, "column_shift", task_forces=aimed, nations={nation}),
         )
         defence = CombatSide(
             defender,
@@ -749,6 +802,18 @@ def _landing(
         place=place,
         garrison=survivors,
     )
+
+
+def _landing_task_forces(t: Turn, op: Operation) -> tuple[str, ...]:
+    """The task forces whose ships and air add to a minor invasion's CV. 002 "Minor
+    Invasions": *Use the following Combat values for land troops, in addition to the CV of
+    the TF allocated to Invasion* — the invasion force (rule option ``landing_strength``
+    ``"all_task_forces"`` adds the covering force too, reading *In an invasion all naval
+    units and air units in the supporting Task Force can be added into the invasion CV* as
+    every task force of the operation)."""
+    if option(t.options, "landing_strength") == "all_task_forces" or not op.invasion_force:
+        return op.task_forces
+    return (op.invasion_force,)
 
 
 def _capture(t: Turn, board: Board, place: str, nation: str, survivors: int) -> None:

@@ -150,6 +150,9 @@ class TaskForce:
     lsp: int = 0
     air: tuple[AirAllocation, ...] = ()
     stance: str = "intervene"  # without an operation: oppose enemy operations in range?
+    #: sea areas where it stands ready to intervene, first choice first (002 *Any enemy TF
+    #: within range may choose to intervene*); none named: the nearest enemy operation
+    intervene_in: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -221,7 +224,17 @@ class _Reader:
         if not isinstance(value, list):
             self.bad(key, f"must be a list […], not {kind_of(value)}")
             return []
-        return [(f"{key}[{i}]", self.obj(v, f"{key}[{i}]")) for i, v in enumerate(value)]
+        out = [(f"{key}[{i}]", self.obj(v, f"{key}[{i}]")) for i, v in enumerate(value)]
+        for where, item in out:
+            self.known(item, SECTION_FIELDS[key], where)
+        return out
+
+    def known(self, d: dict[str, Any], fields: tuple[str, ...], where: str) -> None:
+        """An unknown field is named, not silently ignored (a misspelt order would do
+        nothing)."""
+        for key in d:
+            if key not in fields:
+                self.bad(f"{where}.{key}", "is not a field here; valid: " + ", ".join(fields))
 
     def text(self, d: dict[str, Any], key: str, where: str, required: bool = True) -> str:
         value = d.get(key, "")
@@ -277,11 +290,28 @@ class _Reader:
         for i, a in enumerate(d.get("air", []) if isinstance(d.get("air", []), list) else []):
             w = f"{where}.air[{i}]"
             a = self.obj(a, w)
+            self.known(a, ("air", "points"), w)
             out.append(AirAllocation(self.text(a, "air", w), self.count(a, "points", w, 1)))
         if not isinstance(d.get("air", []), list):
             self.bad(f"{where}.air", f"must be a list, not {kind_of(d.get('air'))}")
         return tuple(out)
 
+
+def _fields(kind: type) -> tuple[str, ...]:
+    return tuple(kind.__dataclass_fields__)  # type: ignore[attr-defined]
+
+
+#: the fields each kind of order may have (its dataclass's)
+SECTION_FIELDS: dict[str, tuple[str, ...]] = {
+    "supplies": _fields(SupplyMove),
+    "transfers": _fields(Transfer),
+    "new_routes": _fields(NewRoute),
+    "escorts": _fields(Escort),
+    "task_forces": _fields(TaskForce),
+    "raids": _fields(Raid),
+    "operations": _fields(Operation),
+    "cards": _fields(CardPlay),
+}
 
 KNOWN_KEYS = {
     "nation",
@@ -361,6 +391,7 @@ def parse_orders(data: Any, nation: str | None = None) -> Orders:
             r.count(t, "lsp", w),
             r.air(t, w),
             r.choice(t, "stance", w, STANCES, "intervene"),
+            r.ids(t, "intervene_in", w),
         )
         for w, t in r.items(d, "task_forces")
     )

@@ -306,7 +306,8 @@ def test_battles_are_previewed_before_the_dice_with_their_exact_odds(game: Path)
         assert exact.decided_by == "cv"
         blue = cv_lost_by_default(battle.casualties["allies"])
         assert [blue(n) for n in range(5)] == [0, 3, 14, 14, 16]
-        assert abs(exact.p_a_wins + exact.p_b_wins + exact.p_draw - 1) < 1e-12
+        assert exact.p_a_wins + exact.p_b_wins == 1  # one rule: the defender holds a level
+        assert exact.p_b_sunk > 0  # the step losses that sink all of Red's force are counted
         c.resolve(to_step=7, seed=1)
         assert [b.a.cv for b in c.preview_battles()] == [16]
         c.resolve(to_step=8, seed=1)
@@ -325,12 +326,14 @@ def test_nothing_is_resolved_after_the_last_turn(game: Path) -> None:
 
 
 def major(*, with_red: bool) -> list[dict[str, Any]]:
+    """Blue lands on Red's home coast (a Land Combat map place) with landing craft."""
+    land = ["blue_bb1", "blue_lc1"]
     blue = {
         "nation": "blue",
         "turn": 1,
         "task_forces": [
             {"id": "cover", "name": "Cover", "base": "blue_port", "units": ["blue_cv1"], "lsp": 1},
-            {"id": "land", "name": "Landing", "base": "blue_port", "units": ["blue_bb1"], "lsp": 1},
+            {"id": "land", "name": "Landing", "base": "blue_port", "units": land, "lsp": 1},
         ],
         "operations": [
             {
@@ -338,7 +341,7 @@ def major(*, with_red: bool) -> list[dict[str, Any]]:
                 "kind": "major_invasion",
                 "area": "east_sea",
                 "task_forces": ["cover", "land"],
-                "target": "rock",
+                "target": "red_port",
                 "invasion_force": "land",
                 "manpower": 2,
             }
@@ -347,13 +350,34 @@ def major(*, with_red: bool) -> list[dict[str, Any]]:
     return [blue, RED] if with_red else [blue]
 
 
+def with_landing_craft(tmp_path: Path, mini_copy: Path) -> Path:
+    """The mini scenario with a Blue Landing Craft Group at Blue Harbour."""
+    from tests.helpers import add_row
+
+    add_row(
+        mini_copy,
+        "units.csv",
+        {
+            "id": "blue_lc1",
+            "nation": "blue",
+            "type": "landing_craft",
+            "name": "Blue Landing Craft",
+            "base": "blue_port",
+            "state": "ready",
+            "carries_air": "no",
+        },
+    )
+    return new_game(tmp_path, mini_copy, "craft.seacontrol")
+
+
 @pytest.mark.parametrize("with_red", [False, True])
 def test_a_major_landing_is_supported_by_the_invasion_force_if_not_engaged(
-    game: Path, with_red: bool
+    tmp_path: Path, mini_copy: Path, with_red: bool
 ) -> None:
     # 002: "The Invasion TF is counted as support to the landings (if not engaged by enemy
     # TF interfering)": the invasion force's CV (the heavy group, 5), not the covering
     # carriers'; nothing when Red's fleet intervened and had to be beaten first
+    game = with_landing_craft(tmp_path, mini_copy)
     with Campaign.open(game) as c:
         give(c, *major(with_red=with_red))
         c.resolve(seed="major")

@@ -56,16 +56,20 @@ def winner(
     lost_b: Callable[[int], Fraction],
     by_cv: bool,
 ) -> str:
-    """002: most lost loses; equal losses: highest CV at the end wins."""
-    if by_cv:
-        la, lb = lost_a(a_loses), lost_b(b_loses)
-    else:
-        la, lb = Fraction(a_loses), Fraction(b_loses)
+    """An independent reading of the rule: a force sunk to the last unit (two steps a unit)
+    cannot win; else most CV lost loses, equal losses the higher CV at the end wins; still
+    level (or both sunk) the defender holds: "level"."""
+    sunk_a, sunk_b = a_loses >= 2 * a.units, b_loses >= 2 * b.units
+    if sunk_a and sunk_b:
+        return "level"
+    if sunk_a or sunk_b:
+        return "b" if sunk_a else "a"
+    la, lb = lost_a(a_loses), lost_b(b_loses)
     if la != lb:
         return "a" if lb > la else "b"
-    left_a = max(a.cv - lost_a(a_loses), Fraction(0))
-    left_b = max(b.cv - lost_b(b_loses), Fraction(0))
-    return "a" if left_a > left_b else "b" if left_b > left_a else "draw"
+    left_a = max(a.cv - la, Fraction(0))
+    left_b = max(b.cv - lb, Fraction(0))
+    return "a" if left_a > left_b else "b" if left_b > left_a else "level"
 
 
 def average_loss(side: CombatSide) -> Callable[[int], Fraction]:
@@ -86,9 +90,11 @@ def test_cv_5_against_cv_5_read_off_the_table() -> None:
         (1, 0): two_thirds * third,
         (1, 1): two_thirds * two_thirds,
     }
-    assert odds.p_a_wins == odds.p_b_wins == Fraction(2, 9)
+    # one unit each, two steps sink it: none of these results sinks a force
+    assert odds.p_a_wins == Fraction(2, 9)
     assert odds.p_tie_steps == Fraction(5, 9)
-    assert odds.p_draw == Fraction(5, 9)  # same CV and units: level after the tie-break
+    assert odds.p_level == Fraction(5, 9)  # same CV and units: level, the defender holds
+    assert odds.p_b_wins == Fraction(2, 9) + Fraction(5, 9)
     assert odds.a_fire.mean == pytest.approx(2 / 3)
     assert odds.a_fire.sd == pytest.approx(math.sqrt(2 / 9))
 
@@ -96,15 +102,40 @@ def test_cv_5_against_cv_5_read_off_the_table() -> None:
 def test_equal_steps_go_to_the_side_with_more_cv_left() -> None:
     # b has two units: a step costs it 5/4 CV, a 5/2 — after 1 step each b has more left
     odds = naval_odds(CombatSide("a", cv=5), CombatSide("b", cv=5, units=2))
-    assert odds.p_b_wins == Fraction(2, 9) + Fraction(4, 9)
     assert odds.p_a_wins == Fraction(2, 9)
-    assert odds.p_draw == Fraction(1, 9)  # no losses at all
+    assert odds.p_level == Fraction(1, 9)  # no losses at all: the defender holds
+    assert odds.p_b_wins == Fraction(2, 9) + Fraction(4, 9) + Fraction(1, 9)
+
+
+def test_a_force_sunk_to_the_last_unit_cannot_win() -> None:
+    """The audit's case: a side that loses less CV but is wiped out does not hold the area
+    (unless the rule option annihilated_can_win keeps the literal reading)."""
+    # a: one cheap unit (2 CV lost when sunk); b: a big force losing 9 CV a step
+    a, b = CombatSide("a", cv=40, units=1), CombatSide("b", cv=60, units=3)
+
+    def a_lost(steps: int) -> int:
+        return min(steps, 2) * 1  # a's unit is cheap to lose (its CV is its air)
+
+    def b_lost(steps: int) -> int:
+        return min(60, 9 * steps)
+
+    odds = naval_odds(a, b, a_lost, b_lost, a_steps_to_sink=2)
+    literal = naval_odds(a, b, a_lost, b_lost, a_steps_to_sink=2, annihilated_can_win=True)
+    assert odds.p_a_sunk > 0
+    assert odds.p_a_wins < literal.p_a_wins
+    assert nc.battle_winner(2, 0, 9, 51, wiped_a=True) == (
+        "b",
+        "the other force was sunk to the last unit",
+    )
+    assert nc.battle_winner(2, 0, 9, 51, wiped_a=True, annihilated_can_win=True)[0] == "a"
+    assert nc.battle_winner(5, 0, 5, 0, wiped_a=True, wiped_b=True)[0] == "b"
+    assert nc.battle_winner(3, 7, 3, 7)[0] == "b"  # level: the defender holds
 
 
 def test_modifiers_move_the_columns() -> None:
     # 60 v 20: a +2 (3:1), b -2. a: three dice on row 20 at rolls 3..8 -> 3 3 4 4 4 4.
     # b: row 20 at rolls -1..4 -> 2 2 3 3 3 3.
-    odds = naval_odds(CombatSide("a", cv=60), CombatSide("b", cv=20))
+    odds = naval_odds(CombatSide("a", cv=60, units=6), CombatSide("b", cv=20, units=2))
     assert (odds.a_fire.drm, odds.b_fire.drm) == (2, -2)
     one = {3: Fraction(1, 3), 4: Fraction(2, 3)}
     three = {
@@ -143,7 +174,7 @@ def test_exact_odds_equal_brute_force_over_every_face(a: CombatSide, b: CombatSi
 
     for by_cv in (False, True):
         odds = naval_odds(a, b, a_cv_lost=lost_a, b_cv_lost=lost_b) if by_cv else naval_odds(a, b)
-        assert odds.decided_by == ("cv" if by_cv else "steps")
+        assert odds.decided_by == ("cv" if by_cv else "estimated cv")
         joint: Counter[tuple[int, int]] = Counter()
         verdicts: Counter[str] = Counter()
         for faces in itertools.product(range(1, 7), repeat=na + nb):
@@ -159,8 +190,8 @@ def test_exact_odds_equal_brute_force_over_every_face(a: CombatSide, b: CombatSi
         total = 6 ** (na + nb)
         assert odds.joint == {k: Fraction(v, total) for k, v in joint.items()}
         assert odds.p_a_wins == Fraction(verdicts["a"], total)
-        assert odds.p_b_wins == Fraction(verdicts["b"], total)
-        assert odds.p_draw == Fraction(verdicts["draw"], total)
+        assert odds.p_b_wins == Fraction(verdicts["b"] + verdicts["level"], total)
+        assert odds.p_level == Fraction(verdicts["level"], total)
         assert odds.p_tie_steps == sum(
             (Fraction(v, total) for (i, j), v in joint.items() if i == j), Fraction(0)
         )
@@ -176,7 +207,7 @@ def test_distributions_sum_to_one_and_match_step_distribution(cv: int, drm: int)
     odds = naval_odds(side, enemy)
     assert sum(odds.a_on_b.values()) == sum(odds.b_on_a.values()) == 1
     assert sum(odds.joint.values()) == 1
-    assert odds.p_a_wins + odds.p_b_wins + odds.p_draw == 1
+    assert odds.p_a_wins + odds.p_b_wins == 1
     assert dict(odds.a_on_b) == nc.step_distribution(side, enemy)
 
 
@@ -207,7 +238,7 @@ def test_seeded_sample_agrees_with_exact_naval_odds() -> None:
     a = CombatSide("a", cv=25, units=2)
     b = CombatSide("b", cv=22, units=1)
     odds = naval_odds(a, b)
-    assert all(0.1 < float(p) < 0.9 for p in (odds.p_a_wins, odds.p_b_wins, odds.p_draw))
+    assert all(0.1 < float(p) < 0.9 for p in (odds.p_a_wins, odds.p_b_wins))
     dice = SeededDice("odds-naval")
     joint: Counter[tuple[int, int]] = Counter()
     a_side: Counter[int] = Counter()
@@ -220,7 +251,11 @@ def test_seeded_sample_agrees_with_exact_naval_odds() -> None:
         verdicts[winner(a, b, i, j, average_loss(a), average_loss(b), by_cv=False)] += 1
     within_4_se(odds.joint, joint, TRIALS)
     within_4_se(odds.a_on_b, a_side, TRIALS)
-    exact_verdicts = {"a": odds.p_a_wins, "b": odds.p_b_wins, "draw": odds.p_draw}
+    exact_verdicts = {
+        "a": odds.p_a_wins,
+        "b": odds.p_b_wins - odds.p_level,
+        "level": odds.p_level,
+    }
     within_4_se({k: v for k, v in exact_verdicts.items() if v}, verdicts, TRIALS)
 
 
@@ -316,7 +351,8 @@ def test_to_dict_is_json_with_rounded_floats_and_exact_fractions() -> None:
     odds = naval_odds(CombatSide("a", cv=5), CombatSide("b", cv=5))
     data = json.loads(json.dumps(odds.to_dict()))
     assert data["a_wins"] == {"p": 0.222222, "exact": "2/9"}
-    assert data["draw"]["exact"] == "5/9"
+    assert data["level_defender_holds"]["exact"] == "5/9"
+    assert data["b_wins"]["exact"] == "7/9"
     assert data["a_fire"]["steps"] == [
         {"steps": 0, "p": 0.333333, "exact": "1/3"},
         {"steps": 1, "p": 0.666667, "exact": "2/3"},
@@ -356,6 +392,7 @@ def test_calc_naval_cells() -> None:
         "roll": 1,
         "modified": -8,
         "column": "-2 or less",
+        "column_read": -2,
         "steps": 2,
     }
     assert calc_naval(0, [])["steps"] == 0

@@ -194,8 +194,8 @@ class OddsChart(QWidget):
         strip = QRectF(area.left(), top, area.width(), 20)
         parts = [
             (f"{_wins(a.name)}", odds.p_a_wins, SIDE_A),
-            ("draw", odds.p_draw, DRAW),
-            (f"{_wins(b.name)}", odds.p_b_wins, SIDE_B),
+            (f"level, {b.name} holds", odds.p_level, DRAW),
+            (f"{_wins(b.name)}", odds.p_b_wins - odds.p_level, SIDE_B),
         ]
         x = strip.left()
         small = self._font(8)
@@ -216,7 +216,7 @@ class OddsChart(QWidget):
         legend_top = strip.bottom() + 3
         painter.setPen(MUTED)
         legend = " · ".join(f"{label} {percent_text(float(p))}" for label, p, _ in parts)
-        how = "by steps lost" if odds.decided_by == "steps" else "by CV lost"
+        how = "by estimated CV lost" if odds.decided_by == "estimated cv" else "by CV lost"
         painter.drawText(
             QRectF(area.left(), legend_top, area.width(), metrics.height()),
             int(Qt.AlignmentFlag.AlignLeft),
@@ -380,7 +380,13 @@ class _SideForm(QGroupBox):
         self.cv = _spin(0, 400, cv, "the Task Force's total combat value")
         self.air = _spin(0, 99, 0, "air points in the combat")
         self.lsp = _spin(0, 99, 1, "LSP allocated to the Task Force (0: -3)")
-        self.units = _spin(1, 99, 1, "units in the Task Force (more LSP than units: +2)")
+        self.units = _spin(
+            1,
+            99,
+            4,
+            "units in the Task Force (more LSP than units: +2; two steps a unit sink the "
+            "whole force, which then cannot win)",
+        )
         self.at_base = QCheckBox("in own fleet base's area (+1)")
         self.bonus = _signed_spin(-6, 6, "Advantage Card die bonus")
         self.shift = _signed_spin(-6, 6, "Advantage Card column shift")

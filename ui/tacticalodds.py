@@ -192,21 +192,21 @@ def _wins_html(odds: TacticalOdds, table: NavalOdds | None) -> str:
     if campaign:
         head += "<th>fought out, campaign rule</th>"
     rows = [head + "</tr>"]
-    table_p = {"a": table.p_a_wins, "b": table.p_b_wins, "": table.p_draw} if table else {}
+    table_p = {"a": table.p_a_wins, "b": table.p_b_wins} if table else {}
     for key in ("a", "b", ""):
         label = escape(odds.side_names.get(key, "")) if key else "no decision / draw"
         row = f"<tr><td>{label}</td>"
         if table:
-            row += f"<td align=right>{_pct(float(table_p[key]))}</td>"
+            row += f"<td align=right>{_pct(float(table_p[key])) if key else '—'}</td>"
         row += f"<td align=right>{_pct(*odds.p(odds.winners.get(key, 0)))}</td>"
         if campaign:
             cell = _pct(*odds.p(odds.campaign_winners.get(key, 0))) if key else "—"
             row += f"<td align=right>{cell}</td>"
         rows.append(row + "</tr>")
     note = (
-        "<p style='color:#555'>The table decides by steps lost (equal steps: the larger "
-        "force left); the tactical rules by their own victory rule; the campaign rule by "
-        "combat value lost after the step losses.</p>"
+        "<p style='color:#555'>The table and the campaign rule decide as step 8 does: most "
+        "combat value lost loses, a force sunk to the last unit cannot win, still level "
+        "the defender holds; the tactical rules by their own victory rule.</p>"
         if table
         else ""
     )

@@ -183,14 +183,20 @@ def step_losses(result: BattleResult, units: Iterable[Unit]) -> list[UnitLoss]:
 
 
 def campaign_winner(
-    a_units: Iterable[Unit], b_units: Iterable[Unit], losses: Iterable[UnitLoss]
+    a_units: Iterable[Unit],
+    b_units: Iterable[Unit],
+    losses: Iterable[UnitLoss],
+    annihilated_can_win: bool = False,
 ) -> str:
     """002: the side that lost more combat value withdraws ("a", "b")."""
-    return campaign_decision(a_units, b_units, losses)[0]
+    return campaign_decision(a_units, b_units, losses, annihilated_can_win)[0]
 
 
 def campaign_decision(
-    a_units: Iterable[Unit], b_units: Iterable[Unit], losses: Iterable[UnitLoss]
+    a_units: Iterable[Unit],
+    b_units: Iterable[Unit],
+    losses: Iterable[UnitLoss],
+    annihilated_can_win: bool = False,
 ) -> tuple[str, str]:
     """The campaign winner ("a" / "b") and why, in words. 002: *The side that has lost the
     most combat value must withdraw and has lost. In the event of equal losses, the side
@@ -198,8 +204,9 @@ def campaign_decision(
     (docs/rules-notes.md)."""
     by_unit = {loss.unit: loss.steps for loss in losses}
 
-    def lost_and_left(units: Iterable[Unit]) -> tuple[int, int]:
+    def lost_and_left(units: Iterable[Unit]) -> tuple[int, int, bool]:
         lost = left = 0
+        wiped = True
         for unit in units:
             before = fleet_cv(unit)
             after_unit = Unit(**{**unit.__dict__})
@@ -209,8 +216,12 @@ def campaign_decision(
             after = fleet_cv(after_unit)
             lost += before - after
             left += after
-        return lost, left
+            wiped = wiped and after_unit.state == "sunk"
+        return lost, left, wiped
 
-    (lost_a, left_a), (lost_b, left_b) = lost_and_left(a_units), lost_and_left(b_units)
-    winner, why = battle_winner(lost_a, left_a, lost_b, left_b)
+    (lost_a, left_a, wiped_a) = lost_and_left(a_units)
+    (lost_b, left_b, wiped_b) = lost_and_left(b_units)
+    winner, why = battle_winner(
+        lost_a, left_a, lost_b, left_b, wiped_a, wiped_b, annihilated_can_win
+    )
     return winner, f"{why}: CV lost {lost_a} against {lost_b}, left {left_a} against {left_b}"
