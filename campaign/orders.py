@@ -20,6 +20,7 @@ from typing import Any
 from .untrusted import (
     JsonInputError,
     JsonLimits,
+    escaped,
     field_name,
     kind_of,
     read_json,
@@ -211,6 +212,7 @@ class _Reader:
         self.problems: list[OrderProblem] = []
 
     def bad(self, where: str, message: str) -> None:
+        where = escaped(where)  # a key from the file may hold control characters
         self.problems.append(OrderProblem(self.nation, where, "orders format", message))
 
     def obj(self, value: Any, where: str) -> dict[str, Any]:
@@ -234,7 +236,9 @@ class _Reader:
         nothing)."""
         for key in d:
             if key not in fields:
-                self.bad(f"{where}.{key}", "is not a field here; valid: " + ", ".join(fields))
+                self.bad(
+                    f"{where}.{field_name(key)}", "is not a field here; valid: " + ", ".join(fields)
+                )
 
     def text(self, d: dict[str, Any], key: str, where: str, required: bool = True) -> str:
         value = d.get(key, "")

@@ -29,7 +29,7 @@ import json
 import math
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -273,13 +273,12 @@ class SetupError(ValueError):
 @dataclass(frozen=True)
 class SetupIds:
     """What the fields of a set-up's conditions may name: its ships (and which of them are
-    carriers), its air groups (and which are land-based) and its nations."""
+    carriers) and its air groups (and which are land-based)."""
 
     ships: frozenset[str] = frozenset()
     carriers: frozenset[str] = frozenset()
     groups: frozenset[str] = frozenset()
     land_groups: frozenset[str] = frozenset()
-    nations: frozenset[str] = frozenset()
 
 
 Found = Iterator[tuple[str, str]]
@@ -572,31 +571,43 @@ COMMON_CHECKS: dict[str, Spec] = {
 def check_setup(data: Any, rule_set: str = "") -> list[tuple[str, str]]:
     """Every problem of a set-up's decoded JSON, as (field, message): its shape, each ship
     and air group, ids used twice, the battle's size, and the conditions — for the rule set
-    the set-up is written for, else ``rule_set`` (each rule set module's ``CHECKS``)."""
+    the set-up is written for, else ``rule_set`` (each rule set module's ``CHECKS``). A
+    ship or group refused for its own fields still counts for the others (its id may be
+    named in a condition), so every problem is found at once."""
     if not isinstance(data, dict):
         return [("", f"must be a battle set-up object {{…}}, not {kind_of(data)}")]
     found = list(check_fields(data, SETUP_FIELDS, ("title", "a", "b"), SetupIds(), ""))
-    if found:
-        return found  # the conditions name ships: check them once the ships are sound
+    sides = {k: data[k] for k in SIDE_KEYS if isinstance(data.get(k), dict)}
     ships = [
-        (f"{k}.ships[{i}]", s) for k in SIDE_KEYS for i, s in enumerate(data[k].get("ships", []))
+        (f"{k}.ships[{i}]", s)
+        for k, side in sides.items()
+        for i, s in enumerate(_list(side.get("ships")))
+        if isinstance(s, dict)
     ]
     groups = [
         (f"{where}.air_groups[{i}]", g)
         for where, s in ships
-        for i, g in enumerate(s.get("air_groups", []))
+        for i, g in enumerate(_list(s.get("air_groups")))
+        if isinstance(g, dict)
     ]
     land = [
         (f"{k}.air_groups[{i}]", g)
-        for k in SIDE_KEYS
-        for i, g in enumerate(data[k].get("air_groups", []))
+        for k, side in sides.items()
+        for i, g in enumerate(_list(side.get("air_groups")))
+        if isinstance(g, dict)
     ]
     found += _twice("ship", ships)
     found += _twice("air group", groups + land)
-    for where, group in groups + land:
-        if group.get("lost", 0) > group["aircraft"]:
+    aircraft = [
+        (w, g)
+        for w, g in groups + land
+        if _is_int(g.get("aircraft")) and 0 <= g["aircraft"] <= MAX_GROUP_AIRCRAFT
+    ]
+    for where, group in aircraft:
+        lost = group.get("lost", 0)
+        if _is_int(lost) and lost > group["aircraft"]:
             found.append((f"{where}.lost", f"is more than its {group['aircraft']} aircraft"))
-    total = sum(g["aircraft"] for _, g in groups + land)
+    total = sum(g["aircraft"] for _, g in aircraft)
     if total > MAX_BATTLE_AIRCRAFT:
         found.append(
             (
@@ -606,15 +617,25 @@ def check_setup(data: Any, rule_set: str = "") -> list[tuple[str, str]]:
             )
         )
     ids = SetupIds(
-        ships=frozenset(s["id"] for _, s in ships),
-        carriers=frozenset(s["id"] for _, s in ships if s["type"] in CARRIER_TYPES),
-        groups=frozenset(g["id"] for _, g in groups + land),
-        land_groups=frozenset(g["id"] for _, g in land),
-        nations=frozenset([data[k]["nation"] for k in SIDE_KEYS] + [s["nation"] for _, s in ships]),
+        ships=_ids(ships),
+        carriers=_ids((w, s) for w, s in ships if s.get("type") in CARRIER_TYPES),
+        groups=_ids(groups + land),
+        land_groups=_ids(land),
     )
     conditions = data.get("conditions", {})
-    found += check_conditions(conditions, str(data.get("rule_set") or rule_set), ids)
+    own = data.get("rule_set")
+    if isinstance(conditions, dict):
+        written_for = own if isinstance(own, str) and own in RULE_SET_NAMES else rule_set
+        found += check_conditions(conditions, written_for, ids)
     return found
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _ids(items: Iterable[tuple[str, Mapping[str, Any]]]) -> frozenset[str]:
+    return frozenset(item["id"] for _, item in items if isinstance(item.get("id"), str))
 
 
 def check_conditions(
@@ -645,15 +666,17 @@ def _twice(what: str, items: list[tuple[str, Mapping[str, Any]]]) -> list[tuple[
     first: dict[str, str] = {}
     out = []
     for where, item in items:
-        if item["id"] in first:
+        ident = item.get("id")
+        if not isinstance(ident, str):
+            continue
+        if ident in first:
             out.append(
                 (
                     f"{where}.id",
-                    f"'{item['id']}' is already the id of {first[item['id']]}; each {what} "
-                    "needs its own",
+                    f"'{ident}' is already the id of {first[ident]}; each {what} needs its own",
                 )
             )
-        first.setdefault(item["id"], where)
+        first.setdefault(ident, where)
     return out
 
 
