@@ -280,7 +280,7 @@ CONDITIONS: dict[str, str] = {
     "start_band": "the starting range as a band: '36\"', '24\"', '18\"' or '12\"'",
     "intent": "{'a': ..., 'b': ...}: 'close', 'hold' or 'open', or a list, one a turn ('close')",
     "night": "true: a night action (2D6 visibility, radar, identification)",
-    "weather": "'bad': gunnery halved",
+    "weather": "'bad': gunnery halved ('fair', the default, is not)",
     "radar": "true, or by side key or nation: the side has gunnery radar",
     "smoke": "true, or by side key or nation: the side lays smoke (fire into it is halved)",
     "single_mounts": "ship ids whose main battery is in manually loaded single mounts",
