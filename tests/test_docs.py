@@ -107,4 +107,3 @@ def test_every_battle_condition_has_a_check_and_its_allowed_values_are_documente
         for key, spec in module.CHECKS.items():
             row = next(line for line in section.splitlines() if line.startswith(f"| `{key}` |"))
             assert row.endswith(f"| {spec.describe} |"), f"{name}: {key}"
-
