@@ -738,11 +738,14 @@ def _many_aircraft(data: dict[str, Any]) -> str:
     return "aircraft in all"
 
 
-def _too_many_ships(data: dict[str, Any]) -> str:
-    side = _side_of_ships(data)
-    ship = data[side]["ships"][0]
-    data[side]["ships"] = [{**ship, "id": f"s{i}", "air_groups": []} for i in range(201)]
-    return f"{side}.ships"
+def _ships_a_side(count: int) -> Mutation:
+    def apply(data: dict[str, Any]) -> str:
+        side = _side_of_ships(data)
+        ship = data[side]["ships"][0]
+        data[side]["ships"] = [{**ship, "id": f"s{i}", "air_groups": []} for i in range(count)]
+        return f"{side}.ships"
+
+    return apply
 
 
 def _remove_title(data: dict[str, Any]) -> str:
@@ -768,7 +771,7 @@ COMMON_SETUP_CASES: list[tuple[str, Mutation, str]] = [
     ("aircraft-lost-beyond-aircraft", _group_field("lost", 999), "is more than its"),
     ("air-group-kind-unknown", _group_field("kind", "zeppelin"), "must be one of"),
     ("6000-aircraft-in-all", _many_aircraft, "a battle may have at most 5,000"),
-    ("201-ships-a-side", _too_many_ships, "list of 0 to 200"),
+    ("201-ships-a-side", _ships_a_side(201), "list of 0 to 200"),
     ("no-title", _remove_title, "is missing"),
     ("year-1800", _condition("year", 1800), "from 1900 to 1960"),
 ]
@@ -825,6 +828,7 @@ RULE_SET_CASES: dict[str, list[tuple[str, Mutation, str]]] = {
         ("length-zero", _condition("length_ft", {"renown": 0}), "from 1 to 1500"),
         ("break-off-two", _condition("break_off", 2), "from 0 to 1"),
         ("visibility-zero", _condition("visibility", 0), "from 1 to 1000"),
+        ("51-ships-a-side", _ships_a_side(51), "the surface rules fight at most 50 a side"),
     ],
     "airstrike": [
         ("strikes-zero", _condition("strikes", 0), "from 1 to 20"),

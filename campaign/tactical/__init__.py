@@ -596,6 +596,7 @@ def check_setup(data: Any, rule_set: str = "") -> list[tuple[str, str]]:
         for i, g in enumerate(_list(side.get("air_groups")))
         if isinstance(g, dict)
     ]
+    found += _side_sizes(sides, rule_set)
     found += _twice("ship", ships)
     found += _twice("air group", groups + land)
     aircraft = [
@@ -628,6 +629,22 @@ def check_setup(data: Any, rule_set: str = "") -> list[tuple[str, str]]:
         written_for = own if isinstance(own, str) and own in RULE_SET_NAMES else rule_set
         found += check_conditions(conditions, written_for, ids)
     return found
+
+
+def _side_sizes(sides: Mapping[str, Mapping[str, Any]], rule_set: str) -> list[tuple[str, str]]:
+    """A rule set that fights ship by ship at length may allow fewer ships a side than
+    :data:`MAX_SHIPS` (its module's ``MAX_SHIPS_A_SIDE``)."""
+    if rule_set not in RULE_SET_NAMES:
+        return []
+    most = getattr(importlib.import_module(f"{__name__}.{rule_set}"), "MAX_SHIPS_A_SIDE", MAX_SHIPS)
+    return [
+        (
+            f"{key}.ships",
+            f"has {len(side['ships'])} ships; the {rule_set} rules fight at most {most} a side",
+        )
+        for key, side in sides.items()
+        if most < len(_list(side.get("ships"))) <= MAX_SHIPS
+    ]
 
 
 def _list(value: Any) -> list[Any]:

@@ -609,6 +609,10 @@ CONDITIONS: dict[str, str] = {
     "hangars": "ship ids with a hangar (carriers and ships with air groups have one)",
 }
 ORDERS = ("close", "hold", "open")
+#: ships a side: every ship is moved, sighted and fired ship by ship each move, so a side
+#: of 50 takes a second or two for a 45-move battle (bench/hostile_bench.py); the seed's
+#: actions are squadron actions (docs/battle-setups.md, "Limits")
+MAX_SHIPS_A_SIDE = 50
 #: a minefield: a box of the table (cm) and its density
 _SPAN = list_of(number(-10_000, 10_000), 2, 2)
 #: what each condition may be (a set-up is checked whole before a battle is made)
