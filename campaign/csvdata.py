@@ -103,8 +103,9 @@ class Column:
     ``colour``, ``idlist`` (``;``-separated ids). ``ref`` names what an id refers to (for
     messages and cross-checks: ``"nation"``, ``"base"``, ``"sea_area"`` …). ``required``
     means the cell may not be empty. A text cell holds at most ``max_length`` characters
-    (default :data:`MAX_TEXT`) and may not start like a spreadsheet formula, except that a
-    ``numbers`` text (a polygon's ``lon,lat`` pairs) may start with a minus sign.
+    (default :data:`MAX_TEXT`), on one line unless ``lines``, and may not start like a
+    spreadsheet formula, except that a ``numbers`` text (a polygon's ``lon,lat`` pairs) may
+    start with a minus sign.
     """
 
     name: str
@@ -117,6 +118,8 @@ class Column:
     help: str = ""
     max_length: int = MAX_TEXT
     numbers: bool = False
+    #: the text may run over several lines and hold tabs (notes); a name is one line
+    lines: bool = False
 
 
 @dataclass(frozen=True)
@@ -269,7 +272,9 @@ def text_problem(col: Column, text: str) -> str | None:
     refused rather than altered (docs/scenario-format.md, "Hostile input")."""
     if len(text) > col.max_length:
         return f"is {len(text):,} characters long; at most {col.max_length:,}"
-    bad = bad_character(text)
+    if not col.lines and ("\n" in text or "\r" in text):
+        return "runs over more than one line; a name or a title is one line"
+    bad = bad_character(text, allow="\t\n\r" if col.lines else "")
     if bad:
         return bad
     if col.numbers:
@@ -436,9 +441,10 @@ def parse_table(schema: TableSchema, data: bytes) -> tuple[Table, list[Problem]]
     if any(p.row == 1 for p in problems):
         return table, [replace(p, blocking=True) for p in problems]
     index = {name: i for i, name in enumerate(header)}
+    line = 1  # the spreadsheet row: records, not lines (a notes cell may run over lines)
     try:
         for record in reader:
-            line = reader.line_num
+            line += 1
             if not record or all(not cell.strip() for cell in record):
                 continue
             if len(table.rows) >= MAX_ROWS:
@@ -476,7 +482,13 @@ def parse_table(schema: TableSchema, data: bytes) -> tuple[Table, list[Problem]]
                     table.bad_keys.add(record[k].strip())
     except csv.Error as exc:
         problems.append(
-            Problem(file, reader.line_num, "", f"cannot be read as CSV: {exc}", blocking=True)
+            Problem(
+                file,
+                line + 1,
+                "",
+                f"cannot be read as CSV (text line {reader.line_num}): {exc}",
+                blocking=True,
+            )
         )
         return table, problems
     table.incomplete = False

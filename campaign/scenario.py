@@ -98,8 +98,8 @@ def parse_meta(data: bytes, file: str = META_FILE) -> tuple[ScenarioMeta | None,
         return None, [Problem(file, 0, "", f"is not valid TOML: {exc}")]
     except RecursionError:
         return None, [Problem(file, 0, "", "is nested too deeply to be a scenario's settings")]
-    except ValueError as exc:  # e.g. Python's limit on the digits of an integer
-        return None, [Problem(file, 0, "", f"is not valid TOML: {exc}")]
+    except ValueError:  # Python's own limit on the digits of an integer (4,300)
+        return None, [Problem(file, 0, "", "is not valid TOML: a number in it is absurdly large")]
     problems: list[Problem] = list(_plain_settings(raw, file))
     values: dict[str, Any] = {}
     for key, kind, required, default in META_KEYS:

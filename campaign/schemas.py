@@ -74,7 +74,7 @@ def _lat() -> Column:
 
 
 def _notes() -> Column:
-    return Column("notes", "text", required=False, max_length=MAX_NOTES)
+    return Column("notes", "text", required=False, max_length=MAX_NOTES, lines=True)
 
 
 SEA_AREAS = TableSchema(

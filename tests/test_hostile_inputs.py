@@ -254,6 +254,30 @@ STRUCTURE_CASES = [
         ("units.csv", "row 2", "runs as a formula"),
     ),
     Edit(
+        "units.csv:name-over-two-lines",
+        set_cell("units.csv", "name", "Blue\nCarriers"),
+        ("units.csv", "row 2", "name", "more than one line"),
+    ),
+    Edit(
+        "units.csv:name-with-a-tab",
+        set_cell("units.csv", "name", "Blue\tCarriers"),
+        ("units.csv", "row 2", "name", "control character \\x09"),
+    ),
+    Edit(
+        "units.csv:notes-over-two-lines-are-legal",
+        set_cell("units.csv", "notes", "two carriers\nat sea"),
+        (),
+        0,
+    ),
+    Edit(
+        "units.csv:rows-are-counted-as-a-spreadsheet-counts-them",
+        lambda folder: (
+            set_cell("units.csv", "notes", "one\ntwo\nthree")(folder),
+            set_cell("units.csv", "state", "sunk", row=2)(folder),
+        ),
+        ("units.csv, row 3, field 'state'",),
+    ),
+    Edit(
         "units.csv:tab-start",
         set_cell("units.csv", "notes", "\tcmd"),
         ("units.csv", "row 2", "notes"),
@@ -333,7 +357,7 @@ STRUCTURE_CASES = [
         transform(
             "scenario.toml", lambda d: d.replace(b"last_turn = 3", b"last_turn = " + b"9" * 5000)
         ),
-        ("scenario.toml", "not valid TOML"),
+        ("scenario.toml", "a number in it is absurdly large"),
     ),
     Edit(
         "scenario.toml:20-digit-turn",
