@@ -29,7 +29,7 @@ import json
 import math
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -678,7 +678,7 @@ def check_conditions(
     return found
 
 
-def _twice(what: str, items: list[tuple[str, Mapping[str, Any]]]) -> list[tuple[str, str]]:
+def _twice(what: str, items: Sequence[tuple[str, Mapping[str, Any]]]) -> list[tuple[str, str]]:
     """Ids used a second time, each named where it comes again."""
     first: dict[str, str] = {}
     out = []
