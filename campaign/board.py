@@ -136,18 +136,17 @@ class Board:
         )
         return 6371.0 * math.acos(max(-1.0, min(1.0, c)))
 
-    def nearest_fleet_base(self, nation: str, area: str, lonlat: tuple[float, float]) -> str:
-        """002 step 2: the fleet base nearest a shipyard — fewest sea areas away, then km."""
+    def nearest_fleet_base(self, nation: str, lonlat: tuple[float, float]) -> str:
+        """002 step 2: *Add new ship production to nearest fleet base to the shipyard* — the
+        usable fleet base of ``nation`` nearest the point, by great-circle distance (a ship
+        from Harima joins at Nagasaki, about 480 km, not Ominato, about 925 km, though
+        Ominato is fewer sea areas away). Ties go to the base id first in order."""
         bases = self.fleet_bases_of(nation)
         if not bases:
             raise LookupError(f"{nation} holds no fleet base")
         return min(
             bases,
-            key=lambda b: (
-                self.world.distance(area, self.area_of(b)),
-                self.km(lonlat, (self.bases[b]["lon"], self.bases[b]["lat"])),
-                b,
-            ),
+            key=lambda b: (self.km(lonlat, (self.bases[b]["lon"], self.bases[b]["lat"])), b),
         )
 
     # -- ranges --------------------------------------------------------------------------

@@ -308,7 +308,7 @@ def _side_of(t: Turn, board: Board, force: Force, area: str, peek: bool = False)
         land_air_cv(t.state.air[a].kind, p, "fleet") for a, p in force.air
     )
     air = air_points(force.units) + sum(p for _, p in force.air)
-    at_base = _friendly_fleet_base_in(board, area, force.nations)
+    base = _fleet_base_in(board, area, force.nations)
     tf_keys = list(force.task_forces)
     bonus = card_bonus(t, "die_bonus", task_forces=tf_keys, nations=force.nations, peek=peek)
     shift = card_bonus(t, "column_shift", task_forces=tf_keys, nations=force.nations, peek=peek)
@@ -316,11 +316,12 @@ def _side_of(t: Turn, board: Board, force: Force, area: str, peek: bool = False)
         force.key,
         cv,
         air,
-        at_base,
+        bool(base),
         force.lsp,
         len(force.units),
         die_bonus=bonus,
         column_shift=shift,
+        fleet_base=base,
     )
 
 
@@ -359,15 +360,21 @@ def _invasion_capacity(
     return landing_capacity(units, t.options)
 
 
-def _friendly_fleet_base_in(board: Board, area: str, nations: Iterable[str]) -> bool:
-    """002 *+1 if in same area as fleet base*: a fleet base of the side in the sea area."""
+def _fleet_base_in(board: Board, area: str, nations: Iterable[str]) -> str:
+    """002 *+1 if in same area as fleet base*: the side's fleet base in the sea area, in
+    words ("Pearl Harbour", or "Pearl Harbour, an ally's" when none of the side's own
+    nations holds it), or "" when it has none there. Its own come first."""
     side = tuple(nations)
-    return any(
-        board.is_fleet_base(b)
-        and board.area_of(b) == area
-        and any(board.friendly(board.holder(b), n) for n in side)
-        for b in board.bases
-    )
+    own, allied = [], []
+    for b in board.bases:
+        if not board.is_fleet_base(b) or board.area_of(b) != area:
+            continue
+        holder = board.holder(b)
+        if holder in side:
+            own.append(board.place_name(b))
+        elif any(board.friendly(holder, n) for n in side):
+            allied.append(f"{board.place_name(b)}, {board.name_of(holder)}'s")
+    return (sorted(own) + sorted(allied) + [""])[0]
 
 
 def _describe_fire(result: FireResult) -> str:
@@ -695,7 +702,8 @@ def _landing(
             nation,
             a_cv,
             air_points(units) + sum(p for _, p in air),
-            at_own_fleet_base_area=_friendly_fleet_base_in(board, op.area, (nation,)),
+            at_own_fleet_base_area=bool(_fleet_base_in(board, op.area, (nation,))),
+            fleet_base=_fleet_base_in(board, op.area, (nation,)),
             units=len(units) or 1,
             lsp=sum(tfs[(nation, tf_id)].lsp for tf_id in landing_tfs),
             minor_invasion_without_landing_craft=craft == 0,
@@ -706,7 +714,8 @@ def _landing(
             defender,
             d_cv,
             sum(a.points for a in island_air),
-            at_own_fleet_base_area=_friendly_fleet_base_in(board, op.area, (defender,)),
+            at_own_fleet_base_area=bool(_fleet_base_in(board, op.area, (defender,))),
+            fleet_base=_fleet_base_in(board, op.area, (defender,)),
         )
         rolls_a = t.dice.rolls(
             len(dice_for(a_cv)), f"landing at {name}: {board.name_of(nation)} fire"
@@ -828,9 +837,7 @@ def _capture(t: Turn, board: Board, place: str, nation: str, survivors: int) -> 
         if unit.base == place and unit.state != "sunk" and not board.friendly(unit.nation, nation):
             try:
                 refuge = board.nearest_fleet_base(
-                    unit.nation,
-                    board.area_of(place),
-                    (board.bases[place]["lon"], board.bases[place]["lat"]),
+                    unit.nation, (board.bases[place]["lon"], board.bases[place]["lat"])
                 )
             except LookupError:
                 unit.state = "sunk"

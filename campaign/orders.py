@@ -186,6 +186,21 @@ class CardPlay:
 
 
 @dataclass(frozen=True)
+class Choices:
+    """The owner's choices when the dice fall (002 "Damage": *Owner chooses which ship
+    losses to take from their Task Force*), given ahead for a turn resolved without the
+    owner at the table: ``losses`` — the units to take steps first, one step per entry in
+    order (an id twice: damaged, then sunk), the rest as the default owner would;
+    ``repairs`` — units to repair first where several wait at one fleet base;
+    ``carrier_air`` — a carrier's id → where its Air Point goes if it is damaged: another
+    carrier's id (one with no Air Point at the same base) or "ashore"."""
+
+    losses: tuple[str, ...] = ()
+    repairs: tuple[str, ...] = ()
+    carrier_air: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Orders:
     nation: str
     turn: int
@@ -198,6 +213,7 @@ class Orders:
     raids: tuple[Raid, ...] = ()
     operations: tuple[Operation, ...] = ()
     cards: tuple[CardPlay, ...] = ()
+    choices: Choices = field(default_factory=Choices)
 
     def to_json(self) -> str:
         return json.dumps(orders_to_data(self), indent=2, ensure_ascii=False)
@@ -289,6 +305,22 @@ class _Reader:
             return choices[0]
         return value
 
+    def choices(self, d: dict[str, Any]) -> Choices:
+        if "choices" not in d:
+            return Choices()
+        c = self.obj(d["choices"], "choices")
+        self.known(c, _fields(Choices), "choices")
+        air = self.obj(c.get("carrier_air", {}), "choices.carrier_air")
+        carrier_air = {}
+        for carrier, target in air.items():
+            if not isinstance(target, str) or not target:
+                self.bad(f"choices.carrier_air.{carrier}", "must be a carrier id or 'ashore'")
+            else:
+                carrier_air[str(carrier)] = target
+        return Choices(
+            self.ids(c, "losses", "choices"), self.ids(c, "repairs", "choices"), carrier_air
+        )
+
     def air(self, d: dict[str, Any], where: str) -> tuple[AirAllocation, ...]:
         out = []
         for i, a in enumerate(d.get("air", []) if isinstance(d.get("air", []), list) else []):
@@ -329,6 +361,7 @@ KNOWN_KEYS = {
     "raids",
     "operations",
     "cards",
+    "choices",
     "notes",
 }
 
@@ -428,6 +461,7 @@ def parse_orders(data: Any, nation: str | None = None) -> Orders:
         )
         for w, c in r.items(d, "cards")
     )
+    choices = r.choices(d)
     if r.problems:
         raise OrdersError(r.problems)
     return Orders(
@@ -442,6 +476,7 @@ def parse_orders(data: Any, nation: str | None = None) -> Orders:
         raids,
         operations,
         cards,
+        choices,
     )
 
 
@@ -489,7 +524,7 @@ def orders_to_data(orders: Orders) -> dict[str, Any]:
             return {
                 k: clean(getattr(obj, k))
                 for k in obj.__dataclass_fields__
-                if getattr(obj, k) not in ("", (), None)
+                if getattr(obj, k) not in ("", (), None, {})
                 and not (k in ("lsp", "points", "manpower", "tanks") and getattr(obj, k) == 0)
             }
         if isinstance(obj, tuple | list):

@@ -30,6 +30,7 @@ R_CARDS = "002 Advantage Cards"
 R_LSP = "002 Logistic Support Points"
 R_RAID = "002 Deployments"
 R_MERCHANT = "002 Calculating Losses"
+R_DAMAGE = "002 Damage"
 
 #: rule option: troops an invasion force without landing craft may still put ashore
 #: (docs/rules-notes.md "Landing without landing craft")
@@ -616,7 +617,33 @@ class _Check:
         self.allocations()
         self.operations()
         self.cards()
+        self.choices()
         return self.problems
+
+    # -- the owner's choices ---------------------------------------------------------------
+    def choices(self) -> None:
+        """002 "Damage": *Owner chooses which ship losses to take*: choices given ahead
+        name the nation's own units."""
+        c = self.o.choices
+        for key, ids in (("losses", c.losses), ("repairs", c.repairs)):
+            for i, unit in enumerate(ids):
+                self.own_unit(unit, f"choices.{key}[{i}]")
+        carriers = ("fleet_carrier", "escort_carrier")
+        for carrier, target in c.carrier_air.items():
+            where = f"choices.carrier_air.{carrier}"
+            if self.own_unit(carrier, where) and self.b.state.units[carrier].type not in carriers:
+                self.bad(where, R_DAMAGE, f"{self.b.unit_name(carrier)} is not a carrier")
+            if (
+                target != "ashore"
+                and self.own_unit(target, where)
+                and self.b.state.units[target].type not in carriers
+            ):
+                self.bad(
+                    where,
+                    R_DAMAGE,
+                    f"{self.b.unit_name(target)} is not a carrier: an Air Point goes "
+                    "'ashore' or to another carrier",
+                )
 
 
 def check_orders(
@@ -625,6 +652,13 @@ def check_orders(
     """Every rule ``orders`` break (empty: the orders may be carried out)."""
     others = {n: o for n, o in (others or {}).items() if n != orders.nation}
     return _Check(board, orders, others).run()
+
+
+def check_choices(board: Board, orders: Orders) -> list[OrderProblem]:
+    """The problems of ``orders``' choices alone (given while the turn is being resolved)."""
+    check = _Check(board, orders, {})
+    check.choices()
+    return check.problems
 
 
 def check_turn(board: Board, all_orders: Mapping[str, Orders]) -> list[OrderProblem]:

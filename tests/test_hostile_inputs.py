@@ -680,6 +680,28 @@ def test_hostile_orders_as_json_name_every_problem(
     assert code == 1 and {"nation", "orders.turn", "orders.notes", "colour"} <= orders
 
 
+CHOICES_CASES: list[tuple[str, bytes, str]] = [
+    ("nested-10000-deep", b"[" * 10_000 + b"]" * 10_000, "nested more than 10 deep"),
+    ("5000-digit-number", b'{"blue": {"losses": ' + b"9" * 5000 + b"}}", "absurdly large"),
+    ("lone-surrogate", b'{"blue": {"losses": ["\\ud800"]}}', "lone surrogate"),
+    ("not-json", b"{blue", "not a JSON choices file"),
+    ("unknown-nation", b'{"\\u001b[2Jmauve": {}}', "\\x1b[2J"),
+]
+
+
+@pytest.mark.parametrize(
+    ("data", "words"), [c[1:] for c in CHOICES_CASES], ids=[c[0] for c in CHOICES_CASES]
+)
+def test_a_hostile_choices_file_is_refused_by_resolve(
+    data: bytes, words: str, game: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "choices.json"
+    path.write_bytes(data)
+    code, text = cli(capsys, "resolve", str(game), "--allow-empty", "--choices", str(path))
+    assert code == 1 and "choices.json" in text and words in text, text[:2000]
+    assert "\x1b" not in text
+
+
 # -- battle set-ups ---------------------------------------------------------------------------
 BUILT_IN = {
     "carrier": "midway",
