@@ -407,10 +407,10 @@ def cmd_seats(args: argparse.Namespace) -> int:
 
 
 def _rolls(text: str) -> list[int]:
-    try:
-        return [int(x) for x in text.split(",") if x.strip()]
-    except ValueError:
-        raise CliError(f"--roll takes whole numbers separated by commas, not '{text}'") from None
+    parts = [x.strip() for x in text.split(",") if x.strip()]
+    if not parts or not all(INT_RE.fullmatch(x) and len(x) <= 3 for x in parts):
+        raise CliError(f"--roll takes whole numbers separated by commas, not {shown(text)}")
+    return [int(x) for x in parts]
 
 
 def cmd_calc(args: argparse.Namespace) -> int:

@@ -17,7 +17,16 @@ from pathlib import Path
 from typing import Any
 
 from . import paths
-from .csvdata import MAX_NOTES, InputError, Problem, Row, Table, read_table, render_table
+from .csvdata import (
+    MAX_NOTES,
+    InputError,
+    Problem,
+    Row,
+    Table,
+    read_table,
+    render_table,
+    text_problem,
+)
 from .options import check_options
 from .schemas import TABLES, WORLD_TABLES, table_name
 from .untrusted import MAX_DIGITS, bad_character, field_name, shown
@@ -276,7 +285,22 @@ def load_scenario(folder: str | Path | None = None) -> Scenario:
 
 
 def write_scenario(scenario: Scenario, folder: str | Path) -> list[Path]:
-    """Write every file of ``scenario`` canonically into ``folder`` (created if needed)."""
+    """Write every file of ``scenario`` canonically into ``folder`` (created if needed).
+
+    A scenario is checked when it is loaded, so its text cannot start a spreadsheet formula;
+    the text cells are checked again here all the same (a scenario made in code skips the
+    loader), and :class:`InputError` names any that would, before anything is written."""
+    problems = [
+        Problem(schema.file, line, col.name, message)
+        for schema in TABLES
+        for line, row in enumerate(scenario.tables[table_name(schema)], start=2)
+        for col in schema.columns
+        if col.kind == "text" and isinstance(row.get(col.name), str)
+        for message in [text_problem(col, row[col.name])]
+        if message
+    ]
+    if problems:
+        raise InputError(problems)
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     written = []

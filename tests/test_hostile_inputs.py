@@ -1061,6 +1061,8 @@ def test_whole_number_arguments_are_ascii(capsys: pytest.CaptureFixture[str]) ->
     with pytest.raises(SystemExit) as exit_:
         main(["odds", "carrier", "--setup", "midway", "--runs", ARABIC_THREE])
     assert exit_.value.code == 2 and "not a whole number in digits 0-9" in capsys.readouterr().err
+    assert main(["calc", "naval", "--cv", "12", "--roll", ARABIC_THREE]) == 1
+    assert "--roll takes whole numbers" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exit_:
         main(["odds", "carrier", "--setup", "midway", "--runs", "10000000"])
     assert exit_.value.code == 2 and "give 1 to 100,000" in capsys.readouterr().err

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from campaign.cli import main
-from campaign.csvdata import Column, parse_cell, value_ok
+from campaign.csvdata import Column, InputError, parse_cell, value_ok
+from campaign.scenario import load_scenario, write_scenario
 from campaign.untrusted import (
     JsonInputError,
     JsonLimits,
@@ -154,3 +155,14 @@ def test_a_game_file_with_a_formula_for_a_name_is_refused_not_exported(
     assert code == 1
     assert not (tmp_path / "out" / "units.csv").exists()
     assert "HYPERLINK" in json.dumps(json.loads(capsys.readouterr().out))
+
+
+def test_a_scenario_made_in_code_is_not_written_with_a_formula(tmp_path: Path) -> None:
+    """The loader refuses formula-like text; a scenario changed in code after loading is
+    checked again when written, and nothing is written."""
+    scenario = load_scenario(MINI)
+    scenario.tables["units"][0]["name"] = "=HYPERLINK(1)"
+    with pytest.raises(InputError) as refused:
+        write_scenario(scenario, tmp_path / "out")
+    assert [(p.file, p.row, p.field) for p in refused.value.problems] == [("units.csv", 2, "name")]
+    assert not (tmp_path / "out").exists()
