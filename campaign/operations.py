@@ -544,6 +544,7 @@ def _tactical_battle(
                 + (t.scenario.meta.start_period - 1 + t.state.turn - 1) // 6
             },
         )
+        setup = in_rule_set_terms(rule_set, setup)
     except ValueError as exc:
         t.emit(
             "tactical_refused",
@@ -554,7 +555,6 @@ def _tactical_battle(
             area=area,
         )
         return None
-    setup = in_rule_set_terms(rule_set, setup)
     battle = RULE_SETS[rule_set](setup, t.dice)
     if t.watch is not None:
         t.watch(battle, setup)  # a person may step through it; whatever is left runs below

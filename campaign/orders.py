@@ -17,6 +17,17 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .untrusted import (
+    JsonInputError,
+    JsonLimits,
+    escaped,
+    field_name,
+    kind_of,
+    read_json,
+    shown,
+    within,
+)
+
 CARGO_KINDS = (
     "manpower",
     "tank",
@@ -33,6 +44,17 @@ BULK_CARGO = ("tungsten", "aluminium", "rubber")
 OPERATION_KINDS = ("sea_control", "minor_invasion", "major_invasion", "surface_raid")
 CARD_USES = ("extra_flag", "range", "die_bonus", "column_shift", "other")
 STANCES = ("intervene", "stay")
+
+#: how much of an orders file is read (docs/orders-format.md "Limits"): a nation's orders
+#: for a turn are a few kilobytes; the limits are far above any real file and far below
+#: what would slow the program or fill the game file
+LIMITS = JsonLimits(max_bytes=1024 * 1024, max_depth=10, max_items=1000, max_text=10_000)
+#: characters in an id or a name; free text (:data:`LONG_TEXT`) may run to LIMITS.max_text
+MAX_NAME = 200
+#: the keys whose text is free text for people, not an id or a name
+LONG_TEXT = frozenset({"notes", "text"})
+#: the largest figure any order gives (LSP, points, tonnage, manpower …)
+MAX_COUNT = 10_000
 
 
 @dataclass(frozen=True)
@@ -239,18 +261,19 @@ class _Reader:
         self.problems: list[OrderProblem] = []
 
     def bad(self, where: str, message: str) -> None:
+        where = escaped(where)  # a key from the file may hold control characters
         self.problems.append(OrderProblem(self.nation, where, "orders format", message))
 
     def obj(self, value: Any, where: str) -> dict[str, Any]:
         if not isinstance(value, dict):
-            self.bad(where, f"must be an object {{…}}, not {type(value).__name__}")
+            self.bad(where, f"must be an object {{…}}, not {kind_of(value)}")
             return {}
         return value
 
     def items(self, data: dict[str, Any], key: str) -> list[tuple[str, dict[str, Any]]]:
         value = data.get(key, [])
         if not isinstance(value, list):
-            self.bad(key, "must be a list […]")
+            self.bad(key, f"must be a list […], not {kind_of(value)}")
             return []
         out = [(f"{key}[{i}]", self.obj(v, f"{key}[{i}]")) for i, v in enumerate(value)]
         for where, item in out:
@@ -262,32 +285,42 @@ class _Reader:
         nothing)."""
         for key in d:
             if key not in fields:
-                self.bad(f"{where}.{key}", "is not a field here; valid: " + ", ".join(fields))
+                self.bad(
+                    f"{where}.{field_name(key)}", "is not a field here; valid: " + ", ".join(fields)
+                )
 
     def text(self, d: dict[str, Any], key: str, where: str, required: bool = True) -> str:
         value = d.get(key, "")
         if not isinstance(value, str):
-            self.bad(f"{where}.{key}", "must be text")
+            self.bad(f"{where}.{key}", f"must be text, not {kind_of(value)}")
             return ""
         if required and not value:
             self.bad(f"{where}.{key}", "is missing")
+        limit = LIMITS.max_text if key in LONG_TEXT else MAX_NAME
+        if len(value) > limit:
+            self.bad(f"{where}.{key}", f"is {len(value):,} characters long; at most {limit:,}")
+            return ""
         return value
 
     def count(self, d: dict[str, Any], key: str, where: str, default: int = 0) -> int:
         value = d.get(key, default)
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            self.bad(f"{where}.{key}", f"must be a whole number ≥ 0, not {value!r}")
+            self.bad(f"{where}.{key}", f"must be a whole number ≥ 0, not {kind_of(value)}")
             return 0
-        if value > 10_000:
-            self.bad(f"{where}.{key}", f"{value} is absurdly large")
+        if value > MAX_COUNT:
+            self.bad(f"{where}.{key}", f"{value} is absurdly large (at most {MAX_COUNT:,})")
             return 0
         return value
 
     def ids(self, d: dict[str, Any], key: str, where: str) -> tuple[str, ...]:
         value = d.get(key, [])
-        if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
-            self.bad(f"{where}.{key}", "must be a list of ids")
+        if not isinstance(value, list):
+            self.bad(f"{where}.{key}", f"must be a list of ids, not {kind_of(value)}")
             return ()
+        for i, x in enumerate(value):
+            if not isinstance(x, str) or not x or len(x) > MAX_NAME:
+                self.bad(f"{where}.{key}[{i}]", f"must be an id, not {kind_of(x)}")
+                return ()
         return tuple(value)
 
     def flag(self, d: dict[str, Any], key: str, where: str) -> bool:
@@ -306,10 +339,11 @@ class _Reader:
         default: str | None = None,
     ) -> str:
         value = d.get(key, default)
-        if value not in choices:
-            self.bad(f"{where}.{key}", f"{value!r} is not one of {', '.join(choices)}")
+        if not isinstance(value, str) or value not in choices:
+            shown_value = "nothing" if value is None else kind_of(value)
+            self.bad(f"{where}.{key}", f"{shown_value} is not one of {', '.join(choices)}")
             return choices[0]
-        return str(value)
+        return value
 
     def choices(self, d: dict[str, Any]) -> Choices:
         if "choices" not in d:
@@ -335,7 +369,7 @@ class _Reader:
             self.known(a, ("air", "points"), w)
             out.append(AirAllocation(self.text(a, "air", w), self.count(a, "points", w, 1)))
         if not isinstance(d.get("air", []), list):
-            self.bad(f"{where}.air", "must be a list")
+            self.bad(f"{where}.air", f"must be a list, not {kind_of(d.get('air'))}")
         return tuple(out)
 
 
@@ -381,15 +415,24 @@ def parse_orders(data: Any, nation: str | None = None) -> Orders:
     r = _Reader(nation or "?")
     d = r.obj(data, "orders")
     who = d.get("nation", nation)
-    if not isinstance(who, str) or not who:
+    if "nation" in d and not isinstance(who, str):
+        r.bad("nation", f"must be text, not {kind_of(who)}")
+        who = nation or "?"
+    elif not who:
         r.bad("nation", "is missing")
+        who = nation or "?"
+    elif len(who) > MAX_NAME:
+        r.bad("nation", f"is {len(who):,} characters long; at most {MAX_NAME}")
         who = nation or "?"
     r.nation = who
     if nation is not None and who != nation:
-        r.bad("nation", f"the file is for '{who}', not '{nation}'")
+        r.bad("nation", f"the file is for {shown(who)}, not '{nation}'")
     for key in d:
         if key not in KNOWN_KEYS:
-            r.bad(key, "is not a kind of order; valid: " + ", ".join(sorted(KNOWN_KEYS)))
+            r.bad(
+                field_name(key), "is not a kind of order; valid: " + ", ".join(sorted(KNOWN_KEYS))
+            )
+    r.text(d, "notes", "orders", required=False)
     turn = r.count(d, "turn", "orders", 0)
     supplies = tuple(
         SupplyMove(
@@ -499,22 +542,27 @@ def parse_orders(data: Any, nation: str | None = None) -> Orders:
     )
 
 
-def load_orders(text: str, nation: str | None = None) -> Orders:
-    """Orders from JSON text."""
+def load_orders(text: str | bytes, nation: str | None = None) -> Orders:
+    """Orders from JSON text, read within :data:`LIMITS` (size, nesting, list and text
+    lengths, numbers, plain characters); :class:`OrdersError` names every problem."""
+    who = nation or "?"
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise OrdersError(
-            [
-                OrderProblem(
-                    nation or "?",
-                    f"line {exc.lineno}, column {exc.colno}",
-                    "orders format",
-                    f"not valid JSON: {exc.msg}",
-                )
-            ]
-        ) from None
-    return parse_orders(data, nation)
+        data, found = read_json(text, LIMITS)
+    except JsonInputError as exc:
+        raise OrdersError([OrderProblem(who, exc.where, "orders format", exc.message)]) from None
+    problems = [OrderProblem(who, where, "orders format", message) for where, message in found]
+    try:
+        orders = parse_orders(data, nation)
+    except OrdersError as exc:
+        if not problems:
+            raise
+        # the reader's own word on a value already refused above would only repeat it
+        refused = [p.order for p in problems]
+        rest = [p for p in exc.problems if not within(p.order.removeprefix("orders."), refused)]
+        raise OrdersError(problems + rest) from None
+    if problems:
+        raise OrdersError(problems)
+    return orders
 
 
 def range_cards(orders: Iterable[Orders], nation: str, tf_id: str) -> int:

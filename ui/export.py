@@ -37,6 +37,7 @@ from PySide6.QtGui import (
 from campaign.board import WORKING
 from campaign.events import UMPIRE, Event, visible
 from campaign.turn import STEPS
+from campaign.untrusted import spreadsheet_safe
 from campaign.world import length_class
 
 if TYPE_CHECKING:
@@ -272,11 +273,14 @@ def _multiplier(value: Any) -> str:
 
 # -- CSV ---------------------------------------------------------------------------------------
 def _write_csv(path: str | Path, header: Sequence[str], rows: Iterable[Sequence[Any]]) -> Path:
+    """A CSV for people: a text cell a spreadsheet would run as a formula (a unit named
+    ``=HYPERLINK(…)`` in a shared game file) is written with a leading ``'``
+    (:func:`campaign.untrusted.spreadsheet_safe`)."""
     path = Path(path)
     with path.open("w", encoding="utf-8", newline="") as f:
         writer = csv.writer(f, lineterminator="\n")
         writer.writerow(header)
-        writer.writerows(rows)
+        writer.writerows([spreadsheet_safe(cell) for cell in row] for row in rows)
     return path
 
 

@@ -454,7 +454,11 @@ class MainWindow(QMainWindow):
         if dialog.exec() != QDialog.DialogCode.Accepted or dialog.chosen is None:
             return
         rule_set = str(dialog.rule_set.currentData())
-        setup = in_rule_set_terms(rule_set, dialog.chosen)
+        try:
+            setup = in_rule_set_terms(rule_set, dialog.chosen)
+        except ValueError as exc:
+            self.error("This battle cannot be fought", str(exc))
+            return
         if dialog.dice.currentData() == TYPED:
             dice: Dice = ManualDice(ask_die(self))
         else:

@@ -20,23 +20,14 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
+from ..csvdata import Problem
 from ..forces import fleet_cv
 from ..naval_combat import battle_winner
 from ..scenario import Scenario
 from ..state import Unit
-from . import AirGroup, BattleResult, BattleSetup, Ship, Side
-
-
-def _guns(text: str | None) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for part in (text or "").split():
-        calibre, _, count = part.partition(":")
-        if calibre and count.isdigit():
-            out[calibre] = out.get(calibre, 0) + int(count)
-    return out
-
+from . import AirGroup, BattleResult, BattleSetup, SetupError, Ship, Side, check_setup, parse_guns
 
 #: air group kind → words for its name
 KIND_WORDS = {
@@ -79,7 +70,7 @@ def ships_of(scenario: Scenario, unit_id: str) -> list[Ship]:
                 s["tonnage"],
                 s["completed"],
                 s["speed"],
-                _guns(s["guns"]),
+                parse_guns(s["guns"])[0],
                 s["aa"],
                 s["belt"],
                 s["deck"],
@@ -130,7 +121,14 @@ def in_rule_set_terms(rule_set: str, setup: BattleSetup) -> BattleSetup:
     ``damage_capacity`` and each air group's ``factor`` (e.g. the carrier rules' 10 damage
     points would be a 10-factor ship to the air-strike rules) — so the rule set works them
     out itself; then the module's ``adapt``, where it has one (e.g. the carrier rules roll AA
-    in dice where ships.csv counts guns)."""
+    in dice where ships.csv counts guns).
+
+    The set-up is checked first, as a set-up file is (:func:`campaign.tactical.check_setup`:
+    its ships and air groups, its size, and its conditions for the rule set it is written
+    for, else this one): :class:`~campaign.tactical.SetupError` lists every problem."""
+    found = check_setup(asdict(setup), rule_set)
+    if found:
+        raise SetupError([Problem("set-up", 0, where, message) for where, message in found])
     setup = setup.copy()
     if setup.rule_set and setup.rule_set != rule_set:
         for side in (setup.a, setup.b):
