@@ -62,9 +62,14 @@ class GameState:
     contested: dict[str, list[str]] = field(default_factory=dict)
     #: what this turn's steps decided, for the later steps and the reports
     turn_record: TurnRecord = field(default_factory=TurnRecord)
+    #: Game Control's changes to the Operations Flags of flags.csv: turn (as text) →
+    #: nation → [naval, military] (campaign/control.py; read by Board.flags)
+    flag_overrides: dict[str, dict[str, list[int]]] = field(default_factory=dict)
 
     def to_json(self) -> str:
         data = asdict(self)
+        if not data["flag_overrides"]:
+            del data["flag_overrides"]  # a game Control never corrected keeps its bytes
         data["format"] = STATE_FORMAT
         return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
