@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__, calculator, paths
+from .cli_control import ControlCliError, add_commands
 from .csvdata import InputError, Problem
 from .dice import SeededDice
 from .engine import Campaign
@@ -609,6 +610,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game")
     p.add_argument("--reissue", metavar="NATION", help="give this team a new code first")
 
+    add_commands(add)  # Game Control's table: edit, audit, rule, pack, handoff
+
     p = add("calc", cmd_calc, "the umpire's calculator: a table by hand with given dice")
     p.add_argument("table", choices=("naval", "merchant"))
     p.add_argument("--cv", type=int, help="naval: the firing side's combat value")
@@ -719,7 +722,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             print(f"Orders refused — {exc}", file=sys.stderr)
         return EXIT_INVALID
-    except (CliError, GameFileError) as exc:
+    except (CliError, ControlCliError, GameFileError) as exc:
         if getattr(args, "json", False):
             _print_json({"error": str(exc)})
         else:
