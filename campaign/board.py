@@ -116,6 +116,14 @@ class Board:
         """Fleet bases held by ``nation`` and usable this turn."""
         return [b for b in self.bases if self.is_fleet_base(b) and self.holder(b) == nation]
 
+    def on_land_map(self, place: str) -> bool:
+        """Is ``place`` covered by a Land Combat map? 002 "Amphibious Operations": *Minor
+        Invasion – involving an island or somewhere not covered by a Land Combat map; Major
+        Invasion – delivering troops into the Land Combat Map.* The scenario says so per
+        place (bases.csv ``land_map``); left empty, islands are not and other places are."""
+        marked = self.bases[place].get("land_map")
+        return bool(marked) if marked is not None else not self.bases[place]["island"]
+
     def open_to(self, nation: str, place: str) -> bool:
         """Can ``nation``'s merchant route end at ``place``? (own, allied or neutral-held)"""
         holder = self.holder(place)
@@ -128,18 +136,17 @@ class Board:
         )
         return 6371.0 * math.acos(max(-1.0, min(1.0, c)))
 
-    def nearest_fleet_base(self, nation: str, area: str, lonlat: tuple[float, float]) -> str:
-        """002 step 2: the fleet base nearest a shipyard — fewest sea areas away, then km."""
+    def nearest_fleet_base(self, nation: str, lonlat: tuple[float, float]) -> str:
+        """002 step 2: *Add new ship production to nearest fleet base to the shipyard* — the
+        usable fleet base of ``nation`` nearest the point, by great-circle distance (a ship
+        from Harima joins at Nagasaki, about 480 km, not Ominato, about 925 km, though
+        Ominato is fewer sea areas away). Ties go to the base id first in order."""
         bases = self.fleet_bases_of(nation)
         if not bases:
             raise LookupError(f"{nation} holds no fleet base")
         return min(
             bases,
-            key=lambda b: (
-                self.world.distance(area, self.area_of(b)),
-                self.km(lonlat, (self.bases[b]["lon"], self.bases[b]["lat"])),
-                b,
-            ),
+            key=lambda b: (self.km(lonlat, (self.bases[b]["lon"], self.bases[b]["lat"])), b),
         )
 
     # -- ranges --------------------------------------------------------------------------

@@ -22,7 +22,7 @@ from .gamefile import GameFile, GameFileError, opened
 from .merchant_warfare import DEFAULT_SHORT_ROW, SHORT_ROW_READINGS
 from .naval_combat import CombatSide
 from .odds import merchant_odds, naval_odds
-from .orders import OrderProblem, OrdersError, load_orders
+from .orders import Choices, OrderProblem, OrdersError, load_orders, parse_orders
 from .reports import format_situation, situation
 from .scenario import Scenario, load_scenario, write_scenario
 from .tactical import RULE_SETS, BattleSetup, find_setup, ignored_conditions
@@ -265,6 +265,9 @@ def cmd_resolve(args: argparse.Namespace) -> int:
                 f"no orders are stored for turn {start.turn}; give them with "
                 "'seacontrol-cli orders' or add --allow-empty to resolve anyway"
             )
+        if args.choices:
+            for nation, choices in _read_choices(args.choices, campaign).items():
+                campaign.set_choices(nation, choices)
         fight = None
         if args.fight:
             _tactical(args.fight)
@@ -299,6 +302,26 @@ def cmd_resolve(args: argparse.Namespace) -> int:
     )
     print(f"Resolved; {where}. Dice chain head {head}")
     return EXIT_OK
+
+
+def _read_choices(path: str, campaign: Campaign) -> dict[str, Choices]:
+    """A choices file: ``{"usa": {"losses": [...], "repairs": [...], "carrier_air": {...}},
+    …}`` — each nation's section read as an orders file's ``choices``."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise CliError(f"{path}: cannot be read ({exc.strerror})") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise CliError(f"{path}: not a JSON choices file ({exc})") from None
+    if not isinstance(data, dict):
+        raise CliError(f"{path}: a choices file is an object of nation → choices")
+    nations = campaign.scenario.by_id("nations")
+    out = {}
+    for nation, section in data.items():
+        if nation not in nations:
+            raise CliError(f"{path}: unknown nation '{nation}'; valid: " + ", ".join(nations))
+        out[nation] = parse_orders({"nation": nation, "choices": section}, nation).choices
+    return out
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -587,6 +610,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = add("resolve", cmd_resolve, "resolve the turn's steps (the whole turn by default)")
     p.add_argument("game")
+    p.add_argument(
+        "--choices",
+        metavar="FILE",
+        help="the owners' choices for this turn: JSON {nation: {losses, repairs, carrier_air}}",
+    )
     p.add_argument("--seed", help="the dice seed (stored in the game; default: the game's)")
     p.add_argument(
         "--to-step", type=int, choices=range(1, 11), metavar="N", help="stop after step N (1-10)"

@@ -15,8 +15,15 @@ from typing import Any
 from .board import Board
 from .dice import Dice
 from .events import Event
-from .losses import Casualty, LossPolicy, LossRequest, SpreadLosses, check_allocation
-from .orders import Orders
+from .losses import (
+    Casualty,
+    LossPolicy,
+    LossRequest,
+    PreferredLosses,
+    SpreadLosses,
+    check_allocation,
+)
+from .orders import Choices, Orders
 from .record import TurnRecord
 from .scenario import Scenario
 from .state import AirUnit, GameState, Unit
@@ -74,9 +81,16 @@ class Turn:
             return []
         if request.due == request.capacity:  # everything is lost: there is no choice
             return [c.id for c in request.candidates for _ in range(c.steps_left)]
-        chosen = list(self.losses.allocate(request))
+        preferred = [u for n in request.nations for u in self.choices(n).losses]
+        policy = PreferredLosses(preferred) if preferred else self.losses
+        chosen = list(policy.allocate(request))
         check_allocation(request, chosen)
         return chosen
+
+    def choices(self, nation: str) -> Choices:
+        """The choices ``nation`` gave ahead for this turn (none: an empty set)."""
+        orders = self.orders.get(nation)
+        return orders.choices if orders is not None else Choices()
 
     def hit_unit(self, unit: Unit, context: str) -> None:
         """One step of loss on a unit: ready → damaged → sunk (002 "Damage")."""
@@ -104,7 +118,21 @@ class Turn:
 
     def land_carrier_air(self, unit: Unit) -> None:
         """002: *Damaged Carrier units cannot carry their air unit any longer – this must be
-        transferred to land or another carrier unit*: it goes ashore at the carrier's base."""
+        transferred to land or another carrier unit with no air point.* The owner's choice
+        (``choices.carrier_air``), else another ready carrier of the nation at the same base
+        with no Air Point (fleet carriers first), else ashore at the carrier's base."""
+        other = self._carrier_for_air(unit)
+        if other is not None:
+            other.carries_air = True
+            self.emit(
+                "air_transferred",
+                f"{unit.name}'s Air Point flies to {other.name}.",
+                unit.nation,
+                (unit.nation,),
+                unit=unit.id,
+                to=other.id,
+            )
+            return
         air_id = f"{unit.id}_air"
         existing = self.state.air.get(air_id)
         if existing:
@@ -120,6 +148,27 @@ class Turn:
             unit=unit.id,
             air=air_id,
         )
+
+    def _carrier_for_air(self, unit: Unit) -> Unit | None:
+        wanted = self.choices(unit.nation).carrier_air.get(unit.id, "")
+        if wanted == "ashore":
+            return None
+        free = [
+            u
+            for u in self.state.units.values()
+            if u.id != unit.id
+            and u.nation == unit.nation
+            and u.type in ("fleet_carrier", "escort_carrier")
+            and u.state == "ready"
+            and not u.carries_air
+            and u.base == unit.base
+        ]
+        chosen = [u for u in free if u.id == wanted]
+        if wanted and not chosen:
+            return None  # the chosen carrier cannot take it now: ashore
+        ranked = sorted(free, key=lambda u: (u.type != "fleet_carrier", u.id))
+        pick = chosen or ranked
+        return pick[0] if pick else None
 
 
 def count(n: int, noun: str) -> str:

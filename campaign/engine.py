@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from . import control
@@ -26,8 +27,8 @@ from .events import UMPIRE, Event, visible
 from .gamefile import GameFile
 from .losses import LossPolicy, SpreadLosses
 from .operations import BattleChoice, BattlePreview, preview_battles
-from .orders import OrderProblem, Orders, OrdersError, load_orders
-from .rules import check_orders, check_turn
+from .orders import Choices, OrderProblem, Orders, OrdersError, load_orders
+from .rules import check_choices, check_orders, check_turn
 from .scenario import Scenario
 from .state import GameState
 from .tactical import BattleSetup, TacticalBattle
@@ -139,6 +140,22 @@ class Campaign:
                 ]
             )
         problems = self.check(orders)
+        if problems:
+            raise OrdersError(problems)
+        self.game.set_orders(state.turn, nation, orders.to_json())
+
+    def set_choices(self, nation: str, choices: Choices) -> None:
+        """Store the choices ``nation``'s owner gives ahead for this turn (which units take
+        losses, which are repaired, where a damaged carrier's Air Point goes), kept with its
+        orders. They may be given until the turn's last step is resolved; before step 1 the
+        whole orders are checked again, later the choices alone."""
+        state = self.state
+        stored = self.orders().get(nation) or Orders(nation, state.turn)
+        orders = replace(stored, choices=choices)
+        if state.step == 0:
+            self.set_orders(nation, orders)
+            return
+        problems = check_choices(self.board(), orders)
         if problems:
             raise OrdersError(problems)
         self.game.set_orders(state.turn, nation, orders.to_json())

@@ -38,7 +38,7 @@ from .state import GameState, initial_state
 
 #: "SeaC" — marks a SQLite file as a Sea Control game.
 APPLICATION_ID = 0x53656143
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 SUFFIX = ".seacontrol"
 
 
@@ -46,9 +46,15 @@ class GameFileError(Exception):
     """A game file that cannot be opened or written, said in words for the user."""
 
 
+def _add_land_map(db: sqlite_utils.Database) -> None:
+    """1 → 2: bases say whether a Land Combat map covers them (002 "Amphibious
+    Operations"); games begun before keep the default reading (an empty cell)."""
+    db.execute("ALTER TABLE sc_bases ADD COLUMN land_map INTEGER")
+
+
 #: Migrations from version N to N+1, each run in its own transaction. Version 0 is a file
 #: created by sqlite but never given our schema (impossible from this program).
-MIGRATIONS: dict[int, Callable[[sqlite_utils.Database], None]] = {}
+MIGRATIONS: dict[int, Callable[[sqlite_utils.Database], None]] = {1: _add_land_map}
 
 
 def _sql_type(kind: str) -> type:
@@ -62,7 +68,7 @@ def _to_sql(schema: TableSchema, row: Row, order: int) -> dict[str, Any]:
         if col.kind == "idlist":
             value = ";".join(value) if value else None
         elif col.kind == "bool":
-            value = int(value)
+            value = None if value is None else int(value)
         out[col.name] = value
     return out
 
@@ -74,7 +80,7 @@ def _from_sql(schema: TableSchema, record: dict[str, Any]) -> Row:
         if col.kind == "idlist":
             value = value.split(";") if value else []
         elif col.kind == "bool":
-            value = bool(value)
+            value = None if value is None else bool(value)
         row[col.name] = value
     return row
 

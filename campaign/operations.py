@@ -76,6 +76,7 @@ def plan_operations(t: Turn) -> tuple[list[Plan], dict[TFKey, TaskForce]]:
     by_area: dict[str, list[tuple[str, Operation]]] = {}
     for n, op in ops:
         by_area.setdefault(op.area, []).append((n, op))
+    interventions = choose_interventions(t, board, by_area, tfs, committed)
     plans = []
     for area in sorted(by_area):
         area_ops = by_area[area]
@@ -85,11 +86,73 @@ def plan_operations(t: Turn) -> tuple[list[Plan], dict[TFKey, TaskForce]]:
             for tf_id in op.task_forces:
                 _join(force, (n, tf_id), tfs, t, area)
         attacker = next(iter(sides))
-        interveners = []
-        if len(sides) == 1:
-            interveners = _interveners(t, board, area, attacker, tfs, committed, sides)
+        interveners = interventions.get(area, [])
+        for key in interveners:
+            side = board.side_key(key[0])
+            _join(sides.setdefault(side, Force(side)), key, tfs, t, area)
         plans.append(Plan(area, area_ops, sides, attacker, interveners))
     return plans, tfs
+
+
+def choose_interventions(
+    t: Turn,
+    board: Board,
+    by_area: dict[str, list[tuple[str, Operation]]],
+    tfs: dict[TFKey, TaskForce],
+    committed: set[TFKey],
+) -> dict[str, list[TFKey]]:
+    """Sea area → the task forces that intervene there. 002: *Any enemy TF within range may
+    choose to intervene - the intervening TF does not need a NOF to do this, but it does
+    also need an LSP available to it.* A task force standing by (no operation, stance
+    "intervene", an LSP) intervenes once: in the first of the areas its orders name
+    (``intervene_in``) where an enemy operates within its reach, or, naming none, against
+    the nearest enemy operation in reach (fewest sea areas away). It joins its side's force
+    there, whether or not its side also operates in that area; a third side does not join
+    a battle two other sides fight, and a neutral defends only its own waters."""
+    sides_in = {area: {board.side_key(n) for n, _ in ops} for area, ops in by_area.items()}
+    chosen: dict[str, list[TFKey]] = {}
+    for key in sorted(tfs):
+        nation, tf_id = key
+        tf = tfs[key]
+        if key in committed or tf.stance != "intervene" or tf.lsp < 1:
+            continue
+        if tf.base not in board.bases:
+            continue
+        reach = board.task_force_reach(nation, tf_id, t.orders.values())
+
+        def may(area: str, nation: str = nation, tf: TaskForce = tf, reach: int = reach) -> bool:
+            return _may_intervene(board, by_area, sides_in, nation, tf, reach, area)
+
+        if tf.intervene_in:
+            target = next((a for a in tf.intervene_in if may(a)), None)
+        else:
+            near = [a for a in by_area if may(a)]
+            target = min(near, key=lambda a: (board.distance(tf.base, a), a)) if near else None
+        if target is not None:
+            chosen.setdefault(target, []).append(key)
+    return chosen
+
+
+def _may_intervene(
+    board: Board,
+    by_area: dict[str, list[tuple[str, Operation]]],
+    sides_in: dict[str, set[str]],
+    nation: str,
+    tf: TaskForce,
+    reach: int,
+    area: str,
+) -> bool:
+    if area not in by_area or area not in board.world:
+        return False
+    if not any(board.enemies(nation, n) for n, _ in by_area[area]):
+        return False
+    if len(sides_in[area]) >= 2 and board.side_key(nation) not in sides_in[area]:
+        return False
+    if board.side(nation) == "neutral" and not any(
+        board.holder(b) == nation for b in board.bases if board.area_of(b) == area
+    ):
+        return False
+    return board.distance(tf.base, area) <= reach
 
 
 @dataclass(frozen=True)
@@ -240,47 +303,12 @@ def _join(force: Force, key: TFKey, tfs: dict[TFKey, TaskForce], t: Turn, area: 
     force.lsp += tf.lsp
 
 
-def _interveners(
-    t: Turn,
-    board: Board,
-    area: str,
-    op_side: str,
-    tfs: dict[TFKey, TaskForce],
-    committed: set[TFKey],
-    sides: dict[str, Force],
-) -> list[TFKey]:
-    """Enemy task forces standing by with LSP whose range reaches the area join the battle
-    (each task force intervenes once a turn, in the first operation it can reach)."""
-    op_nation = next(iter(sides[op_side].nations))
-    joined: list[TFKey] = []
-    for key in sorted(tfs):
-        nation, tf_id = key
-        tf = tfs[key]
-        if key in committed or tf.stance != "intervene" or tf.lsp < 1:
-            continue
-        if board.friendly(nation, op_nation):
-            continue
-        side = board.side_key(nation)
-        if board.side(nation) == "neutral" and not any(
-            board.holder(b) == nation for b in board.bases if board.area_of(b) == area
-        ):
-            continue  # neutrals only defend their own waters
-        if len(sides) == 2 and side not in sides:
-            continue
-        if board.distance(tf.base, area) > board.task_force_reach(nation, tf_id, t.orders.values()):
-            continue
-        committed.add(key)
-        _join(sides.setdefault(side, Force(side)), key, tfs, t, area)
-        joined.append(key)
-    return joined
-
-
 def _side_of(t: Turn, board: Board, force: Force, area: str, peek: bool = False) -> CombatSide:
     cv = sum(fleet_cv(u) for u in force.units) + sum(
         land_air_cv(t.state.air[a].kind, p, "fleet") for a, p in force.air
     )
     air = air_points(force.units) + sum(p for _, p in force.air)
-    at_base = _friendly_fleet_base_in(board, area, force.nations)
+    base = _fleet_base_in(board, area, force.nations)
     tf_keys = list(force.task_forces)
     bonus = card_bonus(t, "die_bonus", task_forces=tf_keys, nations=force.nations, peek=peek)
     shift = card_bonus(t, "column_shift", task_forces=tf_keys, nations=force.nations, peek=peek)
@@ -288,11 +316,12 @@ def _side_of(t: Turn, board: Board, force: Force, area: str, peek: bool = False)
         force.key,
         cv,
         air,
-        at_base,
+        bool(base),
         force.lsp,
         len(force.units),
         die_bonus=bonus,
         column_shift=shift,
+        fleet_base=base,
     )
 
 
@@ -331,15 +360,21 @@ def _invasion_capacity(
     return landing_capacity(units, t.options)
 
 
-def _friendly_fleet_base_in(board: Board, area: str, nations: Iterable[str]) -> bool:
-    """002 *+1 if in same area as fleet base*: a fleet base of the side in the sea area."""
+def _fleet_base_in(board: Board, area: str, nations: Iterable[str]) -> str:
+    """002 *+1 if in same area as fleet base*: the side's fleet base in the sea area, in
+    words ("Pearl Harbour", or "Pearl Harbour, an ally's" when none of the side's own
+    nations holds it), or "" when it has none there. Its own come first."""
     side = tuple(nations)
-    return any(
-        board.is_fleet_base(b)
-        and board.area_of(b) == area
-        and any(board.friendly(board.holder(b), n) for n in side)
-        for b in board.bases
-    )
+    own, allied = [], []
+    for b in board.bases:
+        if not board.is_fleet_base(b) or board.area_of(b) != area:
+            continue
+        holder = board.holder(b)
+        if holder in side:
+            own.append(board.place_name(b))
+        elif any(board.friendly(holder, n) for n in side):
+            allied.append(f"{board.place_name(b)}, {board.name_of(holder)}'s")
+    return (sorted(own) + sorted(allied) + [""])[0]
 
 
 def _describe_fire(result: FireResult) -> str:
@@ -616,15 +651,16 @@ def _landing(
     place = op.target
     name = board.place_name(place)
     defender = board.holder(place)
+    landing_tfs = _landing_task_forces(t, op)
     units = [
         t.state.units[u]
-        for tf_id in op.task_forces
+        for tf_id in landing_tfs
         for u in tfs[(nation, tf_id)].units
         if t.state.units[u].state != "sunk" and t.state.units[u].type != "submarine"
     ]
     air = [
         (a.air, a.points)
-        for tf_id in op.task_forces
+        for tf_id in landing_tfs
         for a in tfs[(nation, tf_id)].air
         if board.air_in_range(a.air, op.area)
     ]
@@ -659,20 +695,27 @@ def _landing(
     if d_cv > 0:
         # the modifiers as in a naval battle: the operation's LSP per unit, a fleet base of
         # either side in the sea area (002 Naval Combat modifiers)
+        # cards aimed at the operation's task forces and not spent in a step-8 battle (an
+        # unopposed landing) count here: *Add to Combat Die roll for a single attack*
+        aimed = [(nation, tf_id) for tf_id in op.task_forces]
         attacker = CombatSide(
             nation,
             a_cv,
             air_points(units) + sum(p for _, p in air),
-            at_own_fleet_base_area=_friendly_fleet_base_in(board, op.area, (nation,)),
+            at_own_fleet_base_area=bool(_fleet_base_in(board, op.area, (nation,))),
+            fleet_base=_fleet_base_in(board, op.area, (nation,)),
             units=len(units) or 1,
-            lsp=sum(tfs[(nation, tf_id)].lsp for tf_id in op.task_forces),
+            lsp=sum(tfs[(nation, tf_id)].lsp for tf_id in landing_tfs),
             minor_invasion_without_landing_craft=craft == 0,
+            die_bonus=card_bonus(t, "die_bonus", task_forces=aimed, nations={nation}),
+            column_shift=card_bonus(t, "column_shift", task_forces=aimed, nations={nation}),
         )
         defence = CombatSide(
             defender,
             d_cv,
             sum(a.points for a in island_air),
-            at_own_fleet_base_area=_friendly_fleet_base_in(board, op.area, (defender,)),
+            at_own_fleet_base_area=bool(_fleet_base_in(board, op.area, (defender,))),
+            fleet_base=_fleet_base_in(board, op.area, (defender,)),
         )
         rolls_a = t.dice.rolls(
             len(dice_for(a_cv)), f"landing at {name}: {board.name_of(nation)} fire"
@@ -770,6 +813,18 @@ def _landing(
     )
 
 
+def _landing_task_forces(t: Turn, op: Operation) -> tuple[str, ...]:
+    """The task forces whose ships and air add to a minor invasion's CV. 002 "Minor
+    Invasions": *Use the following Combat values for land troops, in addition to the CV of
+    the TF allocated to Invasion* — the invasion force (rule option ``landing_strength``
+    ``"all_task_forces"`` adds the covering force too, reading *In an invasion all naval
+    units and air units in the supporting Task Force can be added into the invasion CV* as
+    every task force of the operation)."""
+    if option(t.options, "landing_strength") == "all_task_forces" or not op.invasion_force:
+        return op.task_forces
+    return (op.invasion_force,)
+
+
 def _capture(t: Turn, board: Board, place: str, nation: str, survivors: int) -> None:
     """The place changes hands; surviving defenders and Air Points are removed; enemy
     units in port there fall back to their nation's nearest fleet base."""
@@ -782,9 +837,7 @@ def _capture(t: Turn, board: Board, place: str, nation: str, survivors: int) -> 
         if unit.base == place and unit.state != "sunk" and not board.friendly(unit.nation, nation):
             try:
                 refuge = board.nearest_fleet_base(
-                    unit.nation,
-                    board.area_of(place),
-                    (board.bases[place]["lon"], board.bases[place]["lat"]),
+                    unit.nation, (board.bases[place]["lon"], board.bases[place]["lat"])
                 )
             except LookupError:
                 unit.state = "sunk"

@@ -43,6 +43,19 @@ RULE_OPTIONS: dict[str, RuleOption] = {
             "combat value must withdraw')",
         ),
         RuleOption(
+            "landing_strength",
+            "invasion_force",
+            "whose ships and air add to a minor invasion's CV: the invasion force (002 'the "
+            "TF allocated to Invasion') or every task force of the operation",
+            ("invasion_force", "all_task_forces"),
+        ),
+        RuleOption(
+            "merchant_card_shifts",
+            False,
+            "true: an Advantage Card may shift a merchant-warfare combat one odds column "
+            "(002 'Calculating Losses' says cards count there as the die roll bonus shown)",
+        ),
+        RuleOption(
             "single_task_force_landings",
             False,
             "true: an amphibious operation may be one task force covering its own landing "

@@ -129,6 +129,9 @@ class TaskForce:
     lsp: int = 0
     air: tuple[AirAllocation, ...] = ()
     stance: str = "intervene"  # without an operation: oppose enemy operations in range?
+    #: sea areas where it stands ready to intervene, first choice first (002 *Any enemy TF
+    #: within range may choose to intervene*); none named: the nearest enemy operation
+    intervene_in: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -161,6 +164,21 @@ class CardPlay:
 
 
 @dataclass(frozen=True)
+class Choices:
+    """The owner's choices when the dice fall (002 "Damage": *Owner chooses which ship
+    losses to take from their Task Force*), given ahead for a turn resolved without the
+    owner at the table: ``losses`` — the units to take steps first, one step per entry in
+    order (an id twice: damaged, then sunk), the rest as the default owner would;
+    ``repairs`` — units to repair first where several wait at one fleet base;
+    ``carrier_air`` — a carrier's id → where its Air Point goes if it is damaged: another
+    carrier's id (one with no Air Point at the same base) or "ashore"."""
+
+    losses: tuple[str, ...] = ()
+    repairs: tuple[str, ...] = ()
+    carrier_air: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Orders:
     nation: str
     turn: int
@@ -173,6 +191,7 @@ class Orders:
     raids: tuple[Raid, ...] = ()
     operations: tuple[Operation, ...] = ()
     cards: tuple[CardPlay, ...] = ()
+    choices: Choices = field(default_factory=Choices)
 
     def to_json(self) -> str:
         return json.dumps(orders_to_data(self), indent=2, ensure_ascii=False)
@@ -200,7 +219,17 @@ class _Reader:
         if not isinstance(value, list):
             self.bad(key, "must be a list […]")
             return []
-        return [(f"{key}[{i}]", self.obj(v, f"{key}[{i}]")) for i, v in enumerate(value)]
+        out = [(f"{key}[{i}]", self.obj(v, f"{key}[{i}]")) for i, v in enumerate(value)]
+        for where, item in out:
+            self.known(item, SECTION_FIELDS[key], where)
+        return out
+
+    def known(self, d: dict[str, Any], fields: tuple[str, ...], where: str) -> None:
+        """An unknown field is named, not silently ignored (a misspelt order would do
+        nothing)."""
+        for key in d:
+            if key not in fields:
+                self.bad(f"{where}.{key}", "is not a field here; valid: " + ", ".join(fields))
 
     def text(self, d: dict[str, Any], key: str, where: str, required: bool = True) -> str:
         value = d.get(key, "")
@@ -242,16 +271,49 @@ class _Reader:
             return choices[0]
         return str(value)
 
+    def choices(self, d: dict[str, Any]) -> Choices:
+        if "choices" not in d:
+            return Choices()
+        c = self.obj(d["choices"], "choices")
+        self.known(c, _fields(Choices), "choices")
+        air = self.obj(c.get("carrier_air", {}), "choices.carrier_air")
+        carrier_air = {}
+        for carrier, target in air.items():
+            if not isinstance(target, str) or not target:
+                self.bad(f"choices.carrier_air.{carrier}", "must be a carrier id or 'ashore'")
+            else:
+                carrier_air[str(carrier)] = target
+        return Choices(
+            self.ids(c, "losses", "choices"), self.ids(c, "repairs", "choices"), carrier_air
+        )
+
     def air(self, d: dict[str, Any], where: str) -> tuple[AirAllocation, ...]:
         out = []
         for i, a in enumerate(d.get("air", []) if isinstance(d.get("air", []), list) else []):
             w = f"{where}.air[{i}]"
             a = self.obj(a, w)
+            self.known(a, ("air", "points"), w)
             out.append(AirAllocation(self.text(a, "air", w), self.count(a, "points", w, 1)))
         if not isinstance(d.get("air", []), list):
             self.bad(f"{where}.air", "must be a list")
         return tuple(out)
 
+
+def _fields(kind: type) -> tuple[str, ...]:
+    return tuple(kind.__dataclass_fields__)  # type: ignore[attr-defined]
+
+
+#: the fields each kind of order may have (its dataclass's)
+SECTION_FIELDS: dict[str, tuple[str, ...]] = {
+    "supplies": _fields(SupplyMove),
+    "transfers": _fields(Transfer),
+    "new_routes": _fields(NewRoute),
+    "escorts": _fields(Escort),
+    "task_forces": _fields(TaskForce),
+    "raids": _fields(Raid),
+    "operations": _fields(Operation),
+    "cards": _fields(CardPlay),
+}
 
 KNOWN_KEYS = {
     "nation",
@@ -265,6 +327,7 @@ KNOWN_KEYS = {
     "raids",
     "operations",
     "cards",
+    "choices",
     "notes",
 }
 
@@ -322,6 +385,7 @@ def parse_orders(data: Any, nation: str | None = None) -> Orders:
             r.count(t, "lsp", w),
             r.air(t, w),
             r.choice(t, "stance", w, STANCES, "intervene"),
+            r.ids(t, "intervene_in", w),
         )
         for w, t in r.items(d, "task_forces")
     )
@@ -354,6 +418,7 @@ def parse_orders(data: Any, nation: str | None = None) -> Orders:
         )
         for w, c in r.items(d, "cards")
     )
+    choices = r.choices(d)
     if r.problems:
         raise OrdersError(r.problems)
     return Orders(
@@ -368,6 +433,7 @@ def parse_orders(data: Any, nation: str | None = None) -> Orders:
         raids,
         operations,
         cards,
+        choices,
     )
 
 
@@ -410,7 +476,7 @@ def orders_to_data(orders: Orders) -> dict[str, Any]:
             return {
                 k: clean(getattr(obj, k))
                 for k in obj.__dataclass_fields__
-                if getattr(obj, k) not in ("", (), None)
+                if getattr(obj, k) not in ("", (), None, {})
                 and not (k in ("lsp", "points", "manpower", "tanks") and getattr(obj, k) == 0)
             }
         if isinstance(obj, tuple | list):

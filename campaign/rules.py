@@ -29,6 +29,8 @@ R_AMPHIB = "002 Amphibious Operations"
 R_CARDS = "002 Advantage Cards"
 R_LSP = "002 Logistic Support Points"
 R_RAID = "002 Deployments"
+R_MERCHANT = "002 Calculating Losses"
+R_DAMAGE = "002 Damage"
 
 #: rule option: troops an invasion force without landing craft may still put ashore
 #: (docs/rules-notes.md "Landing without landing craft")
@@ -307,6 +309,8 @@ class _Check:
             )
         if not tf.units:
             self.bad(where, R_TF, "has no units")
+        if tf.intervene_in:
+            self.standing_by(tf, where)
         for u in tf.units:
             if not self.own_unit(u, where):
                 continue
@@ -318,6 +322,34 @@ class _Check:
                     R_TF,
                     f"{unit.name} is at {self.b.place_name(unit.base)}, "
                     f"not {self.b.place_name(tf.base)}",
+                )
+
+    def standing_by(self, tf: TaskForce, where: str) -> None:
+        """002: *Any enemy TF within range may choose to intervene - the intervening TF does
+        not need a NOF to do this, but it does also need an LSP available to it.*"""
+        if tf.stance != "intervene":
+            self.bad(where, R_TF, "names sea areas to intervene in but its stance is 'stay'")
+        if tf.lsp < 1:
+            self.bad(where, R_LSP, "an intervening task force needs an LSP allocated to it")
+        if any(tf.id in op.task_forces for op in self.o.operations):
+            self.bad(
+                where,
+                R_TF,
+                "is in an operation; only a task force without one stands by to intervene",
+            )
+        if tf.base not in self.b.bases:
+            return
+        reach = self.b.task_force_reach(self.nation, tf.id, [self.o, *self.others.values()])
+        for area in tf.intervene_in:
+            if area not in self.b.world:
+                self.bad(where, R_TF, f"there is no sea area '{area}' to intervene in")
+            elif self.b.distance(tf.base, area) > reach:
+                self.bad(
+                    where,
+                    R_RANGE,
+                    f"cannot intervene in {self.b.area_name(area)}: it is "
+                    f"{self.b.distance(tf.base, area)} sea areas from "
+                    f"{self.b.place_name(tf.base)}; its range is {reach}",
                 )
 
     def air(
@@ -452,12 +484,20 @@ class _Check:
             )
         if self.b.friendly(self.nation, self.b.holder(op.target)):
             self.bad(where, R_AMPHIB, f"{place['name']} is already held by your side")
-        if op.kind == "minor_invasion" and not place["island"]:
+        on_map = self.b.on_land_map(op.target)
+        if op.kind == "minor_invasion" and on_map:
             self.bad(
                 where,
                 R_AMPHIB,
-                f"{place['name']} is not an island: a landing there is a "
-                "major invasion into the Land Combat map",
+                f"{place['name']} is on a Land Combat map: a landing there is a major "
+                "invasion (minor invasions are of islands or places no Land Combat map "
+                "covers)",
+            )
+        if op.kind == "major_invasion" and not on_map:
+            self.bad(
+                where,
+                R_AMPHIB,
+                f"{place['name']} is not on a Land Combat map: a landing there is a minor invasion",
             )
         if op.invasion_force not in op.task_forces:
             self.bad(
@@ -484,7 +524,16 @@ class _Check:
             return
         units = self.b.state.units
         craft, capacity = landing_capacity((units[u] for u in tf.units if u in units), self.options)
-        if troops > capacity:
+        if op.kind == "major_invasion" and not craft:
+            self.bad(
+                where,
+                R_AMPHIB,
+                "a major invasion needs a Landing Craft Group in its invasion force: 002 "
+                "calls landing craft 'Essential for capturing islands or delivering troops "
+                f"into the Land Combat against opposition', and {place['name']} is held by "
+                f"{self.b.name_of(self.b.holder(op.target))}",
+            )
+        elif troops > capacity:
             self.bad(
                 where,
                 R_AMPHIB,
@@ -537,6 +586,18 @@ class _Check:
                 )
             if card.route and card.route not in self.b.route_rows:
                 self.bad(where, R_CARDS, f"there is no merchant route '{card.route}'")
+            if (
+                card.use == "column_shift"
+                and card.route
+                and not option(self.options, "merchant_card_shifts")
+            ):
+                self.bad(
+                    where,
+                    R_MERCHANT,
+                    "in merchant warfare 'Advantage Cards count as die roll bonus shown on "
+                    "card': play it for its die bonus (use die_bonus) on the route (rule "
+                    "option merchant_card_shifts allows column shifts)",
+                )
             if card.use == "other" and not card.text.strip():
                 self.bad(where, R_CARDS, "say what Game Control is asked to allow (text)")
 
@@ -556,7 +617,33 @@ class _Check:
         self.allocations()
         self.operations()
         self.cards()
+        self.choices()
         return self.problems
+
+    # -- the owner's choices ---------------------------------------------------------------
+    def choices(self) -> None:
+        """002 "Damage": *Owner chooses which ship losses to take*: choices given ahead
+        name the nation's own units."""
+        c = self.o.choices
+        for key, ids in (("losses", c.losses), ("repairs", c.repairs)):
+            for i, unit in enumerate(ids):
+                self.own_unit(unit, f"choices.{key}[{i}]")
+        carriers = ("fleet_carrier", "escort_carrier")
+        for carrier, target in c.carrier_air.items():
+            where = f"choices.carrier_air.{carrier}"
+            if self.own_unit(carrier, where) and self.b.state.units[carrier].type not in carriers:
+                self.bad(where, R_DAMAGE, f"{self.b.unit_name(carrier)} is not a carrier")
+            if (
+                target != "ashore"
+                and self.own_unit(target, where)
+                and self.b.state.units[target].type not in carriers
+            ):
+                self.bad(
+                    where,
+                    R_DAMAGE,
+                    f"{self.b.unit_name(target)} is not a carrier: an Air Point goes "
+                    "'ashore' or to another carrier",
+                )
 
 
 def check_orders(
@@ -565,6 +652,13 @@ def check_orders(
     """Every rule ``orders`` break (empty: the orders may be carried out)."""
     others = {n: o for n, o in (others or {}).items() if n != orders.nation}
     return _Check(board, orders, others).run()
+
+
+def check_choices(board: Board, orders: Orders) -> list[OrderProblem]:
+    """The problems of ``orders``' choices alone (given while the turn is being resolved)."""
+    check = _Check(board, orders, {})
+    check.choices()
+    return check.problems
 
 
 def check_turn(board: Board, all_orders: Mapping[str, Orders]) -> list[OrderProblem]:

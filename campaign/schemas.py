@@ -130,6 +130,13 @@ BASES = TableSchema(
         _id("holder", "nation"),
         _turn("from_turn", required=False),
         _notes(),
+        Column(
+            "land_map",
+            "bool",
+            required=False,
+            help="on a Land Combat map (a landing there is a major invasion); empty: "
+            "islands are not, other places are",
+        ),
     ),
     key=("id",),
     description="fleet bases, ports and islands",

@@ -115,7 +115,7 @@ def test_a_whole_turn_with_scripted_dice(game: Path) -> None:
         assert ["Advantage Card die bonus", 2] in blue_fire["modifiers"]
         # the landing's modifiers are a naval battle's: Red's fleet base is in the East Sea
         landing = next(e for e in c.events() if e.kind == "landing_combat")
-        assert "Redland: in the same area as own fleet base +1" in landing.text
+        assert "Redland: a fleet base of its side in the area (Red Harbour) +1" in landing.text
         assert blue_fire["dice"] == [[16, 1, 7, 3]]
         assert c.verify_dice() == []
         assert len(c.dice_log()) == 7
@@ -326,12 +326,14 @@ def test_nothing_is_resolved_after_the_last_turn(game: Path) -> None:
 
 
 def major(*, with_red: bool) -> list[dict[str, Any]]:
+    """Blue lands on Red's home coast (a Land Combat map place) with landing craft."""
+    land = ["blue_bb1", "blue_lc1"]
     blue = {
         "nation": "blue",
         "turn": 1,
         "task_forces": [
             {"id": "cover", "name": "Cover", "base": "blue_port", "units": ["blue_cv1"], "lsp": 1},
-            {"id": "land", "name": "Landing", "base": "blue_port", "units": ["blue_bb1"], "lsp": 1},
+            {"id": "land", "name": "Landing", "base": "blue_port", "units": land, "lsp": 1},
         ],
         "operations": [
             {
@@ -339,7 +341,7 @@ def major(*, with_red: bool) -> list[dict[str, Any]]:
                 "kind": "major_invasion",
                 "area": "east_sea",
                 "task_forces": ["cover", "land"],
-                "target": "rock",
+                "target": "red_port",
                 "invasion_force": "land",
                 "manpower": 2,
             }
@@ -348,13 +350,34 @@ def major(*, with_red: bool) -> list[dict[str, Any]]:
     return [blue, RED] if with_red else [blue]
 
 
+def with_landing_craft(tmp_path: Path, mini_copy: Path) -> Path:
+    """The mini scenario with a Blue Landing Craft Group at Blue Harbour."""
+    from tests.helpers import add_row
+
+    add_row(
+        mini_copy,
+        "units.csv",
+        {
+            "id": "blue_lc1",
+            "nation": "blue",
+            "type": "landing_craft",
+            "name": "Blue Landing Craft",
+            "base": "blue_port",
+            "state": "ready",
+            "carries_air": "no",
+        },
+    )
+    return new_game(tmp_path, mini_copy, "craft.seacontrol")
+
+
 @pytest.mark.parametrize("with_red", [False, True])
 def test_a_major_landing_is_supported_by_the_invasion_force_if_not_engaged(
-    game: Path, with_red: bool
+    tmp_path: Path, mini_copy: Path, with_red: bool
 ) -> None:
     # 002: "The Invasion TF is counted as support to the landings (if not engaged by enemy
     # TF interfering)": the invasion force's CV (the heavy group, 5), not the covering
     # carriers'; nothing when Red's fleet intervened and had to be beaten first
+    game = with_landing_craft(tmp_path, mini_copy)
     with Campaign.open(game) as c:
         give(c, *major(with_red=with_red))
         c.resolve(seed="major")

@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from campaign.board import Board
 from campaign.forces import fleet_cv
 from campaign.orders import (
     CARD_USES,
@@ -337,8 +338,20 @@ class OrdersEditor(QWidget):
         self.tf_intervene = QCheckBox("intervene")
         self.tf_intervene.setChecked(True)
         self.tf_intervene.setToolTip("Without an operation, oppose enemy operations in range")
+        self.tf_where = QComboBox()
+        self.tf_where.setToolTip(
+            "Where the task force stands ready to intervene (002: any enemy TF within range "
+            "may choose to intervene)"
+        )
         self.tf_create = QPushButton("New task force")
-        for w in (self.tf_name, self.tf_base, self.tf_lsp, self.tf_intervene, self.tf_create):
+        for w in (
+            self.tf_name,
+            self.tf_base,
+            self.tf_lsp,
+            self.tf_intervene,
+            self.tf_where,
+            self.tf_create,
+        ):
             row.addWidget(w)
         form.addLayout(row)
         row2 = QHBoxLayout()
@@ -356,6 +369,7 @@ class OrdersEditor(QWidget):
         self.tf_delete.clicked.connect(self._delete_task_force)
         self.tf_lsp.valueChanged.connect(self._tf_settings)
         self.tf_intervene.toggled.connect(self._tf_settings)
+        self.tf_where.currentIndexChanged.connect(self._tf_settings)
         self.tf_list.itemSelectionChanged.connect(self._tf_selected)
 
     def _assignments(self, orders: Orders) -> dict[str, str]:
@@ -408,7 +422,7 @@ class OrdersEditor(QWidget):
                 len(tf.units),
                 cv,
                 tf.lsp,
-                tf.stance,
+                _stance_words(board, tf),
             ]
             for col, value in enumerate(cells):
                 self.tf_list.setItem(row, col, _item(value, tf.id))
@@ -445,12 +459,30 @@ class OrdersEditor(QWidget):
         tf = self._find_tf(self._selected_tf())
         if tf is None:
             return
-        for w in (self.tf_lsp, self.tf_intervene):
+        for w in (self.tf_lsp, self.tf_intervene, self.tf_where):
             w.blockSignals(True)
         self.tf_lsp.setValue(tf.lsp)
         self.tf_intervene.setChecked(tf.stance == "intervene")
-        for w in (self.tf_lsp, self.tf_intervene):
+        self._fill_intervention_areas(tf)
+        for w in (self.tf_lsp, self.tf_intervene, self.tf_where):
             w.blockSignals(False)
+
+    def _fill_intervention_areas(self, tf: TaskForce) -> None:
+        """The sea areas the task force can reach (Board.task_force_reach, as the order
+        check reads it), nearest first, after "the nearest enemy operation"."""
+        board = self.session.board()
+        self.tf_where.clear()
+        self.tf_where.addItem("the nearest enemy operation", "")
+        if tf.base in board.bases:
+            everyone = {**self.session.all_orders(), self.current_nation: self.draft()}
+            reach = board.task_force_reach(self.current_nation, tf.id, everyone.values())
+            areas = board.areas_within(tf.base, reach)
+            for area in sorted(
+                areas, key=lambda a: (board.distance(tf.base, a), board.area_name(a))
+            ):
+                self.tf_where.addItem(f"in {board.area_name(area)}", area)
+        chosen = tf.intervene_in[0] if tf.intervene_in else ""
+        self.tf_where.setCurrentIndex(max(0, self.tf_where.findData(chosen)))
 
     def _find_tf(self, tf_id: str) -> TaskForce | None:
         return next((t for t in self.draft().task_forces if t.id == tf_id), None)
@@ -528,8 +560,10 @@ class OrdersEditor(QWidget):
         tf = self._find_tf(self._selected_tf())
         if tf is not None:
             stance = "intervene" if self.tf_intervene.isChecked() else "stay"
-            if (tf.lsp, tf.stance) != (self.tf_lsp.value(), stance):
-                self._replace_tf(tf.id, lsp=self.tf_lsp.value(), stance=stance)
+            area = str(self.tf_where.currentData() or "") if stance == "intervene" else ""
+            where = (area, *(a for a in tf.intervene_in[1:] if a != area)) if area else ()
+            if (tf.lsp, tf.stance, tf.intervene_in) != (self.tf_lsp.value(), stance, where):
+                self._replace_tf(tf.id, lsp=self.tf_lsp.value(), stance=stance, intervene_in=where)
 
     # == routes ==================================================================================
     def _build_routes(self) -> None:
@@ -1087,6 +1121,15 @@ class OrdersEditor(QWidget):
                 ),
                 "Remove transfer",
             )
+
+
+def _stance_words(board: Board, tf: TaskForce) -> str:
+    """A task force's stance as the forces table shows it."""
+    if tf.stance != "intervene":
+        return "stays in port"
+    if not tf.intervene_in:
+        return "intervene (nearest)"
+    return "intervene: " + ", ".join(board.area_name(a) for a in tf.intervene_in)
 
 
 def _slug(text: str, taken: set[str]) -> str:

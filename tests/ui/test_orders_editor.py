@@ -73,3 +73,20 @@ def test_a_broken_rule_is_shown_in_words_and_not_stored(editor: OrdersEditor) ->
     assert "not stored" in editor.status.text()
     editor.undo.undo()
     assert editor.problems == []
+
+
+def test_a_task_force_is_told_where_to_stand_ready_to_intervene(editor: OrdersEditor) -> None:
+    editor.new_task_force("TF 16", "pearl_harbour", ["usa_cv_enterprise_yorktown"], lsp=1)
+    editor.tf_list.selectRow(0)
+    assert editor.tf_where.itemText(0) == "the nearest enemy operation"
+    board = editor.session.board()
+    reach = board.task_force_reach("usa", editor.draft().task_forces[0].id, [editor.draft()])
+    offered = {editor.tf_where.itemData(i) for i in range(1, editor.tf_where.count())}
+    assert offered == board.areas_within("pearl_harbour", reach)
+    far = editor.tf_where.itemData(editor.tf_where.count() - 1)
+    editor.tf_where.setCurrentIndex(editor.tf_where.count() - 1)
+    [tf] = editor.draft().task_forces
+    assert tf.intervene_in == (far,)
+    assert editor.tf_list.item(0, 5).text() == f"intervene: {board.area_name(far)}"
+    editor.undo.undo()
+    assert editor.draft().task_forces[0].intervene_in == ()
