@@ -14,13 +14,11 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from campaign import handoff, paths, teampack  # noqa: E402
-from campaign.engine import Campaign  # noqa: E402
-from campaign.gamefile import GameFile  # noqa: E402
-from campaign.orders import load_orders  # noqa: E402
-from campaign.scenario import load_scenario  # noqa: E402
+from campaign import handoff, paths, teampack
+from campaign.engine import Campaign
+from campaign.gamefile import GameFile
+from campaign.orders import load_orders
+from campaign.scenario import load_scenario
 
 
 def main() -> int:

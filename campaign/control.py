@@ -111,8 +111,8 @@ class SetUnitState(Edit):
     """Damage, repair, sink or raise a unit (002 "Damage": ready → damaged → sunk).
 
     A carrier group that is damaged or sunk can no longer carry its Air Point: damaged,
-    the Air Point goes ashore at its base as in play; sunk straight from ready, the Air
-    Point aboard is lost with it (docs/rules-notes.md)."""
+    the Air Point goes where it goes in play (another carrier at the base, or ashore); sunk
+    straight from ready, the Air Point aboard is lost with it (docs/rules-notes.md)."""
 
     action: ClassVar[str] = "unit_state"
     label: ClassVar[str] = "Damage, repair or sink a unit"
@@ -131,8 +131,9 @@ class SetUnitState(Edit):
         if unit.carries_air and self.state != "ready":
             unit.carries_air = False
             if self.state == "damaged":
-                Turn(board.scenario, board.state, {}, ScriptedDice([])).land_carrier_air(unit)
-                note = f"; its Air Point goes ashore at {board.place_name(unit.base)}"
+                turn = Turn(board.scenario, board.state, {}, ScriptedDice([]))
+                turn.land_carrier_air(unit)  # as in play: another carrier there, or ashore
+                note = "; " + "; ".join(e.text.rstrip(".") for e in turn.events)
             else:
                 note = "; the Air Point aboard is lost with it"
         return Applied(

@@ -17,6 +17,7 @@ from campaign.gamefile import GameFile
 from campaign.handoff import HandoffError, HandoffSheet, handoff_sheet, safe_cell, write_csv
 from campaign.orders import parse_orders
 from campaign.scenario import load_scenario
+from tests.helpers import add_row
 
 MAJOR: dict[str, Any] = {
     "nation": "blue",
@@ -27,7 +28,13 @@ MAJOR: dict[str, Any] = {
     ],
     "task_forces": [
         {"id": "cover", "name": "Cover", "base": "blue_port", "units": ["blue_cv1"], "lsp": 1},
-        {"id": "land", "name": "Landing", "base": "blue_port", "units": ["blue_bb1"], "lsp": 1},
+        {
+            "id": "land",
+            "name": "Landing",
+            "base": "blue_port",
+            "units": ["blue_bb1", "blue_lc1"],
+            "lsp": 1,
+        },
     ],
     "operations": [
         {
@@ -35,7 +42,7 @@ MAJOR: dict[str, Any] = {
             "kind": "major_invasion",
             "area": "east_sea",
             "task_forces": ["cover", "land"],
-            "target": "rock",
+            "target": "red_port",
             "invasion_force": "land",
             "manpower": 2,
         }
@@ -48,10 +55,29 @@ RED: dict[str, Any] = {
 }
 
 
+def with_landing_craft(folder: Path) -> Path:
+    """The mini scenario with a Blue Landing Craft Group at Blue Harbour (a major invasion
+    needs one)."""
+    add_row(
+        folder,
+        "units.csv",
+        {
+            "id": "blue_lc1",
+            "nation": "blue",
+            "type": "landing_craft",
+            "name": "Blue Landing Craft",
+            "base": "blue_port",
+            "state": "ready",
+            "carries_air": "no",
+        },
+    )
+    return folder
+
+
 @pytest.fixture
-def game(tmp_path: Path, mini_dir: Path) -> Path:
+def game(tmp_path: Path, mini_copy: Path) -> Path:
     path = tmp_path / "g.seacontrol"
-    GameFile.create(path, load_scenario(mini_dir)).close()
+    GameFile.create(path, load_scenario(with_landing_craft(mini_copy))).close()
     with Campaign.open(path) as c:
         c.control_edit(SetLSP("blue_port", "blue", 3), "the economy's delivery")
         for data in (MAJOR, RED):
@@ -74,7 +100,7 @@ def test_the_land_game_gets_major_landings_and_military_flags(game: Path) -> Non
     assert sheet.turn == 1 and sheet.period == "Jan/Feb 1942"
     rows = by_what(sheet)
     [landed] = rows["major landing"]
-    assert landed["nation"] == "Blueland" and landed["place"] == "The Rock"
+    assert landed["nation"] == "Blueland" and landed["place"] == "Red Harbour"
     assert landed["sea_area"] == "East Sea"
     assert (landed["manpower"], landed["tanks"]) == (2, 0)
     assert landed["naval_support_cv"] == landing.data["support_cv"] == 5
@@ -83,17 +109,25 @@ def test_the_land_game_gets_major_landings_and_military_flags(game: Path) -> Non
     assert (flags["Redland"]["military_flags"], flags["Redland"]["military_flags_used"]) == (1, 0)
 
 
-def test_a_major_invasion_turned_back_is_handed_over_too(tmp_path: Path, mini_dir: Path) -> None:
+def test_a_major_invasion_turned_back_is_handed_over_too(tmp_path: Path, mini_copy: Path) -> None:
     red_fleet = {
         "nation": "red",
         "turn": 1,
-        "task_forces": [{"id": "f", "base": "red_port", "units": ["red_bb1", "red_ss1"], "lsp": 1}],
+        "task_forces": [
+            {
+                "id": "f",
+                "base": "red_port",
+                "units": ["red_bb1", "red_ss1"],
+                "lsp": 1,
+                "air": [{"air": "red_air1", "points": 1}],  # from The Rock, in range
+            }
+        ],
     }
     path = tmp_path / "lost.seacontrol"
-    GameFile.create(path, load_scenario(mini_dir)).close()
+    GameFile.create(path, load_scenario(with_landing_craft(mini_copy))).close()
     with Campaign.open(path) as c:
         c.control_edit(SetLSP("blue_port", "blue", 3), "the economy's delivery")
-        c.control_edit(SetUnitState("blue_cv1", "damaged"), "hit in port")  # Blue CV 5 v 6
+        c.control_edit(SetUnitState("blue_cv1", "damaged"), "hit in port")  # Blue CV 5 v 16
         for data in (MAJOR, red_fleet):
             c.set_orders(data["nation"], parse_orders(data, data["nation"]))
         c.resolve(seed="major")
@@ -101,7 +135,7 @@ def test_a_major_invasion_turned_back_is_handed_over_too(tmp_path: Path, mini_di
         sheet = handoff_sheet(c, "land")
     rows = by_what(sheet)
     [back] = rows["major invasion turned back"]
-    assert back["place"] == "The Rock" and back["manpower"] == 2
+    assert back["place"] == "Red Harbour" and back["manpower"] == 2
     assert "major landing" not in rows
     flags = {r["nation"]: r for r in rows["military flags"]}
     assert flags["Blueland"]["military_flags_used"] == 1
@@ -158,12 +192,12 @@ def test_the_handoff_command_writes_csv_and_pdf(
     assert sorted(p.name for p in out.iterdir()) == ["g-turn1-land.csv", "g-turn1-land.pdf"]
     with (out / "g-turn1-land.csv").open(encoding="utf-8", newline="") as f:
         rows = list(csv.DictReader(f))
-    assert rows[0]["what"] == "major landing" and rows[0]["place"] == "The Rock"
+    assert rows[0]["what"] == "major landing" and rows[0]["place"] == "Red Harbour"
     text = " ".join(
         (p.extract_text() or "") for p in pypdf.PdfReader(out / "g-turn1-land.pdf").pages
     )
     text = " ".join(text.split())
-    for words in ("Hand-off to the land game", "Turn 1 (Jan/Feb 1942)", "The Rock", "Blueland"):
+    for words in ("Hand-off to the land game", "Turn 1 (Jan/Feb 1942)", "Red Harbour", "Blueland"):
         assert words in text
     code = main(
         ["handoff", str(game), "--table", "economic", "--turn", "1", "-o", str(out), "--json"]
