@@ -12,11 +12,12 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from .csvdata import Row
+from .options import option
 from .orders import Orders, range_cards
 from .record import SurfaceRaid
 from .routes import RouteLine, route_line
 from .scenario import Scenario
-from .state import GameState
+from .state import FleetTrain, GameState
 from .units import NAVAL_RANGE
 from .world import World
 
@@ -61,6 +62,11 @@ class Board:
         self.world: World = scenario.world
         self.nations = scenario.by_id("nations")
         self.bases = scenario.by_id("bases")
+        if state.fleet_trains:  # mobile fleet bases join the places for the turn
+            self.bases = {
+                **self.bases,
+                **{t.id: self._train_row(t) for t in state.fleet_trains.values()},
+            }
         self.shipyards = scenario.by_id("shipyards")
         self.air_rows = scenario.by_id("air")
         self.cards = scenario.by_id("cards")
@@ -105,8 +111,52 @@ class Board:
     def area_of(self, place: str) -> str:
         return str(self.bases[place]["sea_area"])
 
+    def _train_row(self, train: FleetTrain) -> Row:
+        """A fleet train as a place (bases.csv's columns): in its sea area, held by its
+        nation, on no Land Combat map."""
+        area = self.world.areas.get(train.area)
+        return {
+            "id": train.id,
+            "name": train.name,
+            "nation": train.nation,
+            "kind": "fleet_train",
+            "island": False,
+            "lon": area.lon if area else 0.0,
+            "lat": area.lat if area else 0.0,
+            "sea_area": train.area,
+            "holder": train.nation,
+            "from_turn": None,
+            "notes": "",
+            "land_map": False,
+        }
+
+    def fleet_train_support(self, train_id: str) -> tuple[bool, str]:
+        """Can a fleet train support the fleet this turn? 002: *It requires a merchant route
+        from an existing fleet base to it, and that merchant route must be sufficient to
+        support the fleet*: its route must work and lift at least the rule option
+        ``fleet_train_support`` tonnage points for each unit based there."""
+        train = self.state.fleet_trains[train_id]
+        if train.route not in self.route_rows:
+            return False, "it has no supply route"
+        status = self.route_status(train.route)
+        if not status.working:
+            return False, f"its supply route does not work: {status.why}"
+        units = sum(
+            1 for u in self.state.units.values() if u.base == train_id and u.state != "sunk"
+        )
+        need = units * int(option(self.scenario.meta.options, "fleet_train_support"))
+        lift = self.route(train.route).effective_lift
+        if lift < need:
+            return False, (
+                f"its supply route lifts {lift} tonnage points; {units} units based there "
+                f"need {need}"
+            )
+        return True, "supported"
+
     def is_fleet_base(self, place: str, turn: int | None = None) -> bool:
         base = self.bases.get(place)
+        if base is not None and base["kind"] == "fleet_train":
+            return self.fleet_train_support(place)[0]
         if base is None or base["kind"] != "fleet_base":
             return False
         start = base["from_turn"]
@@ -213,7 +263,7 @@ class Board:
     def route(self, route_id: str) -> RouteLine:
         """The route's chart line with its tonnage now."""
         return route_line(
-            self.scenario, self.route_rows[route_id], self.state.routes.get(route_id, 0)
+            self.scenario, self.route_rows[route_id], self.state.routes.get(route_id, 0), self.bases
         )
 
     def route_nation(self, route_id: str) -> str:

@@ -78,6 +78,37 @@ class Transfer:
 
 
 @dataclass(frozen=True)
+class AirTransfer:
+    """Step 3: land-based Air Points moved to another base, port or island of the nation or
+    an ally (``points`` 0: all of them). Like units moved strategically, they take no part
+    in anything else that turn."""
+
+    air: str
+    to: str
+    points: int = 0
+
+
+@dataclass(frozen=True)
+class FleetTrainOrder:
+    """002 "Bases": *A fleet train is treated as a Mobile Fleet Base. It requires a merchant
+    route from an existing fleet base to it … Setting up a Fleet Train requires substantial
+    dedicated merchant tonnage as well as additional manpower and LSP.* A new ``id`` sets
+    one up in sea area ``area``, supplied by a route from the mainland fleet base
+    ``origin`` carrying ``tonnage`` points, with ``lsp`` LSP taken there as its first stock
+    (step 4); an existing train's id moves it to ``area`` (step 3, units based there go
+    with it) or, with ``disband``, ends it (step 4: its units and LSP go back to its
+    origin, its tonnage to the nation's pool)."""
+
+    id: str
+    name: str = ""
+    area: str = ""
+    origin: str = ""
+    tonnage: int = 0
+    lsp: int = 0
+    disband: bool = False
+
+
+@dataclass(frozen=True)
 class NewRoute:
     """Step 4: a new merchant route, created by diverting tonnage to it."""
 
@@ -184,6 +215,8 @@ class Orders:
     turn: int
     supplies: tuple[SupplyMove, ...] = ()
     transfers: tuple[Transfer, ...] = ()
+    air_transfers: tuple[AirTransfer, ...] = ()
+    fleet_trains: tuple[FleetTrainOrder, ...] = ()
     tonnage: Mapping[str, int] = field(default_factory=dict)
     new_routes: tuple[NewRoute, ...] = ()
     escorts: tuple[Escort, ...] = ()
@@ -257,6 +290,13 @@ class _Reader:
             return ()
         return tuple(value)
 
+    def flag(self, d: dict[str, Any], key: str, where: str) -> bool:
+        value = d.get(key, False)
+        if not isinstance(value, bool):
+            self.bad(f"{where}.{key}", f"must be true or false, not {value!r}")
+            return False
+        return value
+
     def choice(
         self,
         d: dict[str, Any],
@@ -307,6 +347,8 @@ def _fields(kind: type) -> tuple[str, ...]:
 SECTION_FIELDS: dict[str, tuple[str, ...]] = {
     "supplies": _fields(SupplyMove),
     "transfers": _fields(Transfer),
+    "air_transfers": _fields(AirTransfer),
+    "fleet_trains": _fields(FleetTrainOrder),
     "new_routes": _fields(NewRoute),
     "escorts": _fields(Escort),
     "task_forces": _fields(TaskForce),
@@ -320,6 +362,8 @@ KNOWN_KEYS = {
     "turn",
     "supplies",
     "transfers",
+    "air_transfers",
+    "fleet_trains",
     "tonnage",
     "new_routes",
     "escorts",
@@ -358,6 +402,22 @@ def parse_orders(data: Any, nation: str | None = None) -> Orders:
     )
     transfers = tuple(
         Transfer(r.text(t, "unit", w), r.text(t, "to", w)) for w, t in r.items(d, "transfers")
+    )
+    air_transfers = tuple(
+        AirTransfer(r.text(a, "air", w), r.text(a, "to", w), r.count(a, "points", w))
+        for w, a in r.items(d, "air_transfers")
+    )
+    fleet_trains = tuple(
+        FleetTrainOrder(
+            r.text(f, "id", w),
+            r.text(f, "name", w, required=False),
+            r.text(f, "area", w, required=False),
+            r.text(f, "origin", w, required=False),
+            r.count(f, "tonnage", w),
+            r.count(f, "lsp", w),
+            r.flag(f, "disband", w),
+        )
+        for w, f in r.items(d, "fleet_trains")
     )
     tonnage_raw = r.obj(d.get("tonnage", {}), "tonnage")
     tonnage = {str(k): r.count(tonnage_raw, k, "tonnage") for k in tonnage_raw}
@@ -426,6 +486,8 @@ def parse_orders(data: Any, nation: str | None = None) -> Orders:
         turn,
         supplies,
         transfers,
+        air_transfers,
+        fleet_trains,
         tonnage,
         new_routes,
         escorts,
@@ -477,7 +539,10 @@ def orders_to_data(orders: Orders) -> dict[str, Any]:
                 k: clean(getattr(obj, k))
                 for k in obj.__dataclass_fields__
                 if getattr(obj, k) not in ("", (), None, {})
-                and not (k in ("lsp", "points", "manpower", "tanks") and getattr(obj, k) == 0)
+                and not (
+                    k in ("lsp", "points", "manpower", "tanks", "tonnage") and getattr(obj, k) == 0
+                )
+                and not (k == "disband" and getattr(obj, k) is False)
             }
         if isinstance(obj, tuple | list):
             return [clean(x) for x in obj]

@@ -516,3 +516,150 @@ def test_choices_given_on_the_command_line_while_the_turn_is_resolved(
         assert c.orders()["blue"].choices.losses == ("blue_cv1",)
         c.resolve(dice=scripted({8: [1, 6]}))
         assert "blue_cv1" in _damaged(c) and "blue_bb1" not in _damaged(c)
+
+
+# -- fleet trains and Air Points moved (002 "Bases", step 3) -------------------------------
+TRAIN = {"id": "ft1", "name": "Service Squadron", "area": "north_sea", "origin": "blue_port"}
+
+
+def test_a_fleet_train_is_set_up_supplied_used_and_disbanded(game: Path) -> None:
+    """002: *A fleet train is treated as a Mobile Fleet Base. It requires a merchant route
+    from an existing fleet base to it, and that merchant route must be sufficient to
+    support the fleet. Setting up a Fleet Train requires substantial dedicated merchant
+    tonnage as well as additional manpower and LSP.*"""
+    from campaign.orders import OrdersError
+
+    with Campaign.open(game) as c:
+        with pytest.raises(OrdersError, match="at least 10"):
+            give(c, {"nation": "blue", "turn": 1, "fleet_trains": [TRAIN | {"lsp": 2}]})
+        give(c, {"nation": "blue", "turn": 1, "fleet_trains": [TRAIN | {"lsp": 2, "tonnage": 10}]})
+        c.resolve(dice=scripted({}))
+        state = c.state
+        train = state.fleet_trains["ft1"]
+        assert (train.area, train.route) == ("north_sea", "ft1_supply")
+        assert state.routes["ft1_supply"] == 10 and state.tonnage["blue"] == 0
+        assert state.lsp_at("ft1", "blue") == 2 and state.lsp_at("blue_port", "blue") == 0
+        board = c.board()
+        assert board.is_fleet_base("ft1") and board.route_status("ft1_supply").working
+        established = next(e for e in c.events() if e.kind == "fleet_train_established")
+        assert established.data["manpower"] == 1  # handed to the land game
+        # turn 2: the battle squadron moves onto the train (a strategic transfer)
+        give(c, {"nation": "blue", "turn": 2, "transfers": [{"unit": "blue_bb1", "to": "ft1"}]})
+        c.resolve(dice=scripted({}))
+        assert c.state.units["blue_bb1"].base == "ft1"
+        # turn 3: it sails from the train, whose range counts from the North Sea
+        tg = {"id": "tg", "name": "TG", "base": "ft1", "units": ["blue_bb1"], "lsp": 1}
+        sweep = {
+            "nation": "blue",
+            "turn": 3,
+            "task_forces": [tg],
+            "operations": [
+                {"id": "op", "kind": "sea_control", "area": "inner_sea", "task_forces": ["tg"]}
+            ],
+        }
+        give(c, sweep)
+        assert c.board().distance("ft1", "inner_sea") == 2
+        c.resolve(dice=scripted({}))
+        assert any(e.kind == "sea_control" for e in c.events(turn=3))
+        assert c.state.lsp_at("ft1", "blue") == 1  # the task force took its LSP there
+
+
+def test_a_fleet_train_without_enough_lift_is_no_fleet_base(game: Path) -> None:
+    from campaign.orders import OrdersError
+
+    with Campaign.open(game) as c:
+        give(c, {"nation": "blue", "turn": 1, "fleet_trains": [TRAIN | {"lsp": 2, "tonnage": 10}]})
+        c.resolve(dice=scripted({}))
+        give(
+            c,
+            {
+                "nation": "blue",
+                "turn": 2,
+                "transfers": [
+                    {"unit": "blue_bb1", "to": "ft1"},
+                    {"unit": "blue_cv1", "to": "ft1"},
+                ],
+                "tonnage": {"ft1_supply": 1},  # lifts 1: too little for two units
+            },
+        )
+        c.resolve(dice=scripted({}))
+        supported, why = c.board().fleet_train_support("ft1")
+        assert not supported and "need 2" in why
+        tg = {"id": "tg", "name": "TG", "base": "ft1", "units": ["blue_bb1"], "lsp": 1}
+        with pytest.raises(OrdersError, match="not a fleet base"):
+            give(c, {"nation": "blue", "turn": 3, "task_forces": [tg]})
+        # disbanding sends the units and LSP home and the tonnage back to the pool
+        give(c, {"nation": "blue", "turn": 3, "fleet_trains": [{"id": "ft1", "disband": True}]})
+        c.resolve(dice=scripted({}))
+        assert "ft1" not in c.state.fleet_trains and "ft1_supply" not in c.state.routes
+        assert c.state.units["blue_cv1"].base == "blue_port"
+        assert c.state.lsp_at("blue_port", "blue") >= 2
+
+
+def test_a_fleet_train_moves_with_the_units_based_on_it(game: Path) -> None:
+    with Campaign.open(game) as c:
+        give(c, {"nation": "blue", "turn": 1, "fleet_trains": [TRAIN | {"lsp": 2, "tonnage": 10}]})
+        c.resolve(dice=scripted({}))
+        give(
+            c,
+            {
+                "nation": "blue",
+                "turn": 2,
+                "transfers": [{"unit": "blue_bb1", "to": "ft1"}],
+                "fleet_trains": [{"id": "ft1", "area": "east_sea"}],
+            },
+        )
+        c.resolve(dice=scripted({}))
+        board = c.board()
+        assert board.area_of("ft1") == "east_sea" == board.area_of(c.state.units["blue_bb1"].base)
+        assert board.route("ft1_supply").path[-1] == "east_sea"
+
+
+@pytest.mark.parametrize(
+    ("train", "message"),
+    [
+        (TRAIN | {"lsp": 2, "tonnage": 10, "origin": "blue_isle"}, "not a mainland fleet base"),
+        (TRAIN | {"lsp": 1, "tonnage": 10}, "at least 2"),
+        (TRAIN | {"lsp": 2, "tonnage": 10, "area": "atlantis"}, "no sea area 'atlantis'"),
+        (TRAIN | {"lsp": 3, "tonnage": 10}, "will have 2 there"),
+        (TRAIN | {"lsp": 2, "tonnage": 11}, "allocates 21 tonnage points"),
+        ({"id": "nothing", "disband": True}, "no fleet train 'nothing'"),
+    ],
+)
+def test_fleet_train_orders_are_checked(game: Path, train: dict[str, Any], message: str) -> None:
+    from campaign.orders import OrdersError
+
+    with Campaign.open(game) as c, pytest.raises(OrdersError, match=message):
+        give(c, {"nation": "blue", "turn": 1, "fleet_trains": [train]})
+
+
+def test_air_points_fly_to_another_base_and_sit_out_the_turn(game: Path) -> None:
+    from campaign.orders import OrdersError
+
+    move = {"air": "blue_air1", "to": "blue_isle", "points": 1}
+    escort = {"route": "blue_north", "air": [{"air": "blue_air1", "points": 2}]}
+    with Campaign.open(game) as c:
+        with pytest.raises(OrdersError, match="has 2 Air Points, 3 are allocated"):
+            give(c, {"nation": "blue", "turn": 1, "air_transfers": [move], "escorts": [escort]})
+        with pytest.raises(OrdersError, match="held by Redland"):
+            give(c, {"nation": "blue", "turn": 1, "air_transfers": [move | {"to": "rock"}]})
+        escort["air"][0]["points"] = 1
+        give(c, {"nation": "blue", "turn": 1, "air_transfers": [move], "escorts": [escort]})
+        c.resolve(dice=scripted({}))
+        air = c.state.air
+        assert (air["blue_air1"].base, air["blue_air1"].points) == ("blue_port", 1)
+        assert (air["blue_air1@blue_isle"].base, air["blue_air1@blue_isle"].points) == (
+            "blue_isle",
+            1,
+        )
+        give(
+            c,
+            {
+                "nation": "blue",
+                "turn": 2,
+                "air_transfers": [{"air": "blue_air1", "to": "blue_isle"}],
+            },
+        )
+        c.resolve(dice=scripted({}))
+        assert "blue_air1" not in c.state.air  # all of it joined the Air Points there
+        assert c.state.air["blue_air1@blue_isle"].points == 2

@@ -30,7 +30,12 @@ from .mapview import (
 )
 from .session import GameSession
 
-KIND_NAMES = {"fleet_base": "Fleet base", "port": "Port", "island": "Island"}
+KIND_NAMES = {
+    "fleet_base": "Fleet base",
+    "port": "Port",
+    "island": "Island",
+    "fleet_train": "Fleet train (a mobile fleet base)",
+}
 STATE_NAMES = {"ready": "ready", "damaged": "damaged", "sunk": "sunk"}
 
 
@@ -130,6 +135,18 @@ def _base_card(board: Board, orders: dict[str, Orders], base: str) -> str:
         f"{' (island)' if row['island'] else ''} in "
         f"{escape(board.area_name(board.area_of(base)))}<br>"
         f"Held by {_nation(board, board.holder(base))}</p>",
+    ]
+    if row["kind"] == "fleet_train":
+        train = state.fleet_trains[base]
+        supported, why = board.fleet_train_support(base)
+        parts.append(
+            f"<p>Supplied from {escape(board.place_name(train.origin))} by "
+            f"'{escape(board.route(train.route).name)}' "
+            f"(effective lift {board.route(train.route).effective_lift}) — "
+            + ("it supports the fleet this turn" if supported else f"<b>{escape(why)}</b>")
+            + "</p>"
+        )
+    parts += [
         "<h3>In port</h3>",
     ]
     units = [state.units[u] for u in units_at(state, base)]

@@ -23,7 +23,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from html import escape
@@ -102,7 +102,12 @@ TILE = 60.0 * DEG
 #: beyond the chart (shown only when the window is taller than the world)
 FRAME = QColor("#cfd9e0")
 
-KIND_NAMES = {"fleet_base": "Fleet base", "port": "Port", "island": "Island"}
+KIND_NAMES = {
+    "fleet_base": "Fleet base",
+    "port": "Port",
+    "island": "Island",
+    "fleet_train": "Fleet train",
+}
 ROLE_KIND, ROLE_KEY = 0, 1
 
 
@@ -418,6 +423,11 @@ def _draw_symbol(painter: QPainter, kind: str, colour: QColor) -> None:
     painter.setBrush(colour)
     if kind == "fleet_base":  # a harbour mark
         painter.drawEllipse(QPointF(0, 0), 5.0, 5.0)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor(255, 255, 255, 235))
+        painter.drawEllipse(QPointF(0, 0), 1.9, 1.9)
+    elif kind == "fleet_train":  # a mobile fleet base: a square with a harbour mark
+        painter.drawRect(QRectF(-4.6, -4.6, 9.2, 9.2))
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(QColor(255, 255, 255, 235))
         painter.drawEllipse(QPointF(0, 0), 1.9, 1.9)
@@ -1037,36 +1047,8 @@ class SeaChart(QGraphicsView):
             self.scene().addItem(item)
 
     def _build_bases(self, board: Board) -> None:
-        font = style.ui_font(7.0)
-        bold = style.ui_font(7.0, bold=True)
         for base_id, row in board.bases.items():
-            area = str(row["sea_area"])
-            ring = self._area_polys.get(area)
-            lon = float(row["lon"])
-            if ring:
-                lons = [p[0] for p in ring]
-                lon = near_lon(lon, (min(lons) + max(lons)) / 2.0)
-            else:
-                lon = chart_lon(lon)
-            point = scene_point(lon, float(row["lat"]))
-            self.base_points[base_id] = point
-            kind = str(row["kind"])
-            symbol = _BaseSymbol(base_id, kind)
-            symbol.setPos(point)
-            self.scene().addItem(symbol)
-            self.bases[base_id] = symbol
-            label = _Label(
-                str(row["name"]),
-                bold if kind == "fleet_base" else font,
-                style.TEXT,
-                "base",
-                base_id,
-            )
-            label.setPos(point)
-            label.setZValue(14)
-            label.setVisible(False)
-            self.scene().addItem(label)
-            self.base_labels[base_id] = label
+            self._add_base(base_id, row)
         self._refresh_bases(board)
 
     def _build_routes(self, board: Board) -> None:
@@ -1078,6 +1060,72 @@ class SeaChart(QGraphicsView):
             self.scene().addItem(item)
             self.routes[route_id] = item
         self._refresh_routes(board)
+
+    def _base_point(self, row: Mapping[str, object]) -> QPointF:
+        area = str(row["sea_area"])
+        ring = self._area_polys.get(area)
+        lon = float(str(row["lon"]))
+        if ring:
+            lons = [p[0] for p in ring]
+            lon = near_lon(lon, (min(lons) + max(lons)) / 2.0)
+        else:
+            lon = chart_lon(lon)
+        return scene_point(lon, float(str(row["lat"])))
+
+    def _add_base(self, base_id: str, row: Mapping[str, object]) -> None:
+        """A place's symbol and label (fleet trains come and go during play)."""
+        font = style.ui_font(7.0)
+        bold = style.ui_font(7.0, bold=True)
+        point = self._base_point(row)
+        self.base_points[base_id] = point
+        kind = str(row["kind"])
+        symbol = _BaseSymbol(base_id, kind)
+        symbol.setPos(point)
+        self.scene().addItem(symbol)
+        self.bases[base_id] = symbol
+        label = _Label(
+            str(row["name"]),
+            bold if kind in ("fleet_base", "fleet_train") else font,
+            style.TEXT,
+            "base",
+            base_id,
+        )
+        label.setPos(point)
+        label.setZValue(14)
+        label.setVisible(False)
+        self.scene().addItem(label)
+        self.base_labels[base_id] = label
+
+    def _sync_fleet_trains(self, board: Board) -> bool:
+        """Fleet trains set up, moved or disbanded since the chart was drawn; True if any."""
+        changed = False
+        for base_id in [b for b, s in self.bases.items() if s.kind == "fleet_train"]:
+            row = board.bases.get(base_id)
+            if row is None or self._base_point(row) != self.base_points[base_id]:
+                self.scene().removeItem(self.bases.pop(base_id))
+                self.scene().removeItem(self.base_labels.pop(base_id))
+                del self.base_points[base_id]
+                changed = True
+        for base_id, row in board.bases.items():
+            if base_id not in self.bases:
+                self._add_base(base_id, row)
+                changed = True
+        if changed:
+            self._order_bases()
+            for route_id, row in board.route_rows.items():  # their routes end elsewhere now
+                ends = {row["origin"], row["destination"]}
+                if any(board.bases.get(str(e), {}).get("kind") == "fleet_train" for e in ends):
+                    self._route_geo.pop(route_id, None)
+        return changed
+
+    def _order_bases(self) -> None:
+        """The order base names are placed in (fleet bases and trains, ports, islands) and
+        the index the pointer finds bases with."""
+        rank = {"fleet_base": 0, "fleet_train": 0, "port": 1, "island": 2}
+        self._base_order = sorted(self.bases, key=lambda b: (rank.get(self.bases[b].kind, 3), b))
+        self._base_cells: _Cells[str] = _Cells(CELL)
+        for base_id, point in self.base_points.items():
+            self._base_cells.add(base_id, QRectF(point, point))
 
     def _route_path(self, board: Board, route_id: str) -> list[QLineF]:
         line = board.route(route_id)
@@ -1139,14 +1187,10 @@ class SeaChart(QGraphicsView):
         self._ghost_points = ghosts
         # the order names are placed in: big areas first; fleet bases, ports, islands
         self._area_order = sorted(self.areas, key=lambda a: -_area_size(self._area_polys[a]))
-        rank = {"fleet_base": 0, "port": 1, "island": 2}
-        self._base_order = sorted(self.bases, key=lambda b: (rank.get(self.bases[b].kind, 3), b))
         self._sea_cells: _Cells[int] = _Cells(CELL)
         for index, (_area, _poly, bounds) in enumerate(sea):
             self._sea_cells.add(index, bounds)
-        self._base_cells: _Cells[str] = _Cells(CELL)
-        for base_id, point in self.base_points.items():
-            self._base_cells.add(base_id, QRectF(point, point))
+        self._order_bases()
 
     # -- keeping up with the model -------------------------------------------------------------
     def _on_game_changed(self) -> None:
@@ -1168,6 +1212,9 @@ class SeaChart(QGraphicsView):
             self.rebuild()
             return
         board = self.session.board()
+        if self._sync_fleet_trains(board):
+            self._layout_scale = -1.0
+            self._layout_labels()
         self._refresh_bases(board)
         self._refresh_routes(board)
         self.resetCachedContent()  # holders' colours past the edges
