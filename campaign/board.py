@@ -242,8 +242,12 @@ class Board:
 
     # -- flags ---------------------------------------------------------------------------
     def flags(self, nation: str, turn: int | None = None) -> tuple[int, int]:
-        """(naval, military) Operations Flags of ``nation`` this turn (flags.csv)."""
+        """(naval, military) Operations Flags of ``nation`` this turn (flags.csv, or Game
+        Control's correction of it: campaign/control.py)."""
         turn = turn if turn is not None else self.state.turn
+        override = self.state.flag_overrides.get(str(turn), {}).get(nation)
+        if override is not None:
+            return override[0], override[1]
         for row in self.scenario.rows("flags"):
             if row["nation"] == nation and row["turn"] == turn:
                 return row["naval"], row["military"]

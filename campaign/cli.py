@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from . import __version__, calculator, paths
+from .cli_control import ControlCliError, add_commands
 from .csvdata import INT_RE, InputError, Problem
 from .dice import SeededDice
 from .engine import Campaign
@@ -705,6 +706,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game")
     p.add_argument("--reissue", metavar="NATION", help="give this team a new code first")
 
+    add_commands(add)  # Game Control's table: edit, audit, rule, pack, handoff
+
     p = add("calc", cmd_calc, "the umpire's calculator: a table by hand with given dice")
     p.add_argument("table", choices=("naval", "merchant"))
     p.add_argument("--cv", type=_whole, help="naval: the firing side's combat value")
@@ -823,7 +826,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             _say(f"Orders refused — {exc}", file=sys.stderr)
         return EXIT_INVALID
-    except (CliError, GameFileError) as exc:
+    except (CliError, ControlCliError, GameFileError) as exc:
         if getattr(args, "json", False):
             _print_json({"error": str(exc)})
         else:

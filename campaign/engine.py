@@ -19,7 +19,9 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
+from . import control
 from .board import Board
+from .control import Edit
 from .dice import GENESIS, Dice, DiceLog, Roll, ScriptedDice, SeededDice, verify_chain
 from .events import UMPIRE, Event, visible
 from .gamefile import GameFile
@@ -94,6 +96,11 @@ class Campaign:
     def dice_head(self) -> str:
         rolls = self.game.dice_rows()
         return str(rolls[-1]["hash"]) if rolls else GENESIS
+
+    def chain_head(self) -> str:
+        """The hash every printed report and pack carries as its anchor (the one place to
+        change when the game file's own chain replaces the dice chain)."""
+        return self.dice_head()
 
     def verify_dice(self) -> list[str]:
         """Problems with the dice log (an edited, removed or reordered roll)."""
@@ -262,6 +269,9 @@ class Campaign:
             raise ValueError("a ruling needs words")
         asked = played[-1]
         state = self.state
+        for effect in state.turn_record.cards:
+            if effect.card == card and effect.use == "other":
+                effect.ruling = ruling.strip()
         event = Event(
             state.turn,
             state.step,
@@ -273,6 +283,28 @@ class Campaign:
         )
         self.game.save(state, [event.row()])
         return event
+
+    # -- Game Control's edits (campaign/control.py) -----------------------------------------
+    def control_edit(self, edit: Edit, reason: str) -> Event:
+        """Correct the game as it stands; saved with its ``control_edit`` event, which the
+        teams concerned see. Raises :class:`~campaign.control.EditError` if it cannot be."""
+        state, event = control.apply_edit(self.scenario, self.state, self.events(), edit, reason)
+        self.game.save(state, [event.row()])
+        return event
+
+    def undo_control_edit(self, number: int, reason: str = "") -> Event:
+        """Undo Control's edit ``number`` with an event of its own (the log only grows)."""
+        state, event = control.undo_edit(self.scenario, self.state, self.events(), number, reason)
+        self.game.save(state, [event.row()])
+        return event
+
+    def control_audit(self) -> list[control.AuditEntry]:
+        """Every Control edit, undo and card ruling, oldest first."""
+        return control.audit(self.events())
+
+    def cards_awaiting_ruling(self) -> list[Event]:
+        """Advantage Cards played for 'some other advantage' not yet ruled on."""
+        return control.awaiting_ruling(self.events())
 
     # -- reports ---------------------------------------------------------------------------
     def team_view(self, nation: str) -> TeamView:

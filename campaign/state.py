@@ -78,11 +78,16 @@ class GameState:
     turn_record: TurnRecord = field(default_factory=TurnRecord)
     #: fleet trains set up during play (002 "Bases"), by id
     fleet_trains: dict[str, FleetTrain] = field(default_factory=dict)
+    #: Game Control's changes to the Operations Flags of flags.csv: turn (as text) →
+    #: nation → [naval, military] (campaign/control.py; read by Board.flags)
+    flag_overrides: dict[str, dict[str, list[int]]] = field(default_factory=dict)
 
     def to_json(self) -> str:
         data = asdict(self)
         if not data["fleet_trains"]:
             del data["fleet_trains"]  # a game without fleet trains keeps its bytes
+        if not data["flag_overrides"]:
+            del data["flag_overrides"]  # a game Control never corrected keeps its bytes
         data["format"] = STATE_FORMAT
         return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
