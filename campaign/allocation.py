@@ -5,6 +5,7 @@ on the operations."""
 from __future__ import annotations
 
 from .context import Turn, count
+from .events import Cover
 from .forces import fleet_cv
 from .record import ESCORT, RAID, TASK_FORCE, TRANSFERRED, Assignment, FlagUse
 
@@ -32,7 +33,8 @@ def allocate_units(t: Turn) -> None:
             one = who.startswith("1 ") and " and " not in who
             t.emit(
                 "escort_allocated",
-                f"{who or 'Nothing'} escort{'s' if one else ''} '{board.route(e.route).name}'.",
+                f"{who or 'Nothing'} escort{'s' if one else ''} "
+                f"'{board.route_name_for(e.route, nation)}'.",
                 nation,
                 (nation,),
                 route=e.route,
@@ -50,6 +52,12 @@ def allocate_units(t: Turn) -> None:
                 f"{tf.lsp} LSP.",
                 nation,
                 (nation,),
+                # 002: *a TF Counter placed on the Map*: where, not what or whose name
+                cover=Cover(
+                    f"A task force counter of {board.name_of(nation)} is placed at "
+                    f"{board.place_name(tf.base)} ({board.area_name(board.area_of(tf.base))}).",
+                    {"base": tf.base, "area": board.area_of(tf.base)},
+                ),
                 task_force=tf.id,
                 base=tf.base,
                 units=list(tf.units),
@@ -62,7 +70,7 @@ def allocate_units(t: Turn) -> None:
             t.emit(
                 "raiders_allocated",
                 f"{len(r.units)} unit(s) attack "
-                f"'{board.route(r.route).name}' in {board.area_name(r.area)}.",
+                f"'{board.route_name_for(r.route, nation)}' in {board.area_name(r.area)}.",
                 nation,
                 (nation,),
                 route=r.route,
@@ -91,6 +99,13 @@ def place_flags(t: Turn) -> None:
                 f"'{op.id}' in {board.area_name(op.area)}.",
                 nation,
                 (nation,),
+                # 002 step 6: *Allocate Naval Operations Flags to the map area*: the flag
+                # in its sea area is public, the operation behind it is not
+                cover=Cover(
+                    f"A Naval Operations Flag of {board.name_of(nation)} is placed in "
+                    f"{board.area_name(op.area)}.",
+                    {"area": op.area},
+                ),
                 operation=op.id,
                 operation_kind=op.kind,
                 area=op.area,

@@ -12,11 +12,12 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from .csvdata import Row
+from .options import option
 from .orders import Orders, range_cards
 from .record import SurfaceRaid
 from .routes import RouteLine, route_line
 from .scenario import Scenario
-from .state import GameState
+from .state import FleetTrain, GameState
 from .units import NAVAL_RANGE
 from .world import World
 
@@ -61,6 +62,11 @@ class Board:
         self.world: World = scenario.world
         self.nations = scenario.by_id("nations")
         self.bases = scenario.by_id("bases")
+        if state.fleet_trains:  # mobile fleet bases join the places for the turn
+            self.bases = {
+                **self.bases,
+                **{t.id: self._train_row(t) for t in state.fleet_trains.values()},
+            }
         self.shipyards = scenario.by_id("shipyards")
         self.air_rows = scenario.by_id("air")
         self.cards = scenario.by_id("cards")
@@ -105,8 +111,52 @@ class Board:
     def area_of(self, place: str) -> str:
         return str(self.bases[place]["sea_area"])
 
+    def _train_row(self, train: FleetTrain) -> Row:
+        """A fleet train as a place (bases.csv's columns): in its sea area, held by its
+        nation, on no Land Combat map."""
+        area = self.world.areas.get(train.area)
+        return {
+            "id": train.id,
+            "name": train.name,
+            "nation": train.nation,
+            "kind": "fleet_train",
+            "island": False,
+            "lon": area.lon if area else 0.0,
+            "lat": area.lat if area else 0.0,
+            "sea_area": train.area,
+            "holder": train.nation,
+            "from_turn": None,
+            "notes": "",
+            "land_map": False,
+        }
+
+    def fleet_train_support(self, train_id: str) -> tuple[bool, str]:
+        """Can a fleet train support the fleet this turn? 002: *It requires a merchant route
+        from an existing fleet base to it, and that merchant route must be sufficient to
+        support the fleet*: its route must work and lift at least the rule option
+        ``fleet_train_support`` tonnage points for each unit based there."""
+        train = self.state.fleet_trains[train_id]
+        if train.route not in self.route_rows:
+            return False, "it has no supply route"
+        status = self.route_status(train.route)
+        if not status.working:
+            return False, f"its supply route does not work: {status.why}"
+        units = sum(
+            1 for u in self.state.units.values() if u.base == train_id and u.state != "sunk"
+        )
+        need = units * int(option(self.scenario.meta.options, "fleet_train_support"))
+        lift = self.route(train.route).effective_lift
+        if lift < need:
+            return False, (
+                f"its supply route lifts {lift} tonnage points; {units} units based there "
+                f"need {need}"
+            )
+        return True, "supported"
+
     def is_fleet_base(self, place: str, turn: int | None = None) -> bool:
         base = self.bases.get(place)
+        if base is not None and base["kind"] == "fleet_train":
+            return self.fleet_train_support(place)[0]
         if base is None or base["kind"] != "fleet_base":
             return False
         start = base["from_turn"]
@@ -136,18 +186,17 @@ class Board:
         )
         return 6371.0 * math.acos(max(-1.0, min(1.0, c)))
 
-    def nearest_fleet_base(self, nation: str, area: str, lonlat: tuple[float, float]) -> str:
-        """002 step 2: the fleet base nearest a shipyard — fewest sea areas away, then km."""
+    def nearest_fleet_base(self, nation: str, lonlat: tuple[float, float]) -> str:
+        """002 step 2: *Add new ship production to nearest fleet base to the shipyard* — the
+        usable fleet base of ``nation`` nearest the point, by great-circle distance (a ship
+        from Harima joins at Nagasaki, about 480 km, not Ominato, about 925 km, though
+        Ominato is fewer sea areas away). Ties go to the base id first in order."""
         bases = self.fleet_bases_of(nation)
         if not bases:
             raise LookupError(f"{nation} holds no fleet base")
         return min(
             bases,
-            key=lambda b: (
-                self.world.distance(area, self.area_of(b)),
-                self.km(lonlat, (self.bases[b]["lon"], self.bases[b]["lat"])),
-                b,
-            ),
+            key=lambda b: (self.km(lonlat, (self.bases[b]["lon"], self.bases[b]["lat"])), b),
         )
 
     # -- ranges --------------------------------------------------------------------------
@@ -193,8 +242,12 @@ class Board:
 
     # -- flags ---------------------------------------------------------------------------
     def flags(self, nation: str, turn: int | None = None) -> tuple[int, int]:
-        """(naval, military) Operations Flags of ``nation`` this turn (flags.csv)."""
+        """(naval, military) Operations Flags of ``nation`` this turn (flags.csv, or Game
+        Control's correction of it: campaign/control.py)."""
         turn = turn if turn is not None else self.state.turn
+        override = self.state.flag_overrides.get(str(turn), {}).get(nation)
+        if override is not None:
+            return override[0], override[1]
         for row in self.scenario.rows("flags"):
             if row["nation"] == nation and row["turn"] == turn:
                 return row["naval"], row["military"]
@@ -210,7 +263,7 @@ class Board:
     def route(self, route_id: str) -> RouteLine:
         """The route's chart line with its tonnage now."""
         return route_line(
-            self.scenario, self.route_rows[route_id], self.state.routes.get(route_id, 0)
+            self.scenario, self.route_rows[route_id], self.state.routes.get(route_id, 0), self.bases
         )
 
     def route_nation(self, route_id: str) -> str:
@@ -218,6 +271,34 @@ class Board:
 
     def route_nations(self) -> dict[str, str]:
         return {r: str(row["nation"]) for r, row in self.route_rows.items()}
+
+    def public_route_name(self, route_id: str) -> str:
+        """A merchant route as every team knows it. 002: *Merchant routes are marked on the
+        map*: a scenario's route by the chart's name (Annex B's names are the public
+        chart's); a route created during play by its serial and its ends — the name its
+        team gave it is the team's own (docs/team-views.md)."""
+        row = self.route_rows[route_id]
+        if route_id not in self.state.extra_routes:
+            return str(row["name"])
+        return (
+            f"route {row['serial']}, {self.public_place_name(str(row['origin']))} – "
+            f"{self.public_place_name(str(row['destination']))}"
+        )
+
+    def public_place_name(self, place: str) -> str:
+        """A place as every team knows it: a fleet train by whose it is (the name its team
+        gave it is the team's own), any other place by its name."""
+        row = self.bases.get(place)
+        if row is not None and row["kind"] == "fleet_train":
+            return f"Fleet train of {self.name_of(self.holder(place))}"
+        return self.place_name(place)
+
+    def route_name_for(self, route_id: str, viewer: str) -> str:
+        """The route's name as the team ``viewer`` knows it: its own name for its own
+        nation, else :meth:`public_route_name`."""
+        if self.route_nation(route_id) == viewer:
+            return str(self.route_rows[route_id]["name"])
+        return self.public_route_name(route_id)
 
     def route_ids(self) -> list[str]:
         """Every merchant route, in the chart's (serial) order."""

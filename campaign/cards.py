@@ -43,7 +43,9 @@ def play_cards(t: Turn) -> None:
                 "card_played",
                 f"Advantage Card '{title}' played: {words}.",
                 nation,
-                (nation, UMPIRE),
+                # the ally a card is played for knows of it (002: *Advantage Cards may also
+                # be played on behalf of Allies*); no other team does
+                (*sorted({nation, effect.beneficiary}), UMPIRE),
                 **{k: v for k, v in asdict(effect).items() if k != "used"},
             )
 

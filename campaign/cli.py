@@ -8,27 +8,32 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from . import __version__, calculator, paths
-from .csvdata import InputError, Problem
+from .cli_control import ControlCliError, add_commands
+from .csvdata import INT_RE, InputError, Problem
 from .dice import SeededDice
 from .engine import Campaign
+from .events import Event
 from .gamefile import GameFile, GameFileError, opened
 from .merchant_warfare import DEFAULT_SHORT_ROW, SHORT_ROW_READINGS
 from .naval_combat import CombatSide
 from .odds import merchant_odds, naval_odds
-from .orders import OrderProblem, OrdersError, load_orders
-from .reports import format_situation, situation
+from .orders import LIMITS as ORDERS_LIMITS
+from .orders import Choices, OrderProblem, OrdersError, load_orders, parse_orders
+from .reports import format_situation, format_team_view, situation
 from .scenario import Scenario, load_scenario, write_scenario
-from .tactical import RULE_SETS, BattleSetup, find_setup, ignored_conditions
+from .tactical import RULE_SETS, BattleSetup, SetupError, find_setup, ignored_conditions
 from .tactical import run as run_battle
 from .tactical.outcome import in_rule_set_terms
 from .tactical.simulate import available, simulate
 from .turn import STEPS
+from .untrusted import MAX_DIGITS, JsonInputError, read_json, shown, terminal_safe
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 TACTICAL = ("carrier", "fastplay", "surface", "airstrike")
@@ -38,8 +43,24 @@ class CliError(Exception):
     """Invalid input found by a command: printed, exit code 1."""
 
 
+def _say(*parts: object, file: TextIO | None = None) -> None:
+    """Print text for a person. Names, notes and event texts come from files that may be
+    shared or tampered with, so every control character but tab and newline is written
+    out (``\\x1b``): an escape sequence in a game file cannot clear, recolour or retitle
+    the reader's terminal (:func:`campaign.untrusted.terminal_safe`)."""
+    print(terminal_safe(" ".join(str(p) for p in parts)), file=file or sys.stdout)
+
+
+#: what JSON leaves as it is but a terminal would act on: C1 controls (an 8-bit CSI),
+#: DEL, bidirectional controls and lone surrogates (which cannot even be printed)
+_JSON_UNSAFE = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
 def _print_json(data: Any) -> None:
-    print(json.dumps(data, indent=2, ensure_ascii=False))
+    """JSON on standard output; strings keep their values, but characters a terminal would
+    act on are written as ``\\uXXXX`` escapes (still the same JSON)."""
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    print(_JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text))
 
 
 def _scenario_arg(value: str | None) -> Scenario:
@@ -93,7 +114,7 @@ def _create_game(scenario: Scenario, args: argparse.Namespace) -> int:
             {"game": str(out), "scenario": scenario.meta.id, "turn": scenario.meta.first_turn}
         )
     else:
-        print(
+        _say(
             f"Created {out}: {scenario.meta.name}, turn {scenario.meta.first_turn} "
             f"({scenario.meta.period_of(scenario.meta.first_turn)})"
         )
@@ -124,8 +145,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
         )
     else:
         for warning in scenario.warnings:
-            print(warning)
-        print(
+            _say(warning)
+        _say(
             f"OK: {target} is a valid {kind} — {counts['sea_areas']} sea areas, "
             f"{counts['bases']} bases, {counts['units']} units, {counts['routes']} routes, "
             f"{counts['nations']} nations"
@@ -136,14 +157,29 @@ def cmd_validate(args: argparse.Namespace) -> int:
 def cmd_show(args: argparse.Namespace) -> int:
     with opened(args.game) as game:
         try:
-            data = situation(game.scenario, game.state(), args.nation)
+            events = [Event.from_row(r) for r in game.events()]
+            data = situation(game.scenario, game.state(), args.nation, events)
         except KeyError:
             valid = ", ".join(n["id"] for n in game.scenario.rows("nations"))
             raise CliError(f"unknown nation '{args.nation}'; valid: {valid}") from None
     if args.json:
         _print_json(data)
     else:
-        print(format_situation(data))
+        _say(format_situation(data))
+    return EXIT_OK
+
+
+def cmd_view(args: argparse.Namespace) -> int:
+    with Campaign.open(args.game) as campaign:
+        if args.nation not in campaign.scenario.by_id("nations"):
+            valid = ", ".join(campaign.board().teams())
+            raise CliError(f"unknown nation '{args.nation}'; valid: {valid}")
+        view = campaign.team_view(args.nation)
+        text = format_team_view(view, campaign.scenario)
+    if args.json:
+        _print_json(view.to_data())
+    else:
+        print(text)
     return EXIT_OK
 
 
@@ -153,7 +189,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     if args.json:
         _print_json({"folder": str(args.folder), "files": [p.name for p in written]})
     else:
-        print(f"Exported {len(written)} files to {args.folder}")
+        _say(f"Exported {len(written)} files to {args.folder}")
     return EXIT_OK
 
 
@@ -192,14 +228,14 @@ def cmd_graph(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(data)
         return EXIT_OK
-    print(
+    _say(
         f"Sea areas: {data['sea_areas']}; edges: {data['edges']} ({data['straits']} straits); "
         f"connected: {'yes' if data['connected'] else 'no'}"
     )
     if args.between:
         info = data["between"]
         names = " → ".join(world.areas[p].name for p in info["path"])
-        print(f"{a['name']} to {b['name']}: {info['distance']} sea areas ({names})")
+        _say(f"{a['name']} to {b['name']}: {info['distance']} sea areas ({names})")
     return EXIT_OK
 
 
@@ -215,9 +251,10 @@ def cmd_orders(args: argparse.Namespace) -> int:
     if not path.is_file():
         raise CliError(f"{path}: no such orders file")
     try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise CliError(f"{path}: not UTF-8 text") from None
+        with path.open("rb") as f:
+            text = f.read(ORDERS_LIMITS.max_bytes + 1)  # a bigger file is refused unread
+    except OSError as exc:
+        raise CliError(f"{path}: cannot be read ({exc.strerror or exc})") from None
     with Campaign.open(args.game) as campaign:
         if args.nation not in campaign.scenario.by_id("nations"):
             valid = ", ".join(campaign.board().teams())
@@ -252,7 +289,7 @@ def cmd_orders(args: argparse.Namespace) -> int:
     else:
         verb = "are valid" if args.check else "accepted"
         detail = ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in counts.items() if n)
-        print(f"Orders for {args.nation}, turn {turn}, {verb}: {detail or 'nothing to do'}")
+        _say(f"Orders for {args.nation}, turn {turn}, {verb}: {detail or 'nothing to do'}")
     return EXIT_OK
 
 
@@ -264,6 +301,9 @@ def cmd_resolve(args: argparse.Namespace) -> int:
                 f"no orders are stored for turn {start.turn}; give them with "
                 "'seacontrol-cli orders' or add --allow-empty to resolve anyway"
             )
+        if args.choices:
+            for nation, choices in _read_choices(args.choices, campaign).items():
+                campaign.set_choices(nation, choices)
         fight = None
         if args.fight:
             _tactical(args.fight)
@@ -284,20 +324,44 @@ def cmd_resolve(args: argparse.Namespace) -> int:
         return EXIT_OK
     last = 10 if end.step == 0 else end.step
     for number in range(start.step + 1, last + 1):
-        print(f"Step {number} — {STEPS[number - 1].name}")
+        _say(f"Step {number} — {STEPS[number - 1].name}")
         texts = [e.text for e in events if e.step == number and e.turn == start.turn]
         for text in texts or ["(nothing to report)"]:
-            print(f"  • {text}")
+            _say(f"  • {text}")
     for event in events:
         if event.turn != start.turn:
-            print(f"  • {event.text}")
+            _say(f"  • {event.text}")
     where = (
         f"turn {end.turn} awaits orders"
         if end.step == 0
         else f"turn {end.turn}, step {end.step} done"
     )
-    print(f"Resolved; {where}. Dice chain head {head}")
+    _say(f"Resolved; {where}. Dice chain head {head}")
     return EXIT_OK
+
+
+def _read_choices(path: str, campaign: Campaign) -> dict[str, Choices]:
+    """A choices file: ``{"usa": {"losses": [...], "repairs": [...], "carrier_air": {...}},
+    …}`` — each nation's section read as an orders file's ``choices``."""
+    try:
+        with Path(path).open("rb") as f:
+            raw = f.read(ORDERS_LIMITS.max_bytes + 1)  # read as an orders file is
+        data, found = read_json(raw, ORDERS_LIMITS)
+    except OSError as exc:
+        raise CliError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    except JsonInputError as exc:
+        raise CliError(f"{path}: not a JSON choices file ({exc})") from None
+    if found:
+        raise CliError(f"{path}: " + "; ".join(f"{where}: {message}" for where, message in found))
+    if not isinstance(data, dict):
+        raise CliError(f"{path}: a choices file is an object of nation → choices")
+    nations = campaign.scenario.by_id("nations")
+    out = {}
+    for nation, section in data.items():
+        if nation not in nations:
+            raise CliError(f"{path}: unknown nation '{nation}'; valid: " + ", ".join(nations))
+        out[nation] = parse_orders({"nation": nation, "choices": section}, nation).choices
+    return out
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -329,12 +393,12 @@ def cmd_report(args: argparse.Namespace) -> int:
                 }
             )
         else:
-            print(campaign.report(args.nation, args.turn))
+            _say(campaign.report(args.nation, args.turn))
             problems = campaign.verify_dice()
             if problems:
-                print("\nWARNING — the dice log has been tampered with:")
+                _say("\nWARNING — the dice log has been tampered with:")
                 for p in problems:
-                    print(f"  {p}")
+                    _say(f"  {p}")
     return EXIT_OK
 
 
@@ -355,15 +419,15 @@ def cmd_seats(args: argparse.Namespace) -> int:
     else:
         width = max(len(str(names[n]["name"])) for n in teams)
         for n in teams:
-            print(f"{names[n]['name']!s:<{width}}  {codes[n]}")
+            _say(f"{names[n]['name']!s:<{width}}  {codes[n]}")
     return EXIT_OK
 
 
 def _rolls(text: str) -> list[int]:
-    try:
-        return [int(x) for x in text.split(",") if x.strip()]
-    except ValueError:
-        raise CliError(f"--roll takes whole numbers separated by commas, not '{text}'") from None
+    parts = [x.strip() for x in text.split(",") if x.strip()]
+    if not parts or not all(INT_RE.fullmatch(x) and len(x) <= 3 for x in parts):
+        raise CliError(f"--roll takes whole numbers separated by commas, not {shown(text)}")
+    return [int(x) for x in parts]
 
 
 def cmd_calc(args: argparse.Namespace) -> int:
@@ -405,7 +469,7 @@ def cmd_calc(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(result)
     else:
-        print(text)
+        _say(text)
     return EXIT_OK
 
 
@@ -420,19 +484,27 @@ def _tactical(name: str) -> None:
 def _note_ignored(rule_set: str, setup: BattleSetup) -> None:
     ignored = ignored_conditions(rule_set, setup)
     if ignored:
-        print(
+        _say(
             f"Note: the {rule_set} rules do not read these conditions of the set-up: "
             f"{', '.join(ignored)} (docs/battle-setups.md lists what each rule set reads).",
             file=sys.stderr,
         )
 
 
-def cmd_battle(args: argparse.Namespace) -> int:
-    _tactical(args.rule_set)
+def _load_setup(rule_set: str, name: str) -> BattleSetup:
+    """A set-up file (or built-in battle) checked whole for ``rule_set`` and put in its
+    terms; every problem is reported as invalid input, with its field."""
     try:
-        setup = in_rule_set_terms(args.rule_set, BattleSetup.load(find_setup(args.setup)))
+        return in_rule_set_terms(rule_set, BattleSetup.load(find_setup(name), rule_set))
+    except SetupError as exc:
+        raise InputError(exc.problems) from None
     except ValueError as exc:
         raise CliError(str(exc)) from None
+
+
+def cmd_battle(args: argparse.Namespace) -> int:
+    _tactical(args.rule_set)
+    setup = _load_setup(args.rule_set, args.setup)
     _note_ignored(args.rule_set, setup)
     battle = RULE_SETS[args.rule_set](setup, SeededDice(args.seed))
     result = run_battle(battle)
@@ -457,16 +529,16 @@ def cmd_battle(args: argparse.Namespace) -> int:
             }
         )
         return EXIT_OK
-    print(f"{setup.title} — {args.rule_set} rules, seed {args.seed}")
+    _say(f"{setup.title} — {args.rule_set} rules, seed {args.seed}")
     for line in result.log:
-        print(f"  {line}")
+        _say(f"  {line}")
     winner = {"a": setup.a.name, "b": setup.b.name}.get(result.winner, "no decision")
-    print(f"After {result.turns} turn(s): {winner}.")
+    _say(f"After {result.turns} turn(s): {winner}.")
     for side in (setup.a, setup.b):
-        print(f"{side.name}:")
+        _say(f"{side.name}:")
         for ship in side.ships:
             final = result.ships[ship.id]
-            print(
+            _say(
                 f"  {final.name:<28} {final.state}"
                 + (f" ({final.damage} damage)" if final.damage else "")
             )
@@ -478,10 +550,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
         _tactical(args.kind)
         if not args.setup:
             raise CliError(f"odds {args.kind} needs --setup FILE")
-        try:
-            setup = in_rule_set_terms(args.kind, BattleSetup.load(find_setup(args.setup)))
-        except ValueError as exc:
-            raise CliError(str(exc)) from None
+        setup = _load_setup(args.kind, args.setup)
         _note_ignored(args.kind, setup)
         try:
             odds = simulate(args.kind, setup, args.runs, seed=args.seed or "odds")
@@ -490,7 +559,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
         if args.json:
             _print_json(odds.to_dict())
         else:
-            print(odds.format())
+            _say(odds.format())
         return EXIT_OK
     try:
         if args.kind == "naval":
@@ -537,11 +606,30 @@ def cmd_odds(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(result.to_dict())
     else:
-        print(result.format())
+        _say(result.format())
     return EXIT_OK
 
 
 # -- the parser --------------------------------------------------------------------------
+#: battles one odds command may fight (a million would take hours)
+MAX_RUNS = 100_000
+
+
+def _whole(text: str) -> int:
+    """A whole number argument, in ASCII digits (``int()`` would read '٣' as 3) and of a
+    sensible size."""
+    if not INT_RE.fullmatch(text.strip()) or len(text.strip().lstrip("+-")) > MAX_DIGITS:
+        raise argparse.ArgumentTypeError(f"{shown(text)} is not a whole number in digits 0-9")
+    return int(text)
+
+
+def _runs(text: str) -> int:
+    runs = _whole(text)
+    if not 1 <= runs <= MAX_RUNS:
+        raise argparse.ArgumentTypeError(f"{runs} battles: give 1 to {MAX_RUNS:,}")
+    return runs
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="seacontrol-cli",
@@ -571,6 +659,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game")
     p.add_argument("--nation", help="only this nation (its id, e.g. uk)")
 
+    p = add("view", cmd_view, "the game as one team may know it (its team view)")
+    p.add_argument("game")
+    p.add_argument("nation", help="the team's nation id, e.g. japan")
+
     p = add("export", cmd_export, "write a game's scenario as CSV files into a folder")
     p.add_argument("game")
     p.add_argument("folder")
@@ -589,9 +681,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = add("resolve", cmd_resolve, "resolve the turn's steps (the whole turn by default)")
     p.add_argument("game")
+    p.add_argument(
+        "--choices",
+        metavar="FILE",
+        help="the owners' choices for this turn: JSON {nation: {losses, repairs, carrier_air}}",
+    )
     p.add_argument("--seed", help="the dice seed (stored in the game; default: the game's)")
     p.add_argument(
-        "--to-step", type=int, choices=range(1, 11), metavar="N", help="stop after step N (1-10)"
+        "--to-step", type=_whole, choices=range(1, 11), metavar="N", help="stop after step N (1-10)"
     )
     p.add_argument(
         "--allow-empty", action="store_true", help="resolve even if no nation has given orders"
@@ -606,17 +703,19 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("report", cmd_report, "the turn's events, for Game Control or one team")
     p.add_argument("game")
     p.add_argument("--nation", help="a team's view (fog of war); default: Game Control")
-    p.add_argument("--turn", type=int, help="which turn (default: the last resolved)")
+    p.add_argument("--turn", type=_whole, help="which turn (default: the last resolved)")
 
     p = add("seats", cmd_seats, "each team's seat code (made the first time they are asked for)")
     p.add_argument("game")
     p.add_argument("--reissue", metavar="NATION", help="give this team a new code first")
 
+    add_commands(add)  # Game Control's table: edit, audit, rule, pack, handoff
+
     p = add("calc", cmd_calc, "the umpire's calculator: a table by hand with given dice")
     p.add_argument("table", choices=("naval", "merchant"))
-    p.add_argument("--cv", type=int, help="naval: the firing side's combat value")
+    p.add_argument("--cv", type=_whole, help="naval: the firing side's combat value")
     p.add_argument("--roll", help="naval: the d6 rolls, e.g. 4 or 6,3 (one per 20 CV)")
-    p.add_argument("--drm", type=int, default=0, help="naval: the total die modifier")
+    p.add_argument("--drm", type=_whole, default=0, help="naval: the total die modifier")
     _merchant_args(p)
 
     p = add("battle", cmd_battle, "fight a tactical battle from a set-up file")
@@ -648,16 +747,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--setup", help="tactical: the battle set-up (a JSON file or a built-in battle's name)"
     )
-    p.add_argument("--runs", type=int, default=1000, help="tactical: battles to run")
+    p.add_argument(
+        "--runs",
+        type=_runs,
+        default=1000,
+        help=f"tactical: battles to run (1 to {MAX_RUNS:,})",
+    )
     p.add_argument("--seed", help="tactical: the dice seed")
-    p.add_argument("--cv", type=int, help="naval: your combat value")
-    p.add_argument("--enemy-cv", type=int, help="naval: the enemy's combat value")
-    p.add_argument("--air", type=int, default=0, help="naval: your air points")
-    p.add_argument("--enemy-air", type=int, default=0)
-    p.add_argument("--lsp", type=int, default=1, help="naval: LSP allocated (default 1)")
-    p.add_argument("--enemy-lsp", type=int, default=1)
-    p.add_argument("--units", type=int, default=1, help="naval: units in the force")
-    p.add_argument("--enemy-units", type=int, default=1)
+    p.add_argument("--cv", type=_whole, help="naval: your combat value")
+    p.add_argument("--enemy-cv", type=_whole, help="naval: the enemy's combat value")
+    p.add_argument("--air", type=_whole, default=0, help="naval: your air points")
+    p.add_argument("--enemy-air", type=_whole, default=0)
+    p.add_argument("--lsp", type=_whole, default=1, help="naval: LSP allocated (default 1)")
+    p.add_argument("--enemy-lsp", type=_whole, default=1)
+    p.add_argument("--units", type=_whole, default=1, help="naval: units in the force")
+    p.add_argument("--enemy-units", type=_whole, default=1)
     p.add_argument("--at-base", action="store_true", help="naval: in your fleet base's area")
     p.add_argument("--enemy-at-base", action="store_true")
     p.add_argument(
@@ -665,8 +769,8 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="naval: a minor invasion without landing craft (-2)",
     )
-    p.add_argument("--enemy-bonus", type=int, default=0)
-    p.add_argument("--enemy-shift", type=int, default=0)
+    p.add_argument("--enemy-bonus", type=_whole, default=0)
+    p.add_argument("--enemy-shift", type=_whole, default=0)
     _merchant_args(p, odds=True)
 
     p = add("graph", cmd_graph, "the sea-area graph: size, connectivity, distances")
@@ -681,22 +785,25 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _merchant_args(p: argparse.ArgumentParser, odds: bool = False) -> None:
-    p.add_argument("--attack-cv", type=int, help="merchant: the interdictors' CV")
-    p.add_argument("--escort-cv", type=int, help="merchant: the escorts' CV")
+    p.add_argument("--attack-cv", type=_whole, help="merchant: the interdictors' CV")
+    p.add_argument("--escort-cv", type=_whole, help="merchant: the escorts' CV")
     if not odds:
-        p.add_argument("--attack-roll", type=int, help="merchant: the interdictor's d6")
-        p.add_argument("--escort-roll", type=int, help="merchant: the escort's d6")
+        p.add_argument("--attack-roll", type=_whole, help="merchant: the interdictor's d6")
+        p.add_argument("--escort-roll", type=_whole, help="merchant: the escort's d6")
     p.add_argument(
         "--attacker",
         choices=calculator.ATTACKERS,
         help="merchant: what attacks (German subs differ from all others)",
     )
-    p.add_argument("--attackers", type=int, help="merchant: how many interdicting units")
+    p.add_argument("--attackers", type=_whole, help="merchant: how many interdicting units")
     p.add_argument(
-        "--shift", type=int, default=0, help="column shift in the attacker's favour (naval: yours)"
+        "--shift",
+        type=_whole,
+        default=0,
+        help="column shift in the attacker's favour (naval: yours)",
     )
-    p.add_argument("--bonus", type=int, default=0, help="Advantage Card die bonus (yours)")
-    p.add_argument("--escort-bonus", type=int, default=0, help="merchant: the escort's bonus")
+    p.add_argument("--bonus", type=_whole, default=0, help="Advantage Card die bonus (yours)")
+    p.add_argument("--escort-bonus", type=_whole, default=0, help="merchant: the escort's bonus")
     p.add_argument(
         "--short-row",
         default=DEFAULT_SHORT_ROW,
@@ -714,19 +821,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         if getattr(args, "json", False):
             _print_json({"valid": False, "problems": _problems_json(exc.problems)})
         else:
-            print(f"Invalid input — {exc}", file=sys.stderr)
+            _say(f"Invalid input — {exc}", file=sys.stderr)
         return EXIT_INVALID
     except OrdersError as exc:
         if getattr(args, "json", False):
             _print_json({"accepted": False, "problems": _order_problems_json(exc.problems)})
         else:
-            print(f"Orders refused — {exc}", file=sys.stderr)
+            _say(f"Orders refused — {exc}", file=sys.stderr)
         return EXIT_INVALID
-    except (CliError, GameFileError) as exc:
+    except (CliError, ControlCliError, GameFileError) as exc:
         if getattr(args, "json", False):
             _print_json({"error": str(exc)})
         else:
-            print(f"Error: {exc}", file=sys.stderr)
+            _say(f"Error: {exc}", file=sys.stderr)
         return EXIT_INVALID
     except BrokenPipeError:
         return EXIT_OK

@@ -8,15 +8,22 @@ of loss on a unit (002 "Damage"), asking the owner which units take the losses.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from .board import Board
 from .dice import Dice
-from .events import Event
-from .losses import Casualty, LossPolicy, LossRequest, SpreadLosses, check_allocation
-from .orders import Orders
+from .events import UMPIRE, Cover, Event
+from .losses import (
+    Casualty,
+    LossPolicy,
+    LossRequest,
+    PreferredLosses,
+    SpreadLosses,
+    check_allocation,
+)
+from .orders import Choices, Orders
 from .record import TurnRecord
 from .scenario import Scenario
 from .state import AirUnit, GameState, Unit
@@ -57,9 +64,13 @@ class Turn:
         nation: str = "",
         visible_to: tuple[str, ...] = (),
         /,
+        *,
+        cover: Cover | None = None,
         **data: Any,
     ) -> Event:
-        event = Event(self.state.turn, self.state.step, kind, text, nation, data, visible_to)
+        """Log an event. ``cover``: the public form of a secret event, read by every team
+        outside ``visible_to`` (docs/team-views.md)."""
+        event = Event(self.state.turn, self.state.step, kind, text, nation, data, visible_to, cover)
         self.events.append(event)
         return event
 
@@ -74,12 +85,23 @@ class Turn:
             return []
         if request.due == request.capacity:  # everything is lost: there is no choice
             return [c.id for c in request.candidates for _ in range(c.steps_left)]
-        chosen = list(self.losses.allocate(request))
+        preferred = [u for n in request.nations for u in self.choices(n).losses]
+        policy = PreferredLosses(preferred) if preferred else self.losses
+        chosen = list(policy.allocate(request))
         check_allocation(request, chosen)
         return chosen
 
-    def hit_unit(self, unit: Unit, context: str) -> None:
-        """One step of loss on a unit: ready → damaged → sunk (002 "Damage")."""
+    def choices(self, nation: str) -> Choices:
+        """The choices ``nation`` gave ahead for this turn (none: an empty set)."""
+        orders = self.orders.get(nation)
+        return orders.choices if orders is not None else Choices()
+
+    def hit_unit(self, unit: Unit, context: str, witnesses: Iterable[str] = ()) -> None:
+        """One step of loss on a unit: ready → damaged → sunk (002 "Damage").
+
+        Its owner, Game Control and the ``witnesses`` (the nations of the combat that did
+        it) learn of it; nobody else does (docs/team-views.md)."""
+        seen = (*sorted({unit.nation, *witnesses} - {UMPIRE}), UMPIRE)
         if unit.state == "ready":
             unit.state = "damaged"
             if unit.carries_air:
@@ -89,6 +111,7 @@ class Turn:
                 "unit_damaged",
                 f"{unit.name} ({self.board.name_of(unit.nation)}) is damaged — {context}.",
                 unit.nation,
+                seen,
                 unit=unit.id,
                 context=context,
             )
@@ -98,13 +121,28 @@ class Turn:
                 "unit_sunk",
                 f"{unit.name} ({self.board.name_of(unit.nation)}) is sunk — {context}.",
                 unit.nation,
+                seen,
                 unit=unit.id,
                 context=context,
             )
 
     def land_carrier_air(self, unit: Unit) -> None:
         """002: *Damaged Carrier units cannot carry their air unit any longer – this must be
-        transferred to land or another carrier unit*: it goes ashore at the carrier's base."""
+        transferred to land or another carrier unit with no air point.* The owner's choice
+        (``choices.carrier_air``), else another ready carrier of the nation at the same base
+        with no Air Point (fleet carriers first), else ashore at the carrier's base."""
+        other = self._carrier_for_air(unit)
+        if other is not None:
+            other.carries_air = True
+            self.emit(
+                "air_transferred",
+                f"{unit.name}'s Air Point flies to {other.name}.",
+                unit.nation,
+                (unit.nation,),
+                unit=unit.id,
+                to=other.id,
+            )
+            return
         air_id = f"{unit.id}_air"
         existing = self.state.air.get(air_id)
         if existing:
@@ -120,6 +158,27 @@ class Turn:
             unit=unit.id,
             air=air_id,
         )
+
+    def _carrier_for_air(self, unit: Unit) -> Unit | None:
+        wanted = self.choices(unit.nation).carrier_air.get(unit.id, "")
+        if wanted == "ashore":
+            return None
+        free = [
+            u
+            for u in self.state.units.values()
+            if u.id != unit.id
+            and u.nation == unit.nation
+            and u.type in ("fleet_carrier", "escort_carrier")
+            and u.state == "ready"
+            and not u.carries_air
+            and u.base == unit.base
+        ]
+        chosen = [u for u in free if u.id == wanted]
+        if wanted and not chosen:
+            return None  # the chosen carrier cannot take it now: ashore
+        ranked = sorted(free, key=lambda u: (u.type != "fleet_carrier", u.id))
+        pick = chosen or ranked
+        return pick[0] if pick else None
 
 
 def count(n: int, noun: str) -> str:

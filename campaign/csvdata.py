@@ -16,14 +16,32 @@ import io
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+
+from .untrusted import (
+    MAX_DIGITS,
+    bad_character,
+    escaped,
+    field_name,
+    foreign_digit,
+    formula_risk,
+    shown,
+)
 
 ID_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
 MAX_FILE_BYTES = 20 * 1024 * 1024
 MAX_ROWS = 100_000
+#: characters in a text cell (a name, a title) unless its column allows more
+MAX_TEXT = 200
+#: characters in a notes cell
+MAX_NOTES = 4000
+#: numbers as a spreadsheet writes them, in ASCII digits only (Python's int() and float()
+#: would also read other scripts' digits, "1_000", "nan" and "infinity")
+INT_RE = re.compile(r"[+-]?[0-9]+")
+DECIMAL_RE = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,3})?")
 
 TRUE_WORDS = {"yes": True, "no": False}
 
@@ -40,7 +58,11 @@ class Problem:
     row: int
     field: str
     message: str
+    #: "error", "warning", or "note" (a consequence of another problem, not checked)
     severity: str = "error"
+    #: the whole file could not be read: later problems may only follow from it, so it is
+    #: listed first (a root cause before its consequences)
+    blocking: bool = False
 
     def __str__(self) -> str:
         where = self.file
@@ -56,7 +78,7 @@ class InputError(Exception):
     """Input that cannot be used; carries every problem found, not only the first."""
 
     def __init__(self, problems: Sequence[Problem]) -> None:
-        self.problems = sorted(problems)
+        self.problems = sorted(problems, key=lambda p: (not p.blocking, p))
         count = len(self.problems)
         head = "\n".join(str(p) for p in self.problems[:50])
         more = f"\n… and {count - 50} more" if count > 50 else ""
@@ -80,7 +102,10 @@ class Column:
     ``kind`` is one of ``id``, ``text``, ``int``, ``decimal``, ``bool``, ``enum``,
     ``colour``, ``idlist`` (``;``-separated ids). ``ref`` names what an id refers to (for
     messages and cross-checks: ``"nation"``, ``"base"``, ``"sea_area"`` …). ``required``
-    means the cell may not be empty.
+    means the cell may not be empty. A text cell holds at most ``max_length`` characters
+    (default :data:`MAX_TEXT`), on one line unless ``lines``, and may not start like a
+    spreadsheet formula, except that a ``numbers`` text (a polygon's ``lon,lat`` pairs) may
+    start with a minus sign.
     """
 
     name: str
@@ -91,6 +116,10 @@ class Column:
     minimum: float | None = None
     maximum: float | None = None
     help: str = ""
+    max_length: int = MAX_TEXT
+    numbers: bool = False
+    #: the text may run over several lines and hold tabs (notes); a name is one line
+    lines: bool = False
 
 
 @dataclass(frozen=True)
@@ -127,6 +156,8 @@ class Table:
     #: key values of rows refused for a bad cell: other files may still refer to them
     #: without a second, confusing "unknown id" message.
     bad_keys: set[str] = field(default_factory=set)
+    #: the file could not be read (or not to its end): references to it are not checked
+    incomplete: bool = False
 
 
 def _describe(col: Column) -> str:
@@ -166,51 +197,99 @@ def parse_cell(col: Column, raw: str) -> tuple[Any, str | None]:
     kind = col.kind
     value: Any
     if kind == "text":
+        message = text_problem(col, raw)
+        if message:
+            return None, message
         value = raw
     elif kind == "id":
         if not ID_RE.match(text):
-            return None, f"'{text}' is not a valid id; expected {_describe(col)}"
+            return None, f"{shown(text)} is not a valid id; expected {_describe(col)}"
         value = text
     elif kind == "idlist":
         parts = [p.strip() for p in text.split(";")]
         bad = [p for p in parts if not ID_RE.match(p)]
         if bad:
-            return None, f"'{bad[0]}' is not a valid id; expected {_describe(col)}"
+            return None, f"{shown(bad[0])} is not a valid id; expected {_describe(col)}"
         value = parts
-    elif kind == "int":
-        if not re.fullmatch(r"[+-]?\d+", text):
-            return None, f"'{text}' is not a whole number; expected {_describe(col)}"
-        value = int(text)
-    elif kind == "decimal":
-        try:
-            value = float(text)
-        except ValueError:
-            return None, f"'{text}' is not a number; expected {_describe(col)}"
-        if not math.isfinite(value):
-            return None, f"'{text}' is not a finite number; expected {_describe(col)}"
+    elif kind in ("int", "decimal"):
+        value, message = _number(col, text)
+        if message:
+            return None, message
     elif kind == "bool":
         low = text.lower()
         if low not in TRUE_WORDS:
-            return None, f"'{text}' is not yes or no"
+            return None, f"{shown(text)} is not yes or no"
         value = TRUE_WORDS[low]
     elif kind == "enum":
         if text not in col.choices:
             return None, (
-                f"'{text}' is not valid; expected {_describe(col)}{suggest(text, col.choices)}"
+                f"{shown(text)} is not valid; expected {_describe(col)}{suggest(text, col.choices)}"
             )
         value = text
     elif kind == "colour":
         if not COLOUR_RE.match(text):
-            return None, f"'{text}' is not a colour; expected {_describe(col)}"
+            return None, f"{shown(text)} is not a colour; expected {_describe(col)}"
         value = text.lower()
     else:  # pragma: no cover - schema error, caught by tests of the schemas
         raise ValueError(f"unknown column kind {kind}")
-    if kind in ("int", "decimal"):
-        if col.minimum is not None and value < col.minimum:
-            return None, f"{text} is too small; expected {_describe(col)}"
-        if col.maximum is not None and value > col.maximum:
-            return None, f"{text} is too large; expected {_describe(col)}"
     return value, None
+
+
+def _number(col: Column, text: str) -> tuple[Any, str | None]:
+    """A whole number or a decimal in ASCII digits, within the column's bounds."""
+    foreign = foreign_digit(text)
+    if foreign:
+        return None, f"{foreign}; expected {_describe(col)}"
+    digits = len(text.lstrip("+-").split(".")[0].split("e")[0].split("E")[0])
+    if digits > MAX_DIGITS:
+        return None, f"{shown(text)} is absurdly large; expected {_describe(col)}"
+    value: float | int
+    if col.kind == "int":
+        if not INT_RE.fullmatch(text):
+            return None, f"{shown(text)} is not a whole number; expected {_describe(col)}"
+        value = int(text)
+    else:
+        if text.lstrip("+-").lower() in ("nan", "inf", "infinity"):
+            return None, f"{shown(text)} is not a finite number; expected {_describe(col)}"
+        if not DECIMAL_RE.fullmatch(text):
+            return None, f"{shown(text)} is not a number; expected {_describe(col)}"
+        value = float(text)
+        if not math.isfinite(value):
+            return None, f"{shown(text)} is not a finite number; expected {_describe(col)}"
+    if abs(value) >= 10**MAX_DIGITS:
+        return None, f"{shown(text)} is absurdly large; expected {_describe(col)}"
+    if col.minimum is not None and value < col.minimum:
+        return None, f"{text} is too small; expected {_describe(col)}"
+    if col.maximum is not None and value > col.maximum:
+        return None, f"{text} is too large; expected {_describe(col)}"
+    return value, None
+
+
+def text_problem(col: Column, text: str) -> str | None:
+    """What is wrong with a text cell, or None: too long, a character that has no place in
+    plain text, a start a spreadsheet would run as a formula, or (for a ``numbers`` text)
+    digits other than ASCII. A scenario must read back exactly as written, so such text is
+    refused rather than altered (docs/scenario-format.md, "Hostile input")."""
+    if len(text) > col.max_length:
+        return f"is {len(text):,} characters long; at most {col.max_length:,}"
+    if not col.lines and ("\n" in text or "\r" in text):
+        return "runs over more than one line; a name or a title is one line"
+    bad = bad_character(text, allow="\t\n\r" if col.lines else "")
+    if bad:
+        return bad
+    if col.numbers:
+        foreign = foreign_digit(text)
+        if foreign:
+            return foreign
+        if text.lstrip(" ").startswith("-"):
+            return None
+    if formula_risk(text):
+        start = escaped(text.lstrip(" ")[:1] or text[:1])
+        return (
+            f"{shown(text)} starts with '{start}', which a spreadsheet runs as a formula; "
+            "start it with a letter or a digit"
+        )
+    return None
 
 
 def value_ok(col: Column, value: Any) -> bool:
@@ -221,11 +300,15 @@ def value_ok(col: Column, value: Any) -> bool:
     if value is None:
         return not col.required
     if kind == "text":
-        return not col.required or (isinstance(value, str) and bool(value.strip()))
+        if not isinstance(value, str):
+            return False
+        return (not col.required or bool(value.strip())) and text_problem(col, value) is None
     if kind == "int" or kind == "decimal":
         if type(value) is not int and (kind == "int" or type(value) is not float):
             return False
         if kind == "decimal" and not math.isfinite(value):
+            return False
+        if abs(value) >= 10**MAX_DIGITS:
             return False
         return (col.minimum is None or value >= col.minimum) and (
             col.maximum is None or value <= col.maximum
@@ -266,6 +349,16 @@ def decode(data: bytes, file: str) -> tuple[str | None, list[Problem]]:
     """UTF-8 text of a file (a leading byte-order mark is accepted and dropped)."""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return None, [
+            Problem(
+                file,
+                0,
+                "",
+                "is UTF-16 text (a spreadsheet's 'Unicode text'); save it as 'CSV UTF-8'",
+                blocking=True,
+            )
+        ]
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -276,33 +369,50 @@ def decode(data: bytes, file: str) -> tuple[str | None, list[Problem]]:
                 line,
                 "",
                 f"is not UTF-8 text (byte {exc.start}); save it as 'CSV UTF-8' in your spreadsheet",
+                blocking=True,
             )
         ]
     if "\x00" in text:
-        return None, [Problem(file, 0, "", "contains NUL characters; it is not a CSV text file")]
+        return None, [
+            Problem(
+                file, 0, "", "contains NUL characters; it is not a CSV text file", blocking=True
+            )
+        ]
     return text, []
 
 
 def parse_table(schema: TableSchema, data: bytes) -> tuple[Table, list[Problem]]:
     """Parse a whole file, collecting every problem."""
     file = schema.file
-    table = Table(schema)
+    table = Table(schema, incomplete=True)  # until every row is read
     if len(data) > MAX_FILE_BYTES:
         return table, [
-            Problem(file, 0, "", f"is {len(data)} bytes; at most {MAX_FILE_BYTES} are read")
+            Problem(
+                file,
+                0,
+                "",
+                f"is more than {MAX_FILE_BYTES:,} bytes, the most a scenario file may be",
+                blocking=True,
+            )
         ]
     text, problems = decode(data, file)
     if text is None:
         return table, problems
     if not text.strip():
         return table, [
-            Problem(file, 0, "", "is empty; it needs a header row: " + ",".join(schema.names))
+            Problem(
+                file,
+                0,
+                "",
+                "is empty; it needs a header row: " + ",".join(schema.names),
+                blocking=True,
+            )
         ]
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     try:
         header = next(reader)
     except csv.Error as exc:
-        return table, [Problem(file, 1, "", f"cannot be read as CSV: {exc}")]
+        return table, [Problem(file, 1, "", f"cannot be read as CSV: {exc}", blocking=True)]
     header = [h.strip() for h in header]
     known = set(schema.names)
     for name in header:
@@ -311,7 +421,7 @@ def parse_table(schema: TableSchema, data: bytes) -> tuple[Table, list[Problem]]
                 Problem(
                     file,
                     1,
-                    name,
+                    field_name(name),
                     "is not a column of this file"
                     + suggest(name, schema.names)
                     + "; valid columns: "
@@ -321,7 +431,7 @@ def parse_table(schema: TableSchema, data: bytes) -> tuple[Table, list[Problem]]
     seen: set[str] = set()
     for name in header:
         if name in seen:
-            problems.append(Problem(file, 1, name, "appears twice in the header"))
+            problems.append(Problem(file, 1, field_name(name), "appears twice in the header"))
         seen.add(name)
     missing = [c.name for c in schema.columns if c.name not in header]
     for name in missing:
@@ -329,16 +439,19 @@ def parse_table(schema: TableSchema, data: bytes) -> tuple[Table, list[Problem]]
         if col.required:
             problems.append(Problem(file, 1, name, "column is missing from the header"))
     if any(p.row == 1 for p in problems):
-        return table, problems
+        return table, [replace(p, blocking=True) for p in problems]
     index = {name: i for i, name in enumerate(header)}
+    line = 1  # the spreadsheet row: records, not lines (a notes cell may run over lines)
     try:
         for record in reader:
-            line = reader.line_num
+            line += 1
             if not record or all(not cell.strip() for cell in record):
                 continue
             if len(table.rows) >= MAX_ROWS:
-                problems.append(Problem(file, line, "", f"more than {MAX_ROWS} rows"))
-                break
+                problems.append(
+                    Problem(file, line, "", f"more than {MAX_ROWS:,} rows", blocking=True)
+                )
+                return table, problems
             if len(record) > len(header):
                 problems.append(
                     Problem(
@@ -368,7 +481,17 @@ def parse_table(schema: TableSchema, data: bytes) -> tuple[Table, list[Problem]]
                 if k < len(record) and record[k].strip():
                     table.bad_keys.add(record[k].strip())
     except csv.Error as exc:
-        problems.append(Problem(file, reader.line_num, "", f"cannot be read as CSV: {exc}"))
+        problems.append(
+            Problem(
+                file,
+                line + 1,
+                "",
+                f"cannot be read as CSV (text line {reader.line_num}): {exc}",
+                blocking=True,
+            )
+        )
+        return table, problems
+    table.incomplete = False
     for key in schema.key:
         first: dict[Any, int] = {}
         for row, line in zip(table.rows, table.line_of, strict=True):
@@ -385,9 +508,12 @@ def parse_table(schema: TableSchema, data: bytes) -> tuple[Table, list[Problem]]
 def read_table(schema: TableSchema, path: Path) -> tuple[Table, list[Problem]]:
     """Read ``path`` (which must exist) as ``schema``."""
     try:
-        data = path.read_bytes()
+        with path.open("rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)  # a bigger file is refused unread
     except OSError as exc:
-        return Table(schema), [Problem(schema.file, 0, "", f"cannot be read: {exc.strerror}")]
+        return Table(schema, incomplete=True), [
+            Problem(schema.file, 0, "", f"cannot be read: {exc.strerror or exc}", blocking=True)
+        ]
     return parse_table(schema, data)
 
 

@@ -16,19 +16,23 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
+from . import control
 from .board import Board
+from .control import Edit
 from .dice import GENESIS, Dice, DiceLog, Roll, ScriptedDice, SeededDice, verify_chain
 from .events import UMPIRE, Event, visible
 from .gamefile import GameFile
 from .losses import LossPolicy, SpreadLosses
 from .operations import BattleChoice, BattlePreview, preview_battles
-from .orders import OrderProblem, Orders, OrdersError, load_orders
-from .rules import check_orders, check_turn
+from .orders import Choices, OrderProblem, Orders, OrdersError, load_orders
+from .rules import check_choices, check_orders, check_turn
 from .scenario import Scenario
 from .state import GameState
 from .tactical import BattleSetup, TacticalBattle
+from .teamview import TeamView, team_view
 from .turn import STEPS, Turn, end_turn, with_production
 
 #: builds the dice for one step: (turn, step, log) → Dice
@@ -93,6 +97,11 @@ class Campaign:
         rolls = self.game.dice_rows()
         return str(rolls[-1]["hash"]) if rolls else GENESIS
 
+    def chain_head(self) -> str:
+        """The hash every printed report and pack carries as its anchor (the one place to
+        change when the game file's own chain replaces the dice chain)."""
+        return self.dice_head()
+
     def verify_dice(self) -> list[str]:
         """Problems with the dice log (an edited, removed or reordered roll)."""
         return verify_chain(self.dice_log())
@@ -132,6 +141,22 @@ class Campaign:
                 ]
             )
         problems = self.check(orders)
+        if problems:
+            raise OrdersError(problems)
+        self.game.set_orders(state.turn, nation, orders.to_json())
+
+    def set_choices(self, nation: str, choices: Choices) -> None:
+        """Store the choices ``nation``'s owner gives ahead for this turn (which units take
+        losses, which are repaired, where a damaged carrier's Air Point goes), kept with its
+        orders. They may be given until the turn's last step is resolved; before step 1 the
+        whole orders are checked again, later the choices alone."""
+        state = self.state
+        stored = self.orders().get(nation) or Orders(nation, state.turn)
+        orders = replace(stored, choices=choices)
+        if state.step == 0:
+            self.set_orders(nation, orders)
+            return
+        problems = check_choices(self.board(), orders)
         if problems:
             raise OrdersError(problems)
         self.game.set_orders(state.turn, nation, orders.to_json())
@@ -244,6 +269,9 @@ class Campaign:
             raise ValueError("a ruling needs words")
         asked = played[-1]
         state = self.state
+        for effect in state.turn_record.cards:
+            if effect.card == card and effect.use == "other":
+                effect.ruling = ruling.strip()
         event = Event(
             state.turn,
             state.step,
@@ -256,7 +284,37 @@ class Campaign:
         self.game.save(state, [event.row()])
         return event
 
+    # -- Game Control's edits (campaign/control.py) -----------------------------------------
+    def control_edit(self, edit: Edit, reason: str) -> Event:
+        """Correct the game as it stands; saved with its ``control_edit`` event, which the
+        teams concerned see. Raises :class:`~campaign.control.EditError` if it cannot be."""
+        state, event = control.apply_edit(self.scenario, self.state, self.events(), edit, reason)
+        self.game.save(state, [event.row()])
+        return event
+
+    def undo_control_edit(self, number: int, reason: str = "") -> Event:
+        """Undo Control's edit ``number`` with an event of its own (the log only grows)."""
+        state, event = control.undo_edit(self.scenario, self.state, self.events(), number, reason)
+        self.game.save(state, [event.row()])
+        return event
+
+    def control_audit(self) -> list[control.AuditEntry]:
+        """Every Control edit, undo and card ruling, oldest first."""
+        return control.audit(self.events())
+
+    def cards_awaiting_ruling(self) -> list[Event]:
+        """Advantage Cards played for 'some other advantage' not yet ruled on."""
+        return control.awaiting_ruling(self.events())
+
     # -- reports ---------------------------------------------------------------------------
+    def team_view(self, nation: str) -> TeamView:
+        """The game as ``nation``'s team may know it: the one view every team output is
+        made from (docs/team-views.md). Its own orders for this turn, if stored, give its
+        task forces and flags before they are resolved."""
+        orders = self.orders().get(nation)
+        everything = [Event.from_row(r) for r in self.game.events()]
+        return team_view(self.scenario, self.state, everything, nation, orders)
+
     def report(self, nation: str | None = None, turn: int | None = None) -> str:
         """The turn's events in words, for Game Control or for one team (fog of war)."""
         from .reports import turn_report

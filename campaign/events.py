@@ -2,8 +2,10 @@
 
 Reports, the app's turn view and the tests all read events. Each event says who may see it
 (fog of war): ``visible_to`` is empty for a public event, ``("umpire",)`` for Game Control
-only, or the nations that know of it. :func:`visible` is the one filter every team output
-goes through.
+only, or the nations that know of it. A secret event may carry a :class:`Cover`: the public
+form everyone else reads instead ("A Japanese naval operation in the Natuna Sea is not
+opposed", where Japan reads its operation's name). :func:`visible` is the one filter every
+team output goes through; ``docs/team-views.md`` says who learns what, and why.
 """
 
 from __future__ import annotations
@@ -14,6 +16,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 UMPIRE = "umpire"
+#: the key under which an event's public form travels in the game file's ``data`` column
+#: (the events table keeps its columns: no migration, and older files read unchanged)
+COVER_KEY = "public"
+
+
+@dataclass(frozen=True)
+class Cover:
+    """The public form of a secret event: what every team outside its ``visible_to`` reads.
+
+    It says only what the rules make public — a counter or a flag placed on the map, an
+    operation's result in a sea area — never a name or id a team typed."""
+
+    text: str
+    data: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -25,9 +41,14 @@ class Event:
     nation: str = ""  # the nation it is chiefly about ("" for none)
     data: dict[str, Any] = field(default_factory=dict)
     visible_to: tuple[str, ...] = ()  # () = everyone
+    #: what everyone outside ``visible_to`` reads instead (None: they read nothing)
+    cover: Cover | None = None
 
     def row(self) -> dict[str, Any]:
         """The game file's ``events`` row."""
+        data = dict(self.data)
+        if self.cover is not None:
+            data[COVER_KEY] = {"text": self.cover.text, "data": self.cover.data}
         return {
             "turn": self.turn,
             "step": self.step,
@@ -35,28 +56,40 @@ class Event:
             "nation": self.nation or None,
             "text": self.text,
             "visible": ",".join(self.visible_to),
-            "data": json.dumps(
-                self.data, sort_keys=True, separators=(",", ":"), ensure_ascii=False
-            ),
+            "data": json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False),
         }
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> Event:
         visible = row.get("visible") or ""
+        data = json.loads(row.get("data") or "{}")
+        public = data.pop(COVER_KEY, None)
         return cls(
             int(row["turn"]),
             int(row["step"]),
             str(row["kind"]),
             str(row.get("text") or ""),
             str(row.get("nation") or ""),
-            json.loads(row.get("data") or "{}"),
+            data,
             tuple(v for v in visible.split(",") if v),
+            Cover(str(public["text"]), dict(public.get("data") or {})) if public else None,
+        )
+
+    def seen_by(self, viewer: str) -> Event | None:
+        """This event as the team ``viewer`` reads it: whole, its public form, or nothing."""
+        if not self.visible_to or viewer in self.visible_to:
+            return self
+        if self.cover is None:
+            return None
+        return Event(
+            self.turn, self.step, self.kind, self.cover.text, self.nation, dict(self.cover.data)
         )
 
 
 def visible(events: Iterable[Event], viewer: str | None) -> list[Event]:
-    """The events ``viewer`` may see: all of them for Game Control (``None`` or "umpire"),
-    else public events and those naming the nation."""
+    """The events ``viewer`` may see: all of them, whole, for Game Control (``None`` or
+    "umpire"); for a team, public events and those naming its nation, and the public form
+    (:class:`Cover`) of the secret events that have one."""
     if viewer is None or viewer == UMPIRE:
         return list(events)
-    return [e for e in events if not e.visible_to or viewer in e.visible_to]
+    return [seen for e in events if (seen := e.seen_by(viewer)) is not None]

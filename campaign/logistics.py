@@ -3,8 +3,12 @@ strategic base-to-base transfers, and tonnage allocated to the routes (new route
 
 from __future__ import annotations
 
-from .context import Turn
-from .events import UMPIRE
+from .board import Board
+from .context import Turn, count
+from .events import UMPIRE, Cover
+from .options import option
+from .orders import AirTransfer
+from .state import AirUnit, FleetTrain
 
 
 def move_supplies(t: Turn) -> None:
@@ -76,6 +80,154 @@ def strategic_transfers(t: Turn) -> None:
                 origin=origin,
                 to=move.to,
             )
+        for air_move in t.orders[nation].air_transfers:
+            _move_air(t, board, nation, air_move)
+        for order in t.orders[nation].fleet_trains:
+            train = t.state.fleet_trains.get(order.id)
+            if train is not None and order.area and not order.disband:
+                before = train.area
+                train.area = order.area
+                t.emit(
+                    "fleet_train_moved",
+                    f"Fleet train '{train.name}' moves {board.area_name(before)} → "
+                    f"{board.area_name(order.area)}, with the units based on it.",
+                    nation,
+                    (nation, UMPIRE),
+                    cover=Cover(
+                        f"A fleet train of {board.name_of(nation)} moves to "
+                        f"{board.area_name(order.area)}.",
+                        {"area": order.area},
+                    ),
+                    fleet_train=train.id,
+                    origin=before,
+                    to=order.area,
+                )
+
+
+def _move_air(t: Turn, board: Board, nation: str, move: AirTransfer) -> None:
+    """Land-based Air Points flown to another place (step 3, any distance). Joining Air
+    Points of the same nation and kind already there, else a new air unit there."""
+    air = t.state.air[move.air]
+    points = move.points or air.points
+    origin = air.base
+    if points >= air.points:
+        there = _air_at(t, nation, air.kind, move.to, exclude=air.id)
+        if there is None:
+            air.base = move.to
+        else:
+            there.points += air.points
+            del t.state.air[air.id]
+    else:
+        air.points -= points
+        there = _air_at(t, nation, air.kind, move.to, exclude=air.id)
+        if there is None:
+            new_id = f"{air.id}@{move.to}"
+            t.state.air[new_id] = AirUnit(new_id, nation, move.to, air.kind, points)
+        else:
+            there.points += points
+    t.emit(
+        "air_moved",
+        f"{count(points, 'Air Point')} of land-based air fly {board.place_name(origin)} → "
+        f"{board.place_name(move.to)}.",
+        nation,
+        (nation,),
+        air=move.air,
+        points=points,
+        origin=origin,
+        to=move.to,
+    )
+
+
+def _air_at(t: Turn, nation: str, kind: str, place: str, exclude: str) -> AirUnit | None:
+    for other in sorted(t.state.air.values(), key=lambda a: a.id):
+        if other.id != exclude and (other.nation, other.kind, other.base) == (nation, kind, place):
+            return other
+    return None
+
+
+def _fleet_trains(t: Turn, nation: str, serial: int) -> int:
+    """Step 4 for fleet trains (002 "Bases"): new ones are set up with their supply route
+    from their origin (its tonnage allocated with the nation's other routes, the LSP taken
+    there as the train's first stock, the manpower handed to the land game); disbanded
+    ones send their units and LSP back to their origin and give up their route. Returns
+    the last route serial used."""
+    board = t.board
+    for order in t.orders[nation].fleet_trains:
+        train = t.state.fleet_trains.get(order.id)
+        if train is None:
+            serial += 1
+            route_id = f"{order.id}_supply"
+            train = FleetTrain(
+                order.id, nation, order.name, order.area, order.origin, route_id, t.state.turn
+            )
+            t.state.fleet_trains[order.id] = train
+            t.state.extra_routes[route_id] = {
+                "id": route_id,
+                "serial": serial,
+                "name": f"{order.name} supply",
+                "nation": nation,
+                "origin": order.origin,
+                "destination": order.id,
+                "via": [],
+                "tonnage": 0,
+                "notes": f"fleet train supply route, set up on turn {t.state.turn}",
+            }
+            t.state.routes[route_id] = 0
+            t.state.add_lsp(order.origin, nation, -order.lsp)
+            t.state.add_lsp(order.id, nation, order.lsp)
+            manpower = int(option(t.options, "fleet_train_manpower"))
+            t.emit(
+                "fleet_train_established",
+                f"Fleet train '{order.name}' is set up in {board.area_name(order.area)}, "
+                f"supplied from {board.place_name(order.origin)} by {order.tonnage} tonnage "
+                f"points, with {order.lsp} LSP; it costs {count(manpower, 'manpower point')} "
+                "(for the land game).",
+                nation,
+                (nation, UMPIRE),
+                cover=Cover(
+                    f"A fleet train of {board.name_of(nation)} is set up in "
+                    f"{board.area_name(order.area)}.",
+                    {"area": order.area},
+                ),
+                fleet_train=order.id,
+                area=order.area,
+                origin=order.origin,
+                route=route_id,
+                tonnage=order.tonnage,
+                lsp=order.lsp,
+                manpower=manpower,
+            )
+        elif order.disband:
+            _disband(t, train)
+    return serial
+
+
+def _disband(t: Turn, train: FleetTrain) -> None:
+    board = t.board
+    for unit in t.state.units.values():
+        if unit.base == train.id:
+            unit.base = train.origin
+    for nation, points in list(t.state.lsp.get(train.id, {}).items()):
+        t.state.add_lsp(train.id, nation, -points)
+        t.state.add_lsp(train.origin, nation, points)
+    t.state.tonnage[train.nation] = t.state.tonnage.get(train.nation, 0) + t.state.routes.pop(
+        train.route, 0
+    )
+    t.state.extra_routes.pop(train.route, None)
+    del t.state.fleet_trains[train.id]
+    t.emit(
+        "fleet_train_disbanded",
+        f"Fleet train '{train.name}' is disbanded: its units and LSP return to "
+        f"{board.place_name(train.origin)}, its tonnage to the pool.",
+        train.nation,
+        (train.nation, UMPIRE),
+        cover=Cover(
+            f"A fleet train of {board.name_of(train.nation)} leaves {board.area_name(train.area)}.",
+            {"area": train.area},
+        ),
+        fleet_train=train.id,
+        origin=train.origin,
+    )
 
 
 def allocate_tonnage(t: Turn) -> None:
@@ -87,6 +239,7 @@ def allocate_tonnage(t: Turn) -> None:
             [r["serial"] for r in t.scenario.rows("routes")]
             + [r["serial"] for r in t.state.extra_routes.values()]
         )
+        serial = _fleet_trains(t, nation, serial)
         for new in orders.new_routes:
             serial += 1
             t.state.extra_routes[new.id] = {
@@ -101,16 +254,31 @@ def allocate_tonnage(t: Turn) -> None:
                 "notes": f"created on turn {t.state.turn}",
             }
             t.state.routes.setdefault(new.id, 0)
+            board = t.board
             t.emit(
                 "route_created",
                 f"New merchant route '{new.name}' ({serial}).",
                 nation,
                 (nation,),
+                # 002: *Merchant routes are marked on the map*: every team sees the line
+                cover=Cover(
+                    f"A new merchant route of {board.name_of(nation)} is marked on the map: "
+                    f"{board.public_route_name(new.id)}.",
+                    {
+                        "route": new.id,
+                        "serial": serial,
+                        "origin": new.origin,
+                        "destination": new.destination,
+                    },
+                ),
                 route=new.id,
             )
         changes = dict(orders.tonnage)
         for new in orders.new_routes:
             changes.setdefault(new.id, new.tonnage)
+        for order in orders.fleet_trains:
+            if order.tonnage and not order.disband:
+                changes.setdefault(f"{order.id}_supply", order.tonnage)
         if not changes:
             continue
         board = t.board

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 #: the order in which the default policy prefers to hit unit types (cheapest first)
@@ -130,6 +130,41 @@ class SpreadLosses:
                     return chosen
                 chosen.append(c.id)
         return chosen
+
+
+class PreferredLosses:
+    """An owner who said ahead which units take the steps (``choices.losses``): one step per
+    entry, in order, for each entry that is a candidate with a step left; the rest as
+    :class:`SpreadLosses` would take them."""
+
+    def __init__(self, preferred: Sequence[str]) -> None:
+        self.preferred = list(preferred)
+
+    def allocate(self, request: LossRequest) -> list[str]:
+        left = {c.id: c.steps_left for c in request.candidates}
+        chosen: list[str] = []
+        for cid in self.preferred:
+            if len(chosen) == request.due:
+                return chosen
+            if left.get(cid, 0) > 0:
+                chosen.append(cid)
+                left[cid] -= 1
+        if len(chosen) < request.due:
+            rest = tuple(
+                c if left[c.id] == c.steps_left else _after_a_step(c)
+                for c in request.candidates
+                if left[c.id] > 0
+            )
+            more = replace(request, steps=request.due - len(chosen), candidates=rest)
+            chosen += SpreadLosses().allocate(more)
+        return chosen
+
+
+def _after_a_step(c: Casualty) -> Casualty:
+    """A ready unit as a candidate once it has taken one step (it is damaged)."""
+    return replace(
+        c, steps_left=c.steps_left - 1, cv_now=c.cv_after_step, cv_after_step=c.cv_after_two
+    )
 
 
 class ScriptedLosses:

@@ -18,12 +18,13 @@ from functools import lru_cache
 
 from .board import Board, RouteForce
 from .cards import card_bonus
-from .context import Turn, unit_casualty
-from .events import UMPIRE
+from .context import Turn, count, unit_casualty
+from .events import UMPIRE, Cover
 from .forces import attack_cv, carries_air, defence_cv, land_air_cv, surface_rank
-from .losses import LossRequest
+from .losses import Casualty, LossRequest
 from .options import RULE_OPTIONS, option
 from .record import RouteResult
+from .state import Unit
 
 #: odds columns, interdictor : escort — "1:3 or less" … "4:1 or more"
 ODDS_COLUMNS: tuple[Fraction, ...] = (
@@ -254,12 +255,28 @@ def merchant_warfare(t: Turn) -> None:
             by_area.setdefault(raid.area, []).append(raid)
         escorts = board.escorts(route_id, orders)
         for area in sorted(by_area):
-            _merchant_combat(t, board, route_id, line.name, area, by_area[area], escorts, short_row)
+            # the raiders read the route's public name (a created route's name is its team's)
+            _merchant_combat(
+                t,
+                board,
+                route_id,
+                board.public_route_name(route_id),
+                area,
+                by_area[area],
+                escorts,
+                short_row,
+            )
         if not status.working:
+            # a route's ends and contested areas are on the map: every team may know it
             t.emit(
                 "route_cut",
                 f"'{line.name}' does not work: {status.why}.",
                 line.nation,
+                (line.nation, UMPIRE),
+                cover=Cover(
+                    f"'{board.public_route_name(route_id)}' does not work: {status.why}.",
+                    {"route": route_id, "reason": status.why},
+                ),
                 route=route_id,
                 reason=status.why,
             )
@@ -341,6 +358,27 @@ def _merchant_combat(
     result = resolve(combat, a_roll, e_roll, short_row)
     lost = min(result.tonnage_lost, state.routes.get(route_id, 0))
     state.routes[route_id] = state.routes.get(route_id, 0) - lost
+    context = f"merchant warfare on '{route_name}'"
+    escort_loss = _losses(
+        t,
+        board,
+        f"escorts of '{route_name}'",
+        escort_units,
+        escort_air,
+        "defence",
+        result.escort_steps,
+        context,
+    )
+    raider_loss = _losses(
+        t,
+        board,
+        f"raiders of '{route_name}'",
+        raid_units,
+        raid_air,
+        "attack",
+        result.raider_steps,
+        context,
+    )
     t.emit(
         "merchant_combat",
         f"'{route_name}', {board.area_name(area)}: raiders CV {a_cv} vs escorts CV {e_cv} "
@@ -348,8 +386,9 @@ def _merchant_combat(
         + (f", shifted to {ODDS_LABELS[result.column or 0]}" if shift else "")
         + f"); dice {a_roll}{'+' + str(a_bonus) if a_bonus else ''} − {e_roll}"
         f"{'+' + str(e_bonus) if e_bonus else ''} = {result.difference:+d}: "
-        f"{COLOURS[result.colour]}. Merchants lose {lost} tonnage; escorts "
-        f"{result.escort_steps} step(s); raiders {result.raider_steps}.",
+        f"{COLOURS[result.colour]}. Merchants lose {lost} tonnage; "
+        f"{_loss_words('escorts', result.escort_steps, escort_loss, board)}; "
+        f"{_loss_words('raiders', result.raider_steps, raider_loss, board)}.",
         owner,
         everyone,
         route=route_id,
@@ -368,21 +407,90 @@ def _merchant_combat(
         tonnage_lost=lost,
         escort_steps=result.escort_steps,
         raider_steps=result.raider_steps,
+        escort_steps_taken=len(escort_loss),
+        raider_steps_taken=len(raider_loss),
         raiders=[u.id for u in raid_units],
         escorts=[u.id for u in escort_units],
     )
-    context = f"merchant warfare on '{route_name}'"
-    for units, steps, side, cv in (
-        (escort_units, result.escort_steps, "escorts", defence_cv),
-        (raid_units, result.raider_steps, "raiders", attack_cv),
-    ):
-        if steps and units:
-            request = LossRequest(
-                f"{side} of '{route_name}'",
-                tuple(sorted({u.nation for u in units})),
-                steps,
-                tuple(unit_casualty(u, cv) for u in units),
-                context,
-            )
-            for uid in t.take_losses(request):
-                t.hit_unit(state.units[uid], context)
+    for chosen in (escort_loss, raider_loss):
+        for cid in chosen:
+            if cid in state.units:
+                t.hit_unit(state.units[cid], context, everyone)
+            else:
+                _lose_air_point(t, board, cid.split(":")[1], context, everyone)
+
+
+def _losses(
+    t: Turn,
+    board: Board,
+    side: str,
+    units: list[Unit],
+    air: list[tuple[str, int]],
+    use: str,
+    steps: int,
+    context: str,
+) -> list[str]:
+    """The owner's choice of who takes ``steps`` steps: the side's units (a step each:
+    ready → damaged → sunk) and its land-based Air Points, each removed by one step (002
+    "Minor Invasions": *Garrison counters and Air points do not take step losses, they are
+    removed at the first step*). Steps beyond what the side has are lost on nobody."""
+    cv = defence_cv if use == "defence" else attack_cv
+    candidates = [unit_casualty(u, cv) for u in units]
+    candidates += [
+        Casualty(
+            f"air:{air_id}:{i + 1}",
+            t.state.air[air_id].nation,
+            "air",
+            f"Air Point of {board.air_name(air_id)}",
+            cv_now=land_air_cv(t.state.air[air_id].kind, 1, use),
+        )
+        for air_id, points in air
+        for i in range(points)
+    ]
+    if not steps or not candidates:
+        return []
+    request = LossRequest(
+        side,
+        tuple(sorted({c.nation for c in candidates})),
+        steps,
+        tuple(candidates),
+        context,
+    )
+    return t.take_losses(request)
+
+
+def _loss_words(side: str, due: int, chosen: list[str], board: Board) -> str:
+    """ "escorts lose 1 step (Blue Escorts)", "escorts: 2 steps due, no escort to take
+    them" — what was really lost, not only what the table gave."""
+    if not due:
+        return f"{side} lose nothing"
+    if not chosen:
+        return f"{side}: {count(due, 'step')} due, nobody there to take them"
+    names: dict[str, int] = {}
+    for cid in chosen:
+        name = (
+            board.unit_name(cid)
+            if cid in board.state.units
+            else (f"Air Point of {board.air_name(cid.split(':')[1])}")
+        )
+        names[name] = names.get(name, 0) + 1
+    who = ", ".join(f"{n}" + (f" ×{k}" if k > 1 else "") for n, k in names.items())
+    short = f" ({count(due - len(chosen), 'step')} more than they had)" if due > len(chosen) else ""
+    return f"{side} lose {count(len(chosen), 'step')} ({who}){short}"
+
+
+def _lose_air_point(
+    t: Turn, board: Board, air_id: str, context: str, witnesses: tuple[str, ...]
+) -> None:
+    """An Air Point lost: its owner, the nations of the combat and Game Control know."""
+    air = t.state.air[air_id]
+    air.points -= 1
+    t.emit(
+        "air_lost",
+        f"An Air Point of {board.air_name(air_id)} ({board.name_of(air.nation)}) is lost — "
+        f"{context}.",
+        air.nation,
+        (*sorted({air.nation, *witnesses} - {UMPIRE}), UMPIRE),
+        air=air_id,
+        context=context,
+    )

@@ -102,6 +102,9 @@ class CombatSide:
     minor_invasion_without_landing_craft: bool = False
     die_bonus: int = 0  # Advantage Cards: "Add to Combat Die roll"
     column_shift: int = 0  # Advantage Cards: "Shift combat results by one column"
+    #: the fleet base behind ``at_own_fleet_base_area``, in words ("Pearl Harbour, an
+    #: ally's"), for the modifier's label
+    fleet_base: str = ""
 
 
 @dataclass(frozen=True)
@@ -139,7 +142,8 @@ def modifiers(side: CombatSide, enemy: CombatSide) -> list[Modifier]:
         elif 3 * a <= b:
             out.append(Modifier("air inferiority (outnumbered 3:1 in air points)", -2))
     if side.at_own_fleet_base_area:
-        out.append(Modifier("in the same area as own fleet base", +1))
+        where = f" ({side.fleet_base})" if side.fleet_base else ""
+        out.append(Modifier(f"a fleet base of its side in the area{where}", +1))
     if side.lsp <= 0:
         out.append(Modifier("no LSP allocated to the Task Force", -3))
     elif side.lsp > side.units:

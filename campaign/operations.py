@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from .board import Board
 from .cards import card_bonus
 from .context import Turn, unit_casualty
-from .events import UMPIRE
+from .events import UMPIRE, Cover
 from .forces import air_points, fleet_cv, land_air_cv, landing_capacity
 from .losses import Casualty, LossRequest, SpreadLosses
 from .naval_combat import CombatSide, FireResult, battle_winner, dice_for, fire
@@ -245,6 +245,13 @@ def naval_operations(t: Turn) -> None:
                 f"'{tfs[(nation, tf_id)].name}' ({board.name_of(nation)}) intervenes in "
                 f"{board.area_name(area)}.",
                 nation,
+                (nation, UMPIRE),
+                # the counter moving on the map is public; the force's name is its team's
+                cover=Cover(
+                    f"A task force of {board.name_of(nation)} intervenes in "
+                    f"{board.area_name(area)}.",
+                    {"area": area},
+                ),
                 task_force=tf_id,
                 area=area,
             )
@@ -260,6 +267,12 @@ def naval_operations(t: Turn) -> None:
                     f"{op.kind.replace('_', ' ').capitalize()} "
                     f"'{op.id}' in {board.area_name(area)} is not opposed.",
                     n,
+                    (n, UMPIRE),
+                    cover=Cover(
+                        f"A naval operation of {board.name_of(n)} in {board.area_name(area)} "
+                        "is not opposed.",
+                        {"area": area},
+                    ),
                     operation=op.id,
                     area=area,
                 )
@@ -270,6 +283,12 @@ def naval_operations(t: Turn) -> None:
                     f"'{op.id}' ({board.name_of(n)}) withdraws from {board.area_name(area)}: "
                     "the operation fails.",
                     n,
+                    (n, UMPIRE),
+                    cover=Cover(
+                        f"A naval operation of {board.name_of(n)} withdraws from "
+                        f"{board.area_name(area)}: it fails.",
+                        {"area": area},
+                    ),
                     operation=op.id,
                     area=area,
                 )
@@ -308,7 +327,7 @@ def _side_of(t: Turn, board: Board, force: Force, area: str, peek: bool = False)
         land_air_cv(t.state.air[a].kind, p, "fleet") for a, p in force.air
     )
     air = air_points(force.units) + sum(p for _, p in force.air)
-    at_base = _friendly_fleet_base_in(board, area, force.nations)
+    base = _fleet_base_in(board, area, force.nations)
     tf_keys = list(force.task_forces)
     bonus = card_bonus(t, "die_bonus", task_forces=tf_keys, nations=force.nations, peek=peek)
     shift = card_bonus(t, "column_shift", task_forces=tf_keys, nations=force.nations, peek=peek)
@@ -316,11 +335,12 @@ def _side_of(t: Turn, board: Board, force: Force, area: str, peek: bool = False)
         force.key,
         cv,
         air,
-        at_base,
+        bool(base),
         force.lsp,
         len(force.units),
         die_bonus=bonus,
         column_shift=shift,
+        fleet_base=base,
     )
 
 
@@ -343,6 +363,7 @@ def _troops_landed(
             + (f"{craft} Landing Craft Group(s) left" if craft else "no landing craft left")
             + "; the rest stay aboard.",
             nation,
+            (nation, UMPIRE),
             operation=op.id,
             place=op.target,
             manpower=manpower,
@@ -359,15 +380,21 @@ def _invasion_capacity(
     return landing_capacity(units, t.options)
 
 
-def _friendly_fleet_base_in(board: Board, area: str, nations: Iterable[str]) -> bool:
-    """002 *+1 if in same area as fleet base*: a fleet base of the side in the sea area."""
+def _fleet_base_in(board: Board, area: str, nations: Iterable[str]) -> str:
+    """002 *+1 if in same area as fleet base*: the side's fleet base in the sea area, in
+    words ("Pearl Harbour", or "Pearl Harbour, an ally's" when none of the side's own
+    nations holds it), or "" when it has none there. Its own come first."""
     side = tuple(nations)
-    return any(
-        board.is_fleet_base(b)
-        and board.area_of(b) == area
-        and any(board.friendly(board.holder(b), n) for n in side)
-        for b in board.bases
-    )
+    own, allied = [], []
+    for b in board.bases:
+        if not board.is_fleet_base(b) or board.area_of(b) != area:
+            continue
+        holder = board.holder(b)
+        if holder in side:
+            own.append(board.place_name(b))
+        elif any(board.friendly(holder, n) for n in side):
+            allied.append(f"{board.place_name(b)}, {board.name_of(holder)}'s")
+    return (sorted(own) + sorted(allied) + [""])[0]
 
 
 def _describe_fire(result: FireResult) -> str:
@@ -408,7 +435,7 @@ def _battle(t: Turn, board: Board, area: str, sides: dict[str, Force], attacker:
         area=area,
         sides={
             f.key: {
-                "task_forces": [list(k) for k in f.task_forces],
+                "nations": sorted(f.nations),
                 "units": [u.id for u in f.units],
                 "air": [list(x) for x in f.air],
                 "cv": s.cv,
@@ -430,7 +457,7 @@ def _battle(t: Turn, board: Board, area: str, sides: dict[str, Force], attacker:
             context,
         )
         for uid in t.take_losses(request):
-            t.hit_unit(t.state.units[uid], context)
+            t.hit_unit(t.state.units[uid], context, nations)
         cv_after = sum(fleet_cv(u) for u in force.units) + sum(
             land_air_cv(t.state.air[x].kind, p, "fleet") for x, p in force.air if x in t.state.air
         )
@@ -453,6 +480,7 @@ def _battle(t: Turn, board: Board, area: str, sides: dict[str, Force], attacker:
         f"{nb} lost CV {lost_b}; {board.name_of(loser)} withdraw.",
         "",
         nations,
+        cover=_battle_cover(board, area, winner, loser),
         area=area,
         winner=winner,
         loser=loser,
@@ -460,6 +488,16 @@ def _battle(t: Turn, board: Board, area: str, sides: dict[str, Force], attacker:
         cv_end={a.key: end_a, b.key: end_b},
     )
     return winner
+
+
+def _battle_cover(board: Board, area: str, winner: str, loser: str) -> Cover:
+    """A battle as the teams that did not fight it know it: where, and who withdrew (the
+    counters on the map), not the forces, the dice or the losses."""
+    return Cover(
+        f"A naval battle is fought in {board.area_name(area)}: {board.name_of(winner)} win, "
+        f"{board.name_of(loser)} withdraw.",
+        {"area": area, "winner": winner, "loser": loser},
+    )
 
 
 @dataclass(frozen=True)
@@ -506,6 +544,7 @@ def _tactical_battle(
                 + (t.scenario.meta.start_period - 1 + t.state.turn - 1) // 6
             },
         )
+        setup = in_rule_set_terms(rule_set, setup)
     except ValueError as exc:
         t.emit(
             "tactical_refused",
@@ -516,7 +555,6 @@ def _tactical_battle(
             area=area,
         )
         return None
-    setup = in_rule_set_terms(rule_set, setup)
     battle = RULE_SETS[rule_set](setup, t.dice)
     if t.watch is not None:
         t.watch(battle, setup)  # a person may step through it; whatever is left runs below
@@ -540,12 +578,13 @@ def _tactical_battle(
     for loss in losses:
         unit = t.state.units[loss.unit]
         for _ in range(loss.steps):
-            t.hit_unit(unit, f"battle in {where} ({loss.why})")
+            t.hit_unit(unit, f"battle in {where} ({loss.why})", nations)
     t.emit(
         "battle_result",
         f"{board.name_of(winner)} win in {where} (fought out with the {rule_set} rules).",
         "",
         nations,
+        cover=_battle_cover(board, area, winner, b.key if winner == a.key else a.key),
         area=area,
         winner=winner,
         rule_set=rule_set,
@@ -599,6 +638,14 @@ def _carry_out(
             f"{support}. "
             "Hand over to the land game.",
             nation,
+            (nation, UMPIRE),
+            # the troops go onto the Land Combat Map, where every team sees them
+            cover=Cover(
+                f"Major landing of {board.name_of(nation)} at {board.place_name(op.target)}: "
+                f"{manpower} manpower and {tanks} tank point{'' if tanks == 1 else 's'} go "
+                "ashore. Hand over to the land game.",
+                {"place": op.target, "area": op.area, "manpower": manpower, "tanks": tanks},
+            ),
             operation=op.id,
             place=op.target,
             area=op.area,
@@ -619,7 +666,7 @@ def _carry_out(
         t.emit(
             "surface_raid_sails",
             f"Surface raiders of '{op.id}' reach "
-            f"'{board.route(op.route).name}' in {board.area_name(op.area)}.",
+            f"'{board.route_name_for(op.route, nation)}' in {board.area_name(op.area)}.",
             nation,
             (nation, UMPIRE),
             operation=op.id,
@@ -630,6 +677,10 @@ def _carry_out(
             "sea_control",
             f"{board.name_of(nation)} holds {board.area_name(op.area)} ('{op.id}').",
             nation,
+            (nation, UMPIRE),
+            cover=Cover(
+                f"{board.name_of(nation)} holds {board.area_name(op.area)}.", {"area": op.area}
+            ),
             operation=op.id,
             area=op.area,
         )
@@ -671,6 +722,10 @@ def _landing(
             "landing_failed",
             f"The landing at {name} fails: no troops can be put ashore.",
             nation,
+            (nation, UMPIRE),
+            cover=Cover(
+                f"The landing of {board.name_of(nation)} at {name} fails.", {"place": place}
+            ),
             operation=op.id,
             place=place,
         )
@@ -684,6 +739,8 @@ def _landing(
         a.points * land_air_values(a.kind).fleet for a in island_air
     )
     context = f"landing at {name}"
+    # who fought the landing: the invader, the island's holder and the owners of its air
+    fought = (*sorted({nation, defender} | {a.nation for a in island_air}), UMPIRE)
     survivors = len(troops)
     if d_cv > 0:
         # the modifiers as in a naval battle: the operation's LSP per unit, a fleet base of
@@ -695,7 +752,8 @@ def _landing(
             nation,
             a_cv,
             air_points(units) + sum(p for _, p in air),
-            at_own_fleet_base_area=_friendly_fleet_base_in(board, op.area, (nation,)),
+            at_own_fleet_base_area=bool(_fleet_base_in(board, op.area, (nation,))),
+            fleet_base=_fleet_base_in(board, op.area, (nation,)),
             units=len(units) or 1,
             lsp=sum(tfs[(nation, tf_id)].lsp for tf_id in landing_tfs),
             minor_invasion_without_landing_craft=craft == 0,
@@ -706,7 +764,8 @@ def _landing(
             defender,
             d_cv,
             sum(a.points for a in island_air),
-            at_own_fleet_base_area=_friendly_fleet_base_in(board, op.area, (defender,)),
+            at_own_fleet_base_area=bool(_fleet_base_in(board, op.area, (defender,))),
+            fleet_base=_fleet_base_in(board, op.area, (defender,)),
         )
         rolls_a = t.dice.rolls(
             len(dice_for(a_cv)), f"landing at {name}: {board.name_of(nation)} fire"
@@ -724,6 +783,7 @@ def _landing(
             f"{_describe_fire(fire_a)} — {fire_a.steps} step(s). {board.name_of(defender)}: "
             f"{_describe_fire(fire_d)} — {fire_d.steps} step(s).",
             nation,
+            fought,
             area=op.area,
             place=place,
             attack_cv=a_cv,
@@ -747,7 +807,7 @@ def _landing(
         )
         for cid in chosen:
             if cid in t.state.units:
-                t.hit_unit(t.state.units[cid], context)
+                t.hit_unit(t.state.units[cid], context, fought)
             else:
                 survivors -= 1
         d_candidates = [
@@ -788,6 +848,10 @@ def _landing(
             "landing_failed",
             f"The landing at {name} fails: the troops are wiped out.",
             nation,
+            (nation, UMPIRE),
+            cover=Cover(
+                f"The landing of {board.name_of(nation)} at {name} fails.", {"place": place}
+            ),
             operation=op.id,
             place=place,
         )
@@ -798,6 +862,9 @@ def _landing(
         f"{board.name_of(nation)} takes {name}: {survivors} troop point(s) ashore become its "
         "garrison.",
         nation,
+        (nation, UMPIRE),
+        # the holder's colour on the map changes for every team to see
+        cover=Cover(f"{board.name_of(nation)} takes {name}.", {"place": place}),
         operation=op.id,
         place=place,
         garrison=survivors,
@@ -828,9 +895,7 @@ def _capture(t: Turn, board: Board, place: str, nation: str, survivors: int) -> 
         if unit.base == place and unit.state != "sunk" and not board.friendly(unit.nation, nation):
             try:
                 refuge = board.nearest_fleet_base(
-                    unit.nation,
-                    board.area_of(place),
-                    (board.bases[place]["lon"], board.bases[place]["lat"]),
+                    unit.nation, (board.bases[place]["lon"], board.bases[place]["lat"])
                 )
             except LookupError:
                 unit.state = "sunk"
@@ -838,6 +903,7 @@ def _capture(t: Turn, board: Board, place: str, nation: str, survivors: int) -> 
                     "unit_sunk",
                     f"{unit.name} is lost with {board.place_name(place)}.",
                     unit.nation,
+                    (*sorted({unit.nation, nation}), UMPIRE),
                     unit=unit.id,
                 )
                 continue
@@ -847,6 +913,7 @@ def _capture(t: Turn, board: Board, place: str, nation: str, survivors: int) -> 
                 f"{unit.name} escapes from {board.place_name(place)} "
                 f"to {board.place_name(refuge)}.",
                 unit.nation,
+                (unit.nation, UMPIRE),
                 unit=unit.id,
                 to=refuge,
             )

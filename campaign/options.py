@@ -31,9 +31,40 @@ RULE_OPTIONS: dict[str, RuleOption] = {
             ("gap_orange", "gap_yellow", "last_repeated"),
         ),
         RuleOption(
+            "fleet_train_tonnage",
+            10,
+            "tonnage points a new fleet train's supply route must carry (002 'substantial "
+            "dedicated merchant tonnage')",
+        ),
+        RuleOption(
+            "fleet_train_lsp",
+            2,
+            "LSP a new fleet train takes from its origin as its first stock (002 'additional "
+            "... LSP')",
+        ),
+        RuleOption(
+            "fleet_train_manpower",
+            1,
+            "manpower points setting up a fleet train costs, handed to the land game (002 "
+            "'additional manpower')",
+        ),
+        RuleOption(
+            "fleet_train_support",
+            1,
+            "tonnage points of effective lift a fleet train's route needs for each unit based "
+            "there (002 'that merchant route must be sufficient to support the fleet')",
+        ),
+        RuleOption(
             "improvised_landing",
             2,
             "manpower/tank points an invasion force without landing craft may land (at -2)",
+        ),
+        RuleOption(
+            "allies_share_forces",
+            True,
+            "true: a team's view shows its allies' units, Air Points and garrisons (allied "
+            "navies plan together: cards may be played on behalf of allies); false: only "
+            "its own forces and what is public (docs/team-views.md)",
         ),
         RuleOption(
             "annihilated_can_win",

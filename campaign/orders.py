@@ -17,6 +17,17 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .untrusted import (
+    JsonInputError,
+    JsonLimits,
+    escaped,
+    field_name,
+    kind_of,
+    read_json,
+    shown,
+    within,
+)
+
 CARGO_KINDS = (
     "manpower",
     "tank",
@@ -33,6 +44,17 @@ BULK_CARGO = ("tungsten", "aluminium", "rubber")
 OPERATION_KINDS = ("sea_control", "minor_invasion", "major_invasion", "surface_raid")
 CARD_USES = ("extra_flag", "range", "die_bonus", "column_shift", "other")
 STANCES = ("intervene", "stay")
+
+#: how much of an orders file is read (docs/orders-format.md "Limits"): a nation's orders
+#: for a turn are a few kilobytes; the limits are far above any real file and far below
+#: what would slow the program or fill the game file
+LIMITS = JsonLimits(max_bytes=1024 * 1024, max_depth=10, max_items=1000, max_text=10_000)
+#: characters in an id or a name; free text (:data:`LONG_TEXT`) may run to LIMITS.max_text
+MAX_NAME = 200
+#: the keys whose text is free text for people, not an id or a name
+LONG_TEXT = frozenset({"notes", "text"})
+#: the largest figure any order gives (LSP, points, tonnage, manpower …)
+MAX_COUNT = 10_000
 
 
 @dataclass(frozen=True)
@@ -75,6 +97,37 @@ class Transfer:
 
     unit: str
     to: str
+
+
+@dataclass(frozen=True)
+class AirTransfer:
+    """Step 3: land-based Air Points moved to another base, port or island of the nation or
+    an ally (``points`` 0: all of them). Like units moved strategically, they take no part
+    in anything else that turn."""
+
+    air: str
+    to: str
+    points: int = 0
+
+
+@dataclass(frozen=True)
+class FleetTrainOrder:
+    """002 "Bases": *A fleet train is treated as a Mobile Fleet Base. It requires a merchant
+    route from an existing fleet base to it … Setting up a Fleet Train requires substantial
+    dedicated merchant tonnage as well as additional manpower and LSP.* A new ``id`` sets
+    one up in sea area ``area``, supplied by a route from the mainland fleet base
+    ``origin`` carrying ``tonnage`` points, with ``lsp`` LSP taken there as its first stock
+    (step 4); an existing train's id moves it to ``area`` (step 3, units based there go
+    with it) or, with ``disband``, ends it (step 4: its units and LSP go back to its
+    origin, its tonnage to the nation's pool)."""
+
+    id: str
+    name: str = ""
+    area: str = ""
+    origin: str = ""
+    tonnage: int = 0
+    lsp: int = 0
+    disband: bool = False
 
 
 @dataclass(frozen=True)
@@ -164,11 +217,28 @@ class CardPlay:
 
 
 @dataclass(frozen=True)
+class Choices:
+    """The owner's choices when the dice fall (002 "Damage": *Owner chooses which ship
+    losses to take from their Task Force*), given ahead for a turn resolved without the
+    owner at the table: ``losses`` — the units to take steps first, one step per entry in
+    order (an id twice: damaged, then sunk), the rest as the default owner would;
+    ``repairs`` — units to repair first where several wait at one fleet base;
+    ``carrier_air`` — a carrier's id → where its Air Point goes if it is damaged: another
+    carrier's id (one with no Air Point at the same base) or "ashore"."""
+
+    losses: tuple[str, ...] = ()
+    repairs: tuple[str, ...] = ()
+    carrier_air: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Orders:
     nation: str
     turn: int
     supplies: tuple[SupplyMove, ...] = ()
     transfers: tuple[Transfer, ...] = ()
+    air_transfers: tuple[AirTransfer, ...] = ()
+    fleet_trains: tuple[FleetTrainOrder, ...] = ()
     tonnage: Mapping[str, int] = field(default_factory=dict)
     new_routes: tuple[NewRoute, ...] = ()
     escorts: tuple[Escort, ...] = ()
@@ -176,6 +246,7 @@ class Orders:
     raids: tuple[Raid, ...] = ()
     operations: tuple[Operation, ...] = ()
     cards: tuple[CardPlay, ...] = ()
+    choices: Choices = field(default_factory=Choices)
 
     def to_json(self) -> str:
         return json.dumps(orders_to_data(self), indent=2, ensure_ascii=False)
@@ -190,18 +261,19 @@ class _Reader:
         self.problems: list[OrderProblem] = []
 
     def bad(self, where: str, message: str) -> None:
+        where = escaped(where)  # a key from the file may hold control characters
         self.problems.append(OrderProblem(self.nation, where, "orders format", message))
 
     def obj(self, value: Any, where: str) -> dict[str, Any]:
         if not isinstance(value, dict):
-            self.bad(where, f"must be an object {{…}}, not {type(value).__name__}")
+            self.bad(where, f"must be an object {{…}}, not {kind_of(value)}")
             return {}
         return value
 
     def items(self, data: dict[str, Any], key: str) -> list[tuple[str, dict[str, Any]]]:
         value = data.get(key, [])
         if not isinstance(value, list):
-            self.bad(key, "must be a list […]")
+            self.bad(key, f"must be a list […], not {kind_of(value)}")
             return []
         out = [(f"{key}[{i}]", self.obj(v, f"{key}[{i}]")) for i, v in enumerate(value)]
         for where, item in out:
@@ -213,33 +285,50 @@ class _Reader:
         nothing)."""
         for key in d:
             if key not in fields:
-                self.bad(f"{where}.{key}", "is not a field here; valid: " + ", ".join(fields))
+                self.bad(
+                    f"{where}.{field_name(key)}", "is not a field here; valid: " + ", ".join(fields)
+                )
 
     def text(self, d: dict[str, Any], key: str, where: str, required: bool = True) -> str:
         value = d.get(key, "")
         if not isinstance(value, str):
-            self.bad(f"{where}.{key}", "must be text")
+            self.bad(f"{where}.{key}", f"must be text, not {kind_of(value)}")
             return ""
         if required and not value:
             self.bad(f"{where}.{key}", "is missing")
+        limit = LIMITS.max_text if key in LONG_TEXT else MAX_NAME
+        if len(value) > limit:
+            self.bad(f"{where}.{key}", f"is {len(value):,} characters long; at most {limit:,}")
+            return ""
         return value
 
     def count(self, d: dict[str, Any], key: str, where: str, default: int = 0) -> int:
         value = d.get(key, default)
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            self.bad(f"{where}.{key}", f"must be a whole number ≥ 0, not {value!r}")
+            self.bad(f"{where}.{key}", f"must be a whole number ≥ 0, not {kind_of(value)}")
             return 0
-        if value > 10_000:
-            self.bad(f"{where}.{key}", f"{value} is absurdly large")
+        if value > MAX_COUNT:
+            self.bad(f"{where}.{key}", f"{value} is absurdly large (at most {MAX_COUNT:,})")
             return 0
         return value
 
     def ids(self, d: dict[str, Any], key: str, where: str) -> tuple[str, ...]:
         value = d.get(key, [])
-        if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
-            self.bad(f"{where}.{key}", "must be a list of ids")
+        if not isinstance(value, list):
+            self.bad(f"{where}.{key}", f"must be a list of ids, not {kind_of(value)}")
             return ()
+        for i, x in enumerate(value):
+            if not isinstance(x, str) or not x or len(x) > MAX_NAME:
+                self.bad(f"{where}.{key}[{i}]", f"must be an id, not {kind_of(x)}")
+                return ()
         return tuple(value)
+
+    def flag(self, d: dict[str, Any], key: str, where: str) -> bool:
+        value = d.get(key, False)
+        if not isinstance(value, bool):
+            self.bad(f"{where}.{key}", f"must be true or false, not {value!r}")
+            return False
+        return value
 
     def choice(
         self,
@@ -250,10 +339,27 @@ class _Reader:
         default: str | None = None,
     ) -> str:
         value = d.get(key, default)
-        if value not in choices:
-            self.bad(f"{where}.{key}", f"{value!r} is not one of {', '.join(choices)}")
+        if not isinstance(value, str) or value not in choices:
+            shown_value = "nothing" if value is None else kind_of(value)
+            self.bad(f"{where}.{key}", f"{shown_value} is not one of {', '.join(choices)}")
             return choices[0]
-        return str(value)
+        return value
+
+    def choices(self, d: dict[str, Any]) -> Choices:
+        if "choices" not in d:
+            return Choices()
+        c = self.obj(d["choices"], "choices")
+        self.known(c, _fields(Choices), "choices")
+        air = self.obj(c.get("carrier_air", {}), "choices.carrier_air")
+        carrier_air = {}
+        for carrier, target in air.items():
+            if not isinstance(target, str) or not target:
+                self.bad(f"choices.carrier_air.{carrier}", "must be a carrier id or 'ashore'")
+            else:
+                carrier_air[str(carrier)] = target
+        return Choices(
+            self.ids(c, "losses", "choices"), self.ids(c, "repairs", "choices"), carrier_air
+        )
 
     def air(self, d: dict[str, Any], where: str) -> tuple[AirAllocation, ...]:
         out = []
@@ -263,7 +369,7 @@ class _Reader:
             self.known(a, ("air", "points"), w)
             out.append(AirAllocation(self.text(a, "air", w), self.count(a, "points", w, 1)))
         if not isinstance(d.get("air", []), list):
-            self.bad(f"{where}.air", "must be a list")
+            self.bad(f"{where}.air", f"must be a list, not {kind_of(d.get('air'))}")
         return tuple(out)
 
 
@@ -275,6 +381,8 @@ def _fields(kind: type) -> tuple[str, ...]:
 SECTION_FIELDS: dict[str, tuple[str, ...]] = {
     "supplies": _fields(SupplyMove),
     "transfers": _fields(Transfer),
+    "air_transfers": _fields(AirTransfer),
+    "fleet_trains": _fields(FleetTrainOrder),
     "new_routes": _fields(NewRoute),
     "escorts": _fields(Escort),
     "task_forces": _fields(TaskForce),
@@ -288,6 +396,8 @@ KNOWN_KEYS = {
     "turn",
     "supplies",
     "transfers",
+    "air_transfers",
+    "fleet_trains",
     "tonnage",
     "new_routes",
     "escorts",
@@ -295,6 +405,7 @@ KNOWN_KEYS = {
     "raids",
     "operations",
     "cards",
+    "choices",
     "notes",
 }
 
@@ -304,15 +415,24 @@ def parse_orders(data: Any, nation: str | None = None) -> Orders:
     r = _Reader(nation or "?")
     d = r.obj(data, "orders")
     who = d.get("nation", nation)
-    if not isinstance(who, str) or not who:
+    if "nation" in d and not isinstance(who, str):
+        r.bad("nation", f"must be text, not {kind_of(who)}")
+        who = nation or "?"
+    elif not who:
         r.bad("nation", "is missing")
+        who = nation or "?"
+    elif len(who) > MAX_NAME:
+        r.bad("nation", f"is {len(who):,} characters long; at most {MAX_NAME}")
         who = nation or "?"
     r.nation = who
     if nation is not None and who != nation:
-        r.bad("nation", f"the file is for '{who}', not '{nation}'")
+        r.bad("nation", f"the file is for {shown(who)}, not '{nation}'")
     for key in d:
         if key not in KNOWN_KEYS:
-            r.bad(key, "is not a kind of order; valid: " + ", ".join(sorted(KNOWN_KEYS)))
+            r.bad(
+                field_name(key), "is not a kind of order; valid: " + ", ".join(sorted(KNOWN_KEYS))
+            )
+    r.text(d, "notes", "orders", required=False)
     turn = r.count(d, "turn", "orders", 0)
     supplies = tuple(
         SupplyMove(
@@ -325,6 +445,22 @@ def parse_orders(data: Any, nation: str | None = None) -> Orders:
     )
     transfers = tuple(
         Transfer(r.text(t, "unit", w), r.text(t, "to", w)) for w, t in r.items(d, "transfers")
+    )
+    air_transfers = tuple(
+        AirTransfer(r.text(a, "air", w), r.text(a, "to", w), r.count(a, "points", w))
+        for w, a in r.items(d, "air_transfers")
+    )
+    fleet_trains = tuple(
+        FleetTrainOrder(
+            r.text(f, "id", w),
+            r.text(f, "name", w, required=False),
+            r.text(f, "area", w, required=False),
+            r.text(f, "origin", w, required=False),
+            r.count(f, "tonnage", w),
+            r.count(f, "lsp", w),
+            r.flag(f, "disband", w),
+        )
+        for w, f in r.items(d, "fleet_trains")
     )
     tonnage_raw = r.obj(d.get("tonnage", {}), "tonnage")
     tonnage = {str(k): r.count(tonnage_raw, k, "tonnage") for k in tonnage_raw}
@@ -385,6 +521,7 @@ def parse_orders(data: Any, nation: str | None = None) -> Orders:
         )
         for w, c in r.items(d, "cards")
     )
+    choices = r.choices(d)
     if r.problems:
         raise OrdersError(r.problems)
     return Orders(
@@ -392,6 +529,8 @@ def parse_orders(data: Any, nation: str | None = None) -> Orders:
         turn,
         supplies,
         transfers,
+        air_transfers,
+        fleet_trains,
         tonnage,
         new_routes,
         escorts,
@@ -399,25 +538,31 @@ def parse_orders(data: Any, nation: str | None = None) -> Orders:
         raids,
         operations,
         cards,
+        choices,
     )
 
 
-def load_orders(text: str, nation: str | None = None) -> Orders:
-    """Orders from JSON text."""
+def load_orders(text: str | bytes, nation: str | None = None) -> Orders:
+    """Orders from JSON text, read within :data:`LIMITS` (size, nesting, list and text
+    lengths, numbers, plain characters); :class:`OrdersError` names every problem."""
+    who = nation or "?"
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise OrdersError(
-            [
-                OrderProblem(
-                    nation or "?",
-                    f"line {exc.lineno}, column {exc.colno}",
-                    "orders format",
-                    f"not valid JSON: {exc.msg}",
-                )
-            ]
-        ) from None
-    return parse_orders(data, nation)
+        data, found = read_json(text, LIMITS)
+    except JsonInputError as exc:
+        raise OrdersError([OrderProblem(who, exc.where, "orders format", exc.message)]) from None
+    problems = [OrderProblem(who, where, "orders format", message) for where, message in found]
+    try:
+        orders = parse_orders(data, nation)
+    except OrdersError as exc:
+        if not problems:
+            raise
+        # the reader's own word on a value already refused above would only repeat it
+        refused = [p.order for p in problems]
+        rest = [p for p in exc.problems if not within(p.order.removeprefix("orders."), refused)]
+        raise OrdersError(problems + rest) from None
+    if problems:
+        raise OrdersError(problems)
+    return orders
 
 
 def range_cards(orders: Iterable[Orders], nation: str, tf_id: str) -> int:
@@ -441,8 +586,11 @@ def orders_to_data(orders: Orders) -> dict[str, Any]:
             return {
                 k: clean(getattr(obj, k))
                 for k in obj.__dataclass_fields__
-                if getattr(obj, k) not in ("", (), None)
-                and not (k in ("lsp", "points", "manpower", "tanks") and getattr(obj, k) == 0)
+                if getattr(obj, k) not in ("", (), None, {})
+                and not (
+                    k in ("lsp", "points", "manpower", "tanks", "tonnage") and getattr(obj, k) == 0
+                )
+                and not (k == "disband" and getattr(obj, k) is False)
             }
         if isinstance(obj, tuple | list):
             return [clean(x) for x in obj]

@@ -24,9 +24,7 @@ def production_due(board: Board) -> list[tuple[Mapping[str, Any], str | None]]:
             continue
         yard = board.shipyards[row["shipyard"]]
         try:
-            base: str | None = board.nearest_fleet_base(
-                row["nation"], yard["sea_area"], (yard["lon"], yard["lat"])
-            )
+            base: str | None = board.nearest_fleet_base(row["nation"], (yard["lon"], yard["lat"]))
         except LookupError:
             base = None
         out.append((row, base))

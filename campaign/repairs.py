@@ -9,10 +9,24 @@ from .state import Unit
 from .units import unit_values
 
 
+def _first_to_repair(t: Turn, holder: str, waiting: list[Unit]) -> Unit:
+    """The unit a fleet base repairs: the first its owners named (``choices.repairs``; the
+    base's holder's list first), else the most valuable (Fleet CV, then type and id)."""
+    named = list(t.choices(holder).repairs)
+    for nation in sorted({u.nation for u in waiting} - {holder}):
+        named += t.choices(nation).repairs
+    for unit_id in named:
+        for unit in waiting:
+            if unit.id == unit_id:
+                return unit
+    return max(waiting, key=lambda u: (unit_values(u.type, u.nation).fleet, u.type, u.id))
+
+
 def repairs(t: Turn) -> None:
     """10. *Update repairs on damaged units that have spent the turn in a Fleet Base.*
     *One base can repair one unit per turn … the unit must be on the appropriate Port
-    Card* — units left In Port (or transferred there) this turn."""
+    Card* — units left In Port (or transferred there) this turn; the owner chooses which
+    (given ahead in its orders' ``choices.repairs``)."""
     board = t.board
     damaged_at: dict[str, list[Unit]] = {}
     for u in t.state.units.values():
@@ -25,7 +39,7 @@ def repairs(t: Turn) -> None:
         waiting = [u for u in damaged_at[base] if board.friendly(u.nation, holder)]
         if not waiting:
             continue
-        unit = max(waiting, key=lambda u: (unit_values(u.type, u.nation).fleet, u.type, u.id))
+        unit = _first_to_repair(t, holder, waiting)
         unit.state = "ready"
         t.emit(
             "unit_repaired",

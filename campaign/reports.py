@@ -7,12 +7,15 @@ turns it into text for a terminal or a printed handout.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
-from .routes import route_chart
+from .events import Event
 from .scenario import Scenario
 from .schemas import UNIT_TYPES
 from .state import GameState
+from .teamview import TeamView, team_view
 
 if TYPE_CHECKING:
     from .engine import Campaign
@@ -28,18 +31,23 @@ UNIT_TYPE_NAMES = {
 }
 
 
-def situation(scenario: Scenario, state: GameState, nation: str | None = None) -> dict[str, Any]:
+def situation(
+    scenario: Scenario,
+    state: GameState,
+    nation: str | None = None,
+    events: Iterable[Event] = (),
+) -> dict[str, Any]:
     """Per nation: units by type, state and base; tonnage; LSP; routes with effective lift.
 
-    Without ``nation``, every nation with anything to report (countries that only hold
-    ports are left out). Raises KeyError for an unknown nation.
+    Each nation's block is made from its :class:`~campaign.teamview.TeamView` (its own
+    forces), so a team's ``show`` holds nothing its view does not. Without ``nation``
+    (Game Control), every nation with anything to report (countries that only hold ports
+    are left out). Raises KeyError for an unknown nation.
     """
-    nations = scenario.by_id("nations")
-    if nation is not None and nation not in nations:
+    if nation is not None and nation not in scenario.by_id("nations"):
         raise KeyError(nation)
+    events = list(events)
     chosen = [nation] if nation else [n["id"] for n in scenario.rows("nations")]
-    bases = scenario.by_id("bases")
-    chart = route_chart(scenario, state.routes)
     out: dict[str, Any] = {
         "scenario": scenario.meta.id,
         "turn": state.turn,
@@ -47,62 +55,63 @@ def situation(scenario: Scenario, state: GameState, nation: str | None = None) -
         "nations": [],
     }
     for nid in chosen:
-        units = [u for u in state.units_of(nid) if u.state != "sunk"]
-        by_type = Counter(u.type for u in units)
-        by_base: dict[str, list[dict[str, Any]]] = defaultdict(list)
-        for u in sorted(units, key=lambda u: (UNIT_TYPES.index(u.type), u.name)):
-            by_base[u.base].append(
-                {
-                    "id": u.id,
-                    "type": u.type,
-                    "name": u.name,
-                    "state": u.state,
-                    "carries_air": u.carries_air,
-                }
-            )
-        routes: list[dict[str, Any]] = [
-            {
-                "serial": line.serial,
-                "id": line.id,
-                "name": line.name,
-                "tonnage": line.tonnage,
-                "length": line.length.label,
-                "moves": line.moves,
-                "effective_lift": line.effective_lift,
-                "path": list(line.path),
-            }
-            for line in chart
-            if line.nation == nid
-        ]
-        on_routes = sum(int(r["tonnage"]) for r in routes)
-        if nation is None and not (units or routes or state.tonnage.get(nid) or state.lsp_of(nid)):
+        block = _own_forces(team_view(scenario, state, events, nid))
+        idle = not (block["bases"] or block["routes"] or block["tonnage"]["total"] or block["lsp"])
+        if nation is None and idle:
             continue  # a country that only holds ports: nothing to report
-        out["nations"].append(
+        out["nations"].append(block)
+    return out
+
+
+def _own_forces(view: TeamView) -> dict[str, Any]:
+    """A nation's own forces, from its team view."""
+    units = [u for u in view.units if u.state != "sunk"]
+    by_type = Counter(u.type for u in units)
+    by_base: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for u in sorted(units, key=lambda u: (UNIT_TYPES.index(u.type), u.name)):
+        by_base[u.base].append(
             {
-                "id": nid,
-                "name": nations[nid]["name"],
-                "side": nations[nid]["side"],
-                "units_by_type": {t: by_type[t] for t in UNIT_TYPES},
-                "units_damaged": sum(1 for u in units if u.state == "damaged"),
-                "bases": [
-                    {
-                        "base": b,
-                        "name": bases[b]["name"],
-                        "sea_area": bases[b]["sea_area"],
-                        "units": by_base[b],
-                    }
-                    for b in sorted(by_base, key=lambda b: bases[b]["name"])
-                ],
-                "tonnage": {
-                    "total": on_routes + state.tonnage.get(nid, 0),
-                    "on_routes": on_routes,
-                    "unallocated": state.tonnage.get(nid, 0),
-                },
-                "lsp": state.lsp_of(nid),
-                "routes": routes,
+                "id": u.id,
+                "type": u.type,
+                "name": u.name,
+                "state": u.state,
+                "carries_air": u.carries_air,
             }
         )
-    return out
+    bases = {b.id: b for b in view.bases}
+    routes = [
+        {
+            "serial": r.serial,
+            "id": r.id,
+            "name": r.name,
+            "tonnage": r.tonnage,
+            "length": r.length,
+            "moves": len(r.path) - 1,
+            "effective_lift": r.effective_lift,
+            "path": list(r.path),
+        }
+        for r in view.routes
+        if r.nation == view.nation
+    ]
+    return {
+        "id": view.nation,
+        "name": view.name,
+        "side": view.side,
+        "units_by_type": {t: by_type[t] for t in UNIT_TYPES},
+        "units_damaged": sum(1 for u in units if u.state == "damaged"),
+        "bases": [
+            {
+                "base": b,
+                "name": bases[b].name,
+                "sea_area": bases[b].sea_area,
+                "units": by_base[b],
+            }
+            for b in sorted(by_base, key=lambda b: bases[b].name)
+        ],
+        "tonnage": asdict(view.tonnage),
+        "lsp": dict(view.lsp),
+        "routes": routes,
+    }
 
 
 def format_situation(data: dict[str, Any]) -> str:
@@ -169,4 +178,83 @@ def turn_report(campaign: Campaign, nation: str | None = None, turn: int | None 
         lines += [f"  • {text}" for text in texts] or ["  (nothing to report)"]
     for extra in sorted(k for k in by_step if k == 0 or k > len(STEPS)):
         lines += ["", "Between turns"] + [f"  • {text}" for text in by_step[extra]]
+    return "\n".join(lines)
+
+
+def format_team_view(view: TeamView, scenario: Scenario) -> str:
+    """A team view as text: the team's own forces (as ``show``), then what it knows of its
+    allies and of the others — the map this turn, the routes, the enemy units it fought.
+    (``scenario``: the board's names of sea areas, which every team has.)"""
+    names = {b.id: b.name for b in view.bases}
+    areas = {a.id: a.name for a in scenario.world.areas.values()}
+    own = {
+        "scenario": view.scenario,
+        "turn": view.turn,
+        "period": view.period,
+        "nations": [_own_forces(view)],
+    }
+    lines = [format_situation(own).splitlines()[0] + f" — {view.name} team's view"]
+    lines += format_situation(own).splitlines()[1:]
+    cards = ", ".join(f"{c.title} ({c.type}, {c.value})" for c in view.cards)
+    lines.append(f"Advantage Cards in hand: {cards or 'none'}")
+    f = view.flags
+    lines.append(
+        f"Operations Flags this turn: {f.naval} naval ({f.naval_used} placed), "
+        f"{f.military} military ({f.military_used} placed)"
+    )
+    if view.task_forces:
+        lines.append("Task forces this turn:")
+        for tf in view.task_forces:
+            op = f" — operation '{tf.operation}'" if tf.operation else ""
+            lines.append(
+                f"  '{tf.name}' at {names.get(tf.base, tf.base)}: {len(tf.units)} unit(s), "
+                f"CV {tf.cv}, {tf.lsp} LSP{op}"
+            )
+    if view.allied_units:
+        lines.append("")
+        lines.append("Allied forces (shared by allies):")
+        for nation in sorted({u.nation for u in view.allied_units}):
+            here = Counter(
+                names.get(u.base, u.base)
+                for u in view.allied_units
+                if u.nation == nation and u.state != "sunk"
+            )
+            where = ", ".join(f"{place} {n}" for place, n in sorted(here.items()))
+            lines.append(f"  {view.name_of(nation)}: {sum(here.values())} unit(s) — {where}")
+    lines.append("")
+    lines.append("On the map this turn:")
+    counters = Counter((c.nation, names.get(c.base, c.base)) for c in view.counters)
+    lines += [
+        f"  Task force counter of {view.name_of(nation)} at {place}" + (f" ×{n}" if n > 1 else "")
+        for (nation, place), n in sorted(counters.items())
+    ] or ["  (no other nation's task force counters)"]
+    lines += [
+        f"  Naval Operations Flag of {view.name_of(flag.nation)} in "
+        f"{areas.get(flag.sea_area, flag.sea_area)}"
+        for flag in view.flags_on_map
+        if flag.nation != view.nation
+    ]
+    mine = dict(view.contested).get(view.side if view.side != "neutral" else view.nation, ())
+    lines.append(
+        f"Sea areas contested for {view.name_of(view.side)} merchant routes: "
+        + (", ".join(areas.get(a, a) for a in mine) or "none")
+    )
+    others = [r for r in view.routes if r.nation != view.nation]
+    if others:
+        lines.append("")
+        lines.append("Other nations' merchant routes (tonnage not known):")
+        for r in others:
+            lines.append(
+                f"  {r.serial:>3}  {r.name[:40]:<40} {view.name_of(r.nation)[:18]:<18} {r.state}"
+            )
+    if view.sightings:
+        lines.append("")
+        lines.append("Enemy units met in combat (as last seen):")
+        for s in view.sightings:
+            lines.append(
+                f"  {s.name} ({view.name_of(s.nation)}, {UNIT_TYPE_NAMES[s.type]}) — turn "
+                f"{s.turn}"
+                + (f", {areas.get(s.sea_area, s.sea_area)}" if s.sea_area else "")
+                + f": {s.last_known}"
+            )
     return "\n".join(lines)

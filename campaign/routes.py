@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .csvdata import Row
@@ -38,9 +39,15 @@ class RouteLine:
         return self.length.effective(self.tonnage)
 
 
-def route_line(scenario: Scenario, route: Row, tonnage: int | None = None) -> RouteLine:
-    """The chart line of ``route`` (a routes.csv row), with ``tonnage`` if given."""
-    bases = scenario.by_id("bases")
+def route_line(
+    scenario: Scenario,
+    route: Row,
+    tonnage: int | None = None,
+    bases: Mapping[str, Row] | None = None,
+) -> RouteLine:
+    """The chart line of ``route`` (a routes.csv row), with ``tonnage`` if given; ``bases``:
+    the places as the board knows them (fleet trains set up in play among them)."""
+    bases = bases if bases is not None else scenario.by_id("bases")
     origin = bases[route["origin"]]["sea_area"]
     destination = bases[route["destination"]]["sea_area"]
     path = scenario.world.path(origin, destination, route["via"])

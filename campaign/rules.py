@@ -30,6 +30,8 @@ R_CARDS = "002 Advantage Cards"
 R_LSP = "002 Logistic Support Points"
 R_RAID = "002 Deployments"
 R_MERCHANT = "002 Calculating Losses"
+R_DAMAGE = "002 Damage"
+R_TRAIN = "002 Bases: Fleet train"
 
 #: rule option: troops an invasion force without landing craft may still put ashore
 #: (docs/rules-notes.md "Landing without landing craft")
@@ -147,6 +149,106 @@ class _Check:
             if not self.b.friendly(self.nation, holder):
                 self.bad(where, R_TRANSFER, f"{base['name']} is held by {holder}")
 
+    def air_transfers(self) -> Counter[str]:
+        """Step 3 for land-based Air Points; returns the points each air unit sends away
+        (they may not also be allocated this turn: *Units that do this may not also conduct
+        operations of any sort that turn*)."""
+        moved: Counter[str] = Counter()
+        for i, move in enumerate(self.o.air_transfers):
+            where = f"air_transfers[{i}] ('{move.air}')"
+            air = self.b.state.air.get(move.air)
+            if air is None:
+                self.bad(where, R_UNITS, f"there are no Air Points '{move.air}'")
+                continue
+            if air.nation != self.nation:
+                self.bad(where, R_UNITS, f"Air Points '{move.air}' are {air.nation}'s")
+                continue
+            moved[move.air] += move.points or air.points
+            if moved[move.air] > air.points:
+                self.bad(
+                    where,
+                    R_TRANSFER,
+                    f"'{move.air}' has {air.points} Air Points; {moved[move.air]} are moved",
+                )
+            base = self.b.bases.get(move.to)
+            if base is None:
+                self.bad(where, R_TRANSFER, f"there is no base, port or island '{move.to}'")
+            elif base["kind"] == "fleet_train":
+                self.bad(where, R_TRANSFER, "a fleet train has no airfield for land-based air")
+            elif not self.b.friendly(self.nation, self.b.holder(move.to)):
+                self.bad(
+                    where,
+                    R_TRANSFER,
+                    f"{base['name']} is held by {self.b.name_of(self.b.holder(move.to))}",
+                )
+            elif move.to == air.base:
+                self.bad(where, R_TRANSFER, f"the Air Points are already at {base['name']}")
+        return moved
+
+    def fleet_trains(self) -> tuple[Counter[str], dict[str, int]]:
+        """002 "Bases": a fleet train set up, moved or disbanded. Returns the LSP new trains
+        take from each origin and the tonnage of each new train's supply route."""
+        lsp_out: Counter[str] = Counter()
+        tonnage: dict[str, int] = {}
+        ids = Counter(f.id for f in self.o.fleet_trains)
+        opts = self.options
+        for i, f in enumerate(self.o.fleet_trains):
+            where = f"fleet_trains[{i}] ('{f.id}')"
+            if ids[f.id] > 1:
+                self.bad(where, R_TRAIN, f"fleet train '{f.id}' is named twice")
+            train = self.b.state.fleet_trains.get(f.id)
+            if train is not None:
+                if train.nation != self.nation:
+                    self.bad(where, R_TRAIN, f"the fleet train is {train.nation}'s")
+                elif f.disband and f.area:
+                    self.bad(where, R_TRAIN, "a fleet train is either moved or disbanded")
+                elif not f.disband and f.area not in self.b.world:
+                    self.bad(where, R_TRAIN, f"there is no sea area '{f.area}' to move it to")
+                continue
+            if f.disband:
+                self.bad(where, R_TRAIN, f"there is no fleet train '{f.id}' to disband")
+                continue
+            if f.id in self.b.bases or f"{f.id}_supply" in self.b.route_rows:
+                self.bad(where, R_TRAIN, f"the id '{f.id}' is already taken")
+            if not f.name:
+                self.bad(where, R_TRAIN, "a new fleet train needs a name")
+            if f.area not in self.b.world:
+                self.bad(where, R_TRAIN, f"there is no sea area '{f.area}'")
+            origin = self.b.bases.get(f.origin)
+            if origin is None:
+                self.bad(where, R_TRAIN, f"there is no fleet base '{f.origin}'")
+            elif (
+                origin["kind"] != "fleet_base"
+                or origin["island"]
+                or not self.b.is_fleet_base(f.origin)
+                or self.b.holder(f.origin) != self.nation
+            ):
+                self.bad(
+                    where,
+                    R_TRAIN,
+                    f"{origin['name']} is not a mainland fleet base of yours: a fleet train's "
+                    "route runs 'from a mainland Fleet Base'",
+                )
+            need_tonnage = int(option(opts, "fleet_train_tonnage"))
+            if f.tonnage < need_tonnage:
+                self.bad(
+                    where,
+                    R_TRAIN,
+                    f"its supply route carries {f.tonnage} tonnage points; setting up a fleet "
+                    f"train takes at least {need_tonnage} (rule option fleet_train_tonnage)",
+                )
+            need_lsp = int(option(opts, "fleet_train_lsp"))
+            if f.lsp < need_lsp:
+                self.bad(
+                    where,
+                    R_TRAIN,
+                    f"it takes {f.lsp} LSP; setting up a fleet train takes at least {need_lsp} "
+                    "(rule option fleet_train_lsp)",
+                )
+            lsp_out[f.origin] += f.lsp
+            tonnage[f"{f.id}_supply"] = f.tonnage
+        return lsp_out, tonnage
+
     # -- step 4 --------------------------------------------------------------------------
     def tonnage(self) -> None:
         new_ids = Counter(r.id for r in self.o.new_routes)
@@ -193,6 +295,11 @@ class _Check:
             allocation.setdefault(r.id, r.tonnage)
             if r.id not in self.o.tonnage:
                 allocation[r.id] = r.tonnage
+        allocation.update(self.train_tonnage)
+        for f in self.o.fleet_trains:
+            train = self.b.state.fleet_trains.get(f.id)
+            if f.disband and train is not None:
+                allocation.pop(train.route, None)
         total = self.b.state.total_tonnage(self.nation, self.b.route_nations())
         if sum(allocation.values()) > total:
             self.bad(
@@ -218,7 +325,7 @@ class _Check:
 
         for i, t in enumerate(self.o.transfers):
             claim(t.unit, f"transfers[{i}]")
-        air_used: Counter[str] = Counter()
+        air_used: Counter[str] = Counter(self.air_moved)
         for i, e in enumerate(self.o.escorts):
             where = f"escorts[{i}] (route '{e.route}')"
             if self.route_exists(e.route, where) and e.route in self.b.route_rows:
@@ -239,6 +346,7 @@ class _Check:
             self.task_force(tf, where, claim)
             lsp_at[tf.base] += tf.lsp
             self.air(tf.air, where, air_used)
+        lsp_at.update(self.train_lsp)
         for base, n in lsp_at.items():
             if n > projected[base] and base in self.b.bases:
                 self.bad(
@@ -473,6 +581,9 @@ class _Check:
         if op.target not in self.b.bases:
             self.bad(where, R_AMPHIB, f"there is no place '{op.target}' to invade")
             return
+        if self.b.bases[op.target]["kind"] == "fleet_train":
+            self.bad(where, R_AMPHIB, "a fleet train is at sea: it is fought, not invaded")
+            return
         place = self.b.bases[op.target]
         if self.b.area_of(op.target) != op.area:
             self.bad(
@@ -612,11 +723,39 @@ class _Check:
             )
         self.supplies()
         self.transfers()
+        self.air_moved = self.air_transfers()
+        self.train_lsp, self.train_tonnage = self.fleet_trains()
         self.tonnage()
         self.allocations()
         self.operations()
         self.cards()
+        self.choices()
         return self.problems
+
+    # -- the owner's choices ---------------------------------------------------------------
+    def choices(self) -> None:
+        """002 "Damage": *Owner chooses which ship losses to take*: choices given ahead
+        name the nation's own units."""
+        c = self.o.choices
+        for key, ids in (("losses", c.losses), ("repairs", c.repairs)):
+            for i, unit in enumerate(ids):
+                self.own_unit(unit, f"choices.{key}[{i}]")
+        carriers = ("fleet_carrier", "escort_carrier")
+        for carrier, target in c.carrier_air.items():
+            where = f"choices.carrier_air.{carrier}"
+            if self.own_unit(carrier, where) and self.b.state.units[carrier].type not in carriers:
+                self.bad(where, R_DAMAGE, f"{self.b.unit_name(carrier)} is not a carrier")
+            if (
+                target != "ashore"
+                and self.own_unit(target, where)
+                and self.b.state.units[target].type not in carriers
+            ):
+                self.bad(
+                    where,
+                    R_DAMAGE,
+                    f"{self.b.unit_name(target)} is not a carrier: an Air Point goes "
+                    "'ashore' or to another carrier",
+                )
 
 
 def check_orders(
@@ -625,6 +764,13 @@ def check_orders(
     """Every rule ``orders`` break (empty: the orders may be carried out)."""
     others = {n: o for n, o in (others or {}).items() if n != orders.nation}
     return _Check(board, orders, others).run()
+
+
+def check_choices(board: Board, orders: Orders) -> list[OrderProblem]:
+    """The problems of ``orders``' choices alone (given while the turn is being resolved)."""
+    check = _Check(board, orders, {})
+    check.choices()
+    return check.problems
 
 
 def check_turn(board: Board, all_orders: Mapping[str, Orders]) -> list[OrderProblem]:

@@ -11,15 +11,25 @@ from __future__ import annotations
 
 import json
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from . import paths
-from .csvdata import InputError, Problem, Row, Table, read_table, render_table
+from .csvdata import (
+    MAX_NOTES,
+    InputError,
+    Problem,
+    Row,
+    Table,
+    read_table,
+    render_table,
+    text_problem,
+)
 from .options import check_options
 from .schemas import TABLES, WORLD_TABLES, table_name
+from .untrusted import MAX_DIGITS, bad_character, field_name, shown
 from .validation import validate
 from .world import World
 
@@ -35,6 +45,11 @@ META_KEYS: tuple[tuple[str, type, bool, Any], ...] = (
     ("start_year", int, True, None),
     ("start_period", int, True, None),
 )
+
+#: the most scenario.toml may be: a few settings and a description
+MAX_META_BYTES = 64 * 1024
+#: characters of the scenario's id and name; its description may run to MAX_NOTES
+MAX_META_TEXT = 200
 
 PERIODS = ("Jan/Feb", "Mar/Apr", "May/Jun", "Jul/Aug", "Sep/Oct", "Nov/Dec")
 
@@ -80,6 +95,8 @@ def _toml_value(value: Any) -> str:
 
 def parse_meta(data: bytes, file: str = META_FILE) -> tuple[ScenarioMeta | None, list[Problem]]:
     """Parse ``scenario.toml``, listing every problem."""
+    if len(data) > MAX_META_BYTES:
+        return None, [Problem(file, 0, "", f"is more than {MAX_META_BYTES:,} bytes")]
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -88,7 +105,11 @@ def parse_meta(data: bytes, file: str = META_FILE) -> tuple[ScenarioMeta | None,
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         return None, [Problem(file, 0, "", f"is not valid TOML: {exc}")]
-    problems: list[Problem] = []
+    except RecursionError:
+        return None, [Problem(file, 0, "", "is nested too deeply to be a scenario's settings")]
+    except ValueError:  # Python's own limit on the digits of an integer (4,300)
+        return None, [Problem(file, 0, "", "is not valid TOML: a number in it is absurdly large")]
+    problems: list[Problem] = list(_plain_settings(raw, file))
     values: dict[str, Any] = {}
     for key, kind, required, default in META_KEYS:
         if key not in raw:
@@ -98,16 +119,19 @@ def parse_meta(data: bytes, file: str = META_FILE) -> tuple[ScenarioMeta | None,
             continue
         value = raw[key]
         if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-            problems.append(Problem(file, 0, key, f"must be a whole number, not {value!r}"))
+            problems.append(Problem(file, 0, key, f"must be a whole number, not {shown(value)}"))
         elif kind is str and not isinstance(value, str):
-            problems.append(Problem(file, 0, key, f"must be text in quotes, not {value!r}"))
+            problems.append(Problem(file, 0, key, f"must be text in quotes, not {shown(value)}"))
         values[key] = value
     known = {k for k, *_ in META_KEYS} | {"options"}
     for key in raw:
         if key not in known:
             problems.append(
                 Problem(
-                    file, 0, key, "is not a scenario setting; valid: " + ", ".join(sorted(known))
+                    file,
+                    0,
+                    field_name(key),
+                    "is not a scenario setting; valid: " + ", ".join(sorted(known)),
                 )
             )
     options = raw.get("options", {})
@@ -130,6 +154,28 @@ def parse_meta(data: bytes, file: str = META_FILE) -> tuple[ScenarioMeta | None,
     if problems:
         return None, problems
     return meta, []
+
+
+def _plain_settings(raw: Mapping[str, Any], file: str) -> Iterator[Problem]:
+    """scenario.toml's texts are plain (no controls, no lone surrogates, which TOML's
+    ``\\u`` escapes can write) and bounded, and its numbers are figures, not thousands of
+    digits."""
+    stack: list[tuple[str, Any]] = [(k, v) for k, v in raw.items()]
+    while stack:
+        key, value = stack.pop()
+        if isinstance(value, Mapping):
+            stack.extend((f"{key}.{k}", v) for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend((f"{key}[{i}]", v) for i, v in enumerate(value))
+        elif isinstance(value, str):
+            limit = MAX_NOTES if key == "description" else MAX_META_TEXT
+            problem = bad_character(value, allow="\t\n")
+            if len(value) > limit:
+                problem = f"is {len(value):,} characters long; at most {limit:,}"
+            if problem:
+                yield Problem(file, 0, field_name(key), problem)
+        elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**MAX_DIGITS:
+            yield Problem(file, 0, field_name(key), "is absurdly large")
 
 
 @dataclass
@@ -177,8 +223,16 @@ def _read_folder(folder: Path) -> tuple[ScenarioMeta | None, dict[str, Table], l
     meta_path = folder / META_FILE
     meta: ScenarioMeta | None = None
     if meta_path.is_file():
-        meta, found = parse_meta(meta_path.read_bytes())
-        problems += found
+        try:
+            with meta_path.open("rb") as f:
+                data = f.read(MAX_META_BYTES + 1)
+        except OSError as exc:
+            problems.append(
+                Problem(META_FILE, 0, "", f"cannot be read: {exc.strerror or exc}", blocking=True)
+            )
+        else:
+            meta, found = parse_meta(data)
+            problems += found
     else:
         problems.append(Problem(META_FILE, 0, "", f"is missing from {folder}"))
     tables: dict[str, Table] = {}
@@ -191,9 +245,15 @@ def _read_folder(folder: Path) -> tuple[ScenarioMeta | None, dict[str, Table], l
             continue
         if not path.is_file():
             problems.append(
-                Problem(schema.file, 0, "", f"is missing ({schema.description}) from {folder}")
+                Problem(
+                    schema.file,
+                    0,
+                    "",
+                    f"is missing ({schema.description}) from {folder}",
+                    blocking=True,
+                )
             )
-            tables[table_name(schema)] = Table(schema)
+            tables[table_name(schema)] = Table(schema, incomplete=True)
             continue
         table, found = read_table(schema, path)
         tables[table_name(schema)] = table
@@ -225,7 +285,22 @@ def load_scenario(folder: str | Path | None = None) -> Scenario:
 
 
 def write_scenario(scenario: Scenario, folder: str | Path) -> list[Path]:
-    """Write every file of ``scenario`` canonically into ``folder`` (created if needed)."""
+    """Write every file of ``scenario`` canonically into ``folder`` (created if needed).
+
+    A scenario is checked when it is loaded, so its text cannot start a spreadsheet formula;
+    the text cells are checked again here all the same (a scenario made in code skips the
+    loader), and :class:`InputError` names any that would, before anything is written."""
+    problems = [
+        Problem(schema.file, line, col.name, message)
+        for schema in TABLES
+        for line, row in enumerate(scenario.tables[table_name(schema)], start=2)
+        for col in schema.columns
+        if col.kind == "text" and isinstance(row.get(col.name), str)
+        for message in [text_problem(col, row[col.name])]
+        if message
+    ]
+    if problems:
+        raise InputError(problems)
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     written = []

@@ -6,7 +6,7 @@ a spreadsheet can trust the document.
 
 from __future__ import annotations
 
-from .csvdata import Column, TableSchema
+from .csvdata import MAX_NOTES, Column, TableSchema
 
 UNIT_TYPES = (
     "fleet_carrier",
@@ -64,7 +64,9 @@ def _turn(name: str = "turn", required: bool = True) -> Column:
 
 
 def _lon() -> Column:
-    return Column("lon", "decimal", minimum=-540, maximum=540)
+    """A place's longitude: one of the earth's, -180 to 180 (only a sea area's outline may
+    run past ±180, to stay continuous across the date line)."""
+    return Column("lon", "decimal", minimum=-180, maximum=180)
 
 
 def _lat() -> Column:
@@ -72,7 +74,7 @@ def _lat() -> Column:
 
 
 def _notes() -> Column:
-    return Column("notes", "text", required=False)
+    return Column("notes", "text", required=False, max_length=MAX_NOTES, lines=True)
 
 
 SEA_AREAS = TableSchema(
@@ -82,7 +84,7 @@ SEA_AREAS = TableSchema(
         Column("name"),
         _lon(),
         _lat(),
-        Column("polygon", "text"),
+        Column("polygon", "text", max_length=20_000, numbers=True),
     ),
     key=("id",),
     optional=True,

@@ -43,6 +43,20 @@ class AirUnit:
 
 
 @dataclass
+class FleetTrain:
+    """A fleet train on the map: 002 *a Mobile Fleet Base* in a sea area, supplied by its own
+    merchant route (``route``) from the mainland fleet base ``origin``."""
+
+    id: str
+    nation: str
+    name: str
+    area: str
+    origin: str
+    route: str
+    since: int  # the turn it was set up
+
+
+@dataclass
 class GameState:
     """Everything that changes during a game (the scenario holds what does not)."""
 
@@ -62,9 +76,18 @@ class GameState:
     contested: dict[str, list[str]] = field(default_factory=dict)
     #: what this turn's steps decided, for the later steps and the reports
     turn_record: TurnRecord = field(default_factory=TurnRecord)
+    #: fleet trains set up during play (002 "Bases"), by id
+    fleet_trains: dict[str, FleetTrain] = field(default_factory=dict)
+    #: Game Control's changes to the Operations Flags of flags.csv: turn (as text) →
+    #: nation → [naval, military] (campaign/control.py; read by Board.flags)
+    flag_overrides: dict[str, dict[str, list[int]]] = field(default_factory=dict)
 
     def to_json(self) -> str:
         data = asdict(self)
+        if not data["fleet_trains"]:
+            del data["fleet_trains"]  # a game without fleet trains keeps its bytes
+        if not data["flag_overrides"]:
+            del data["flag_overrides"]  # a game Control never corrected keeps its bytes
         data["format"] = STATE_FORMAT
         return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
@@ -76,6 +99,7 @@ class GameState:
             raise ValueError(f"game state format {fmt!r}; this program reads {STATE_FORMAT}")
         data["units"] = {k: Unit(**v) for k, v in data["units"].items()}
         data["air"] = {k: AirUnit(**v) for k, v in data["air"].items()}
+        data["fleet_trains"] = {k: FleetTrain(**v) for k, v in data.get("fleet_trains", {}).items()}
         record = data.get("turn_record") or {}
         data["turn_record"] = (
             TurnRecord.from_format_1(record) if fmt == 1 else TurnRecord.from_data(record)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import networkx as nx
 
 from .csvdata import Problem, Row, Table, suggest
+from .tactical import parse_guns
 from .world import parse_polygon
 
 if TYPE_CHECKING:
@@ -53,6 +54,11 @@ class _Checker:
     def warn(self, table: Table, line: int, field: str, message: str) -> None:
         self.problems.append(Problem(table.schema.file, line, field, message, "warning"))
 
+    def unread(self, *names: str) -> bool:
+        """Could one of these tables not be read (to its end)? Then checks that need it
+        are left until it is fixed: their complaints would only follow from it."""
+        return any(self.t[name].incomplete for name in names)
+
     def side(self, nation: str) -> str | None:
         row = self.nations.get(nation)
         return row["side"] if row else None
@@ -71,6 +77,9 @@ class _Checker:
                 target = REF_TABLES.get(col.ref or "")
                 if target is None:
                     continue
+                if self.unread(target):
+                    self.not_checked(table, col.name, target)
+                    continue
                 valid = self.ids[target]
                 for line, row in _rows(table):
                     values = row[col.name]
@@ -84,6 +93,25 @@ class _Checker:
                             f"'{value}' is not a {str(col.ref).replace('_', ' ')} in "
                             f"{self.t[target].schema.file}{suggest(value, valid)}",
                         )
+
+    def not_checked(self, table: Table, field: str, target: str) -> None:
+        """One note in place of a "not a …" problem for every row that refers to a table
+        that could not be read (the root cause is listed first)."""
+        count = sum(1 for row in table.rows if row[field] not in (None, []))
+        if not count:
+            return
+        other = self.t[target].schema.file
+        rows = "row refers" if count == 1 else "rows refer"
+        self.problems.append(
+            Problem(
+                table.schema.file,
+                0,
+                field,
+                f"not checked: {count} {rows} to {other}, which could not be read; "
+                f"fix {other} first",
+                "note",
+            )
+        )
 
     # -- the world ---------------------------------------------------------------------
     def world(self) -> None:
@@ -124,7 +152,11 @@ class _Checker:
                     f"'{a}' and '{b}' do not touch, so they cannot share open water; "
                     "if a strait or canal joins them make the kind 'strait' and name it",
                 )
-        if graph.number_of_nodes() and not nx.is_connected(graph):
+        if (
+            graph.number_of_nodes()
+            and not self.unread("sea_areas", "adjacency")
+            and not nx.is_connected(graph)
+        ):
             parts = sorted(nx.connected_components(graph), key=len, reverse=True)
             cut = ", ".join(sorted(set().union(*parts[1:])))[:300]
             self.problems.append(
@@ -208,6 +240,17 @@ class _Checker:
 
     def routes(self) -> None:
         routes = self.t["routes"]
+        serials: dict[int, tuple[int, str]] = {}
+        for line, row in _rows(routes):
+            first = serials.setdefault(row["serial"], (line, row["id"]))
+            if first[0] != line:
+                self.error(
+                    routes,
+                    line,
+                    "serial",
+                    f"{row['serial']} is already the serial of '{first[1]}' (row {first[0]}); "
+                    "each route has its own number on the merchant routes chart",
+                )
         allocated: dict[str, list[int]] = defaultdict(list)
         for line, row in _rows(routes):
             allocated[row["nation"]].append(line)
@@ -228,6 +271,8 @@ class _Checker:
     def route_paths(self) -> None:
         """Every route's ends and waypoints must be joined by sea."""
         routes = self.t["routes"]
+        if self.unread("sea_areas", "adjacency", "bases"):
+            return
         graph = nx.Graph()
         graph.add_nodes_from(self.ids["sea_areas"])
         graph.add_edges_from((r["a"], r["b"]) for r in self.t["adjacency"].rows)
@@ -264,6 +309,8 @@ class _Checker:
                         table, line, "turn", f"{row['turn']} is outside turns {first}–{last}"
                     )
         flags = self.t["flags"]
+        if self.unread("flags"):
+            return
         have = {(r["nation"], r["turn"]) for r in flags.rows}
         for nation in self.nations:
             missing = [t for t in range(first, last + 1) if (nation, t) not in have]
@@ -289,10 +336,14 @@ class _Checker:
                 )
 
     def ships(self) -> None:
-        """A ship belongs to a unit of its own nation."""
+        """A ship belongs to a unit of its own nation, and her guns are written as the
+        tactical rules read them."""
         ships = self.t["ships"]
         units = {u["id"]: u for u in self.t["units"].rows}
         for line, row in _rows(ships):
+            problem = parse_guns(row["guns"])[1]
+            if problem:
+                self.error(ships, line, "guns", problem)
             unit = units.get(row["unit"])
             if unit is not None and unit["nation"] != row["nation"]:
                 self.error(

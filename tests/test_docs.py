@@ -83,3 +83,27 @@ def test_every_rule_option_is_documented() -> None:
     for name in RULE_OPTIONS:
         assert f"| `{name}` |" in formats, name
         assert f"`{name}`" in notes, name
+
+
+def test_every_battle_condition_has_a_check_and_its_allowed_values_are_documented() -> None:
+    """A set-up is checked before a battle (issue 12): each condition a rule set reads has
+    a check (CHECKS), and docs/battle-setups.md says what the check allows."""
+    import importlib
+    import re
+
+    from campaign.tactical import COMMON_CHECKS, COMMON_CONDITIONS
+    from campaign.tactical.simulate import available
+
+    doc = (DOC.parent / "battle-setups.md").read_text(encoding="utf-8")
+    sections = re.split(r"^### ", doc, flags=re.M)
+    assert set(COMMON_CHECKS) == set(COMMON_CONDITIONS)
+    common = next(s for s in sections if s.startswith("Any rule set"))
+    for key, spec in COMMON_CHECKS.items():
+        assert f"| `{key}` |" in common and f"| {spec.describe} |" in common, key
+    for name in available():
+        module = importlib.import_module(f"campaign.tactical.{name}")
+        assert set(module.CHECKS) == set(module.CONDITIONS), name
+        section = next(s for s in sections if s.startswith(f"`{name}`"))
+        for key, spec in module.CHECKS.items():
+            row = next(line for line in section.splitlines() if line.startswith(f"| `{key}` |"))
+            assert row.endswith(f"| {spec.describe} |"), f"{name}: {key}"

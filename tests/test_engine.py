@@ -115,7 +115,7 @@ def test_a_whole_turn_with_scripted_dice(game: Path) -> None:
         assert ["Advantage Card die bonus", 2] in blue_fire["modifiers"]
         # the landing's modifiers are a naval battle's: Red's fleet base is in the East Sea
         landing = next(e for e in c.events() if e.kind == "landing_combat")
-        assert "Redland: in the same area as own fleet base +1" in landing.text
+        assert "Redland: a fleet base of its side in the area (Red Harbour) +1" in landing.text
         assert blue_fire["dice"] == [[16, 1, 7, 3]]
         assert c.verify_dice() == []
         assert len(c.dice_log()) == 7

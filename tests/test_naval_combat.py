@@ -72,7 +72,7 @@ def test_base_lsp_invasion_and_card_modifiers() -> None:
         column_shift=1,
     )
     assert labels(side, enemy) == {
-        "in the same area as own fleet base": 1,
+        "a fleet base of its side in the area": 1,
         "no LSP allocated to the Task Force": -3,
         "minor invasion with no landing craft": -2,
         "Advantage Card die bonus": 2,

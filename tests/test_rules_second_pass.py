@@ -338,3 +338,328 @@ def test_a_column_shift_in_merchant_warfare_with_the_option(
         c.resolve(dice=scripted({9: [3, 3]}))
         combat = next(e for e in c.events() if e.kind == "merchant_combat")
         assert combat.data["shift"] == 1 and combat.data["attack_bonus"] == 0
+
+
+def test_an_air_point_escorting_alone_takes_the_escorts_step(tmp_path: Path) -> None:
+    """The audit's case: 'escorts 1 step(s)' on USA East Coast – Panama with an Air Point
+    as the only escort, and nobody lost anything. The Air Point is removed by the step
+    (002: Air Points *are removed at the first step*), and the report says who lost what."""
+    path = tmp_path / "drumbeat.seacontrol"
+    GameFile.create(path, load_scenario()).close()
+    with Campaign.open(path) as c:
+        board = c.board()
+        area = board.area_of("norfolk")  # US land-based air has range 0
+        assert area in board.route("usa_east_panama").path
+        usa = {
+            "nation": "usa",
+            "turn": 1,
+            "escorts": [
+                {
+                    "route": "usa_east_panama",
+                    "air": [{"air": "usa_air_east_coast", "points": 1}],
+                }
+            ],
+        }
+        subs = ["ger_ss_lorient", "ger_ss_la_pallice", "ger_ss_st_nazaire"]
+        germany = {
+            "nation": "germany",
+            "turn": 1,
+            "raids": [{"route": "usa_east_panama", "area": area, "units": subs}],
+        }
+        give(c, usa, germany)
+        # CV 9 v 6 (3:2), the escorts' air supremacy −2 → 2:3; dice 5 − 3 = +2: Blue,
+        # escorts lose 20% of 9 = 1 step
+        c.resolve(dice=scripted({9: [5, 3]}))
+        combat = next(e for e in c.events() if e.kind == "merchant_combat")
+        assert combat.data["escort_steps"] == combat.data["escort_steps_taken"] == 1
+        assert "escorts lose 1 step (Air Point of land-based air at Norfolk)" in combat.text
+        assert c.state.air["usa_air_east_coast"].points == 0
+        assert any(e.kind == "air_lost" for e in c.events())
+
+
+def test_production_joins_the_fleet_base_nearest_the_shipyard_in_kilometres() -> None:
+    """002 step 2: *Add new ship production to nearest fleet base to the shipyard*: Harima
+    (Aioi) → Nagasaki (~480 km), not Ominato (~925 km)."""
+    from campaign.board import Board
+    from campaign.production import production_due
+    from campaign.state import initial_state
+
+    scenario = load_scenario()
+    state = initial_state(scenario)
+    state.turn = 2
+    board = Board(scenario, state)
+    yard = board.shipyards["harima_aioi"]
+    at = (yard["lon"], yard["lat"])
+    assert round(board.km(at, (129.87, 32.75))) in range(440, 520)  # Nagasaki
+    joins = {row["id"]: base for row, base in production_due(board)}
+    assert joins["jpn_p_lc_army_landing_ships"] == "nagasaki"
+    assert board.nearest_fleet_base("japan", at) == "nagasaki"
+
+
+# -- the owner's choices given ahead (002 "Damage": *Owner chooses which ship losses*) ----
+def _blue_fleet_sweeps_east(choices: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {
+        "nation": "blue",
+        "turn": 1,
+        "task_forces": [
+            {
+                "id": "home",
+                "name": "Home Fleet",
+                "base": "blue_port",
+                "units": ["blue_cv1", "blue_bb1"],
+                "lsp": 1,
+            }
+        ],
+        "operations": [
+            {"id": "sweep", "kind": "sea_control", "area": "east_sea", "task_forces": ["home"]}
+        ],
+        "choices": choices or {},
+    }
+
+
+def _damaged(c: Campaign) -> set[str]:
+    return {u.id for u in c.state.units.values() if u.state == "damaged"}
+
+
+@pytest.mark.parametrize(
+    ("choices", "hit"),
+    [
+        ({}, "blue_bb1"),  # the default owner keeps the most CV: the battle squadron (5 → 2)
+        ({"losses": ["blue_cv1"]}, "blue_cv1"),  # the owner said: the carriers first
+    ],
+)
+def test_losses_fall_where_the_owner_chose_ahead(
+    game: Path, choices: dict[str, Any], hit: str
+) -> None:
+    with Campaign.open(game) as c:
+        give(c, _blue_fleet_sweeps_east(choices), RED_BATTLESHIPS)
+        # Blue CV 16 rolls 1 (+2 air, +1 2:1 → 4: 2 steps on Red); Red CV 5 rolls 6
+        # (−2 air, −1 outnumbered, +1 own base → 4: 1 step on Blue)
+        c.resolve(dice=scripted({8: [1, 6]}))
+        assert hit in _damaged(c)
+        assert ({"blue_bb1", "blue_cv1"} - {hit}) & _damaged(c) == set()
+
+
+def _second_carrier(folder: Path) -> None:
+    from tests.helpers import add_row
+
+    add_row(
+        folder,
+        "units.csv",
+        {
+            "id": "blue_cv2",
+            "nation": "blue",
+            "type": "fleet_carrier",
+            "name": "Blue Reserve Carriers",
+            "base": "blue_port",
+            "state": "ready",
+            "carries_air": "no",
+        },
+    )
+
+
+@pytest.mark.parametrize(
+    ("choice", "aboard"),
+    [({}, True), ({"carrier_air": {"blue_cv1": "ashore"}}, False)],
+)
+def test_a_damaged_carriers_air_point_flies_to_another_carrier_or_ashore(
+    tmp_path: Path, mini_copy: Path, choice: dict[str, Any], aboard: bool
+) -> None:
+    """002: *Damaged Carrier units cannot carry their air unit any longer – this must be
+    transferred to land or another carrier unit with no air point.*"""
+    _second_carrier(mini_copy)
+    with Campaign.open(_fresh(tmp_path, mini_copy)) as c:
+        give(c, _blue_fleet_sweeps_east({"losses": ["blue_cv1"]} | choice), RED_BATTLESHIPS)
+        c.resolve(dice=scripted({8: [1, 6]}))
+        assert c.state.units["blue_cv1"].state == "damaged"
+        assert c.state.units["blue_cv2"].carries_air is aboard
+        assert ("blue_cv1_air" in c.state.air) is not aboard
+
+
+def test_repairs_follow_the_owners_choice(tmp_path: Path, mini_copy: Path) -> None:
+    from tests.helpers import set_cell
+
+    set_cell(mini_copy, "units.csv", 1, "state", "damaged")  # blue_bb1
+    set_cell(mini_copy, "units.csv", 2, "base", "blue_port")  # blue_es1 (damaged)
+    path = _fresh(tmp_path, mini_copy)
+    with Campaign.open(path) as c:
+        give(c, {"nation": "blue", "turn": 1})
+        c.resolve(dice=scripted({}))
+        assert _damaged(c) == {"blue_es1"}  # the default repairs the heavier unit
+    path = _fresh(tmp_path, mini_copy)
+    with Campaign.open(path) as c:
+        give(c, {"nation": "blue", "turn": 1, "choices": {"repairs": ["blue_es1"]}})
+        c.resolve(dice=scripted({}))
+        assert _damaged(c) == {"blue_bb1"}
+
+
+def test_choices_given_on_the_command_line_while_the_turn_is_resolved(
+    game: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from campaign.cli import main
+
+    with Campaign.open(game) as c:
+        give(c, _blue_fleet_sweeps_east(), RED_BATTLESHIPS)
+        c.resolve(to_step=7, dice=scripted({}))
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"blue": {"losses": ["red_bb1"]}}), encoding="utf-8")
+    assert main(["resolve", str(game), "--choices", str(bad)]) == 1
+    assert "red's, not blue's" in capsys.readouterr().err
+    good = tmp_path / "choices.json"
+    good.write_text(json.dumps({"blue": {"losses": ["blue_cv1"]}}), encoding="utf-8")
+    with Campaign.open(game) as c:
+        c.set_choices("blue", c.orders()["blue"].choices)  # unchanged: accepted mid-turn
+    assert main(["resolve", str(game), "--choices", str(good), "--to-step", "7"]) == 0
+    with Campaign.open(game) as c:
+        assert c.orders()["blue"].choices.losses == ("blue_cv1",)
+        c.resolve(dice=scripted({8: [1, 6]}))
+        assert "blue_cv1" in _damaged(c) and "blue_bb1" not in _damaged(c)
+
+
+# -- fleet trains and Air Points moved (002 "Bases", step 3) -------------------------------
+TRAIN = {"id": "ft1", "name": "Service Squadron", "area": "north_sea", "origin": "blue_port"}
+
+
+def test_a_fleet_train_is_set_up_supplied_used_and_disbanded(game: Path) -> None:
+    """002: *A fleet train is treated as a Mobile Fleet Base. It requires a merchant route
+    from an existing fleet base to it, and that merchant route must be sufficient to
+    support the fleet. Setting up a Fleet Train requires substantial dedicated merchant
+    tonnage as well as additional manpower and LSP.*"""
+    from campaign.orders import OrdersError
+
+    with Campaign.open(game) as c:
+        with pytest.raises(OrdersError, match="at least 10"):
+            give(c, {"nation": "blue", "turn": 1, "fleet_trains": [TRAIN | {"lsp": 2}]})
+        give(c, {"nation": "blue", "turn": 1, "fleet_trains": [TRAIN | {"lsp": 2, "tonnage": 10}]})
+        c.resolve(dice=scripted({}))
+        state = c.state
+        train = state.fleet_trains["ft1"]
+        assert (train.area, train.route) == ("north_sea", "ft1_supply")
+        assert state.routes["ft1_supply"] == 10 and state.tonnage["blue"] == 0
+        assert state.lsp_at("ft1", "blue") == 2 and state.lsp_at("blue_port", "blue") == 0
+        board = c.board()
+        assert board.is_fleet_base("ft1") and board.route_status("ft1_supply").working
+        established = next(e for e in c.events() if e.kind == "fleet_train_established")
+        assert established.data["manpower"] == 1  # handed to the land game
+        # turn 2: the battle squadron moves onto the train (a strategic transfer)
+        give(c, {"nation": "blue", "turn": 2, "transfers": [{"unit": "blue_bb1", "to": "ft1"}]})
+        c.resolve(dice=scripted({}))
+        assert c.state.units["blue_bb1"].base == "ft1"
+        # turn 3: it sails from the train, whose range counts from the North Sea
+        tg = {"id": "tg", "name": "TG", "base": "ft1", "units": ["blue_bb1"], "lsp": 1}
+        sweep = {
+            "nation": "blue",
+            "turn": 3,
+            "task_forces": [tg],
+            "operations": [
+                {"id": "op", "kind": "sea_control", "area": "inner_sea", "task_forces": ["tg"]}
+            ],
+        }
+        give(c, sweep)
+        assert c.board().distance("ft1", "inner_sea") == 2
+        c.resolve(dice=scripted({}))
+        assert any(e.kind == "sea_control" for e in c.events(turn=3))
+        assert c.state.lsp_at("ft1", "blue") == 1  # the task force took its LSP there
+
+
+def test_a_fleet_train_without_enough_lift_is_no_fleet_base(game: Path) -> None:
+    from campaign.orders import OrdersError
+
+    with Campaign.open(game) as c:
+        give(c, {"nation": "blue", "turn": 1, "fleet_trains": [TRAIN | {"lsp": 2, "tonnage": 10}]})
+        c.resolve(dice=scripted({}))
+        give(
+            c,
+            {
+                "nation": "blue",
+                "turn": 2,
+                "transfers": [
+                    {"unit": "blue_bb1", "to": "ft1"},
+                    {"unit": "blue_cv1", "to": "ft1"},
+                ],
+                "tonnage": {"ft1_supply": 1},  # lifts 1: too little for two units
+            },
+        )
+        c.resolve(dice=scripted({}))
+        supported, why = c.board().fleet_train_support("ft1")
+        assert not supported and "need 2" in why
+        tg = {"id": "tg", "name": "TG", "base": "ft1", "units": ["blue_bb1"], "lsp": 1}
+        with pytest.raises(OrdersError, match="not a fleet base"):
+            give(c, {"nation": "blue", "turn": 3, "task_forces": [tg]})
+        # disbanding sends the units and LSP home and the tonnage back to the pool
+        give(c, {"nation": "blue", "turn": 3, "fleet_trains": [{"id": "ft1", "disband": True}]})
+        c.resolve(dice=scripted({}))
+        assert "ft1" not in c.state.fleet_trains and "ft1_supply" not in c.state.routes
+        assert c.state.units["blue_cv1"].base == "blue_port"
+        assert c.state.lsp_at("blue_port", "blue") >= 2
+
+
+def test_a_fleet_train_moves_with_the_units_based_on_it(game: Path) -> None:
+    with Campaign.open(game) as c:
+        give(c, {"nation": "blue", "turn": 1, "fleet_trains": [TRAIN | {"lsp": 2, "tonnage": 10}]})
+        c.resolve(dice=scripted({}))
+        give(
+            c,
+            {
+                "nation": "blue",
+                "turn": 2,
+                "transfers": [{"unit": "blue_bb1", "to": "ft1"}],
+                "fleet_trains": [{"id": "ft1", "area": "east_sea"}],
+            },
+        )
+        c.resolve(dice=scripted({}))
+        board = c.board()
+        assert board.area_of("ft1") == "east_sea" == board.area_of(c.state.units["blue_bb1"].base)
+        assert board.route("ft1_supply").path[-1] == "east_sea"
+
+
+@pytest.mark.parametrize(
+    ("train", "message"),
+    [
+        (TRAIN | {"lsp": 2, "tonnage": 10, "origin": "blue_isle"}, "not a mainland fleet base"),
+        (TRAIN | {"lsp": 1, "tonnage": 10}, "at least 2"),
+        (TRAIN | {"lsp": 2, "tonnage": 10, "area": "atlantis"}, "no sea area 'atlantis'"),
+        (TRAIN | {"lsp": 3, "tonnage": 10}, "will have 2 there"),
+        (TRAIN | {"lsp": 2, "tonnage": 11}, "allocates 21 tonnage points"),
+        ({"id": "nothing", "disband": True}, "no fleet train 'nothing'"),
+    ],
+)
+def test_fleet_train_orders_are_checked(game: Path, train: dict[str, Any], message: str) -> None:
+    from campaign.orders import OrdersError
+
+    with Campaign.open(game) as c, pytest.raises(OrdersError, match=message):
+        give(c, {"nation": "blue", "turn": 1, "fleet_trains": [train]})
+
+
+def test_air_points_fly_to_another_base_and_sit_out_the_turn(game: Path) -> None:
+    from campaign.orders import OrdersError
+
+    move = {"air": "blue_air1", "to": "blue_isle", "points": 1}
+    escort = {"route": "blue_north", "air": [{"air": "blue_air1", "points": 2}]}
+    with Campaign.open(game) as c:
+        with pytest.raises(OrdersError, match="has 2 Air Points, 3 are allocated"):
+            give(c, {"nation": "blue", "turn": 1, "air_transfers": [move], "escorts": [escort]})
+        with pytest.raises(OrdersError, match="held by Redland"):
+            give(c, {"nation": "blue", "turn": 1, "air_transfers": [move | {"to": "rock"}]})
+        escort["air"][0]["points"] = 1
+        give(c, {"nation": "blue", "turn": 1, "air_transfers": [move], "escorts": [escort]})
+        c.resolve(dice=scripted({}))
+        air = c.state.air
+        assert (air["blue_air1"].base, air["blue_air1"].points) == ("blue_port", 1)
+        assert (air["blue_air1@blue_isle"].base, air["blue_air1@blue_isle"].points) == (
+            "blue_isle",
+            1,
+        )
+        give(
+            c,
+            {
+                "nation": "blue",
+                "turn": 2,
+                "air_transfers": [{"air": "blue_air1", "to": "blue_isle"}],
+            },
+        )
+        c.resolve(dice=scripted({}))
+        assert "blue_air1" not in c.state.air  # all of it joined the Air Points there
+        assert c.state.air["blue_air1@blue_isle"].points == 2

@@ -60,7 +60,10 @@ def test_the_ten_steps_run_from_the_command_line(
     code, out, _ = cli(capsys, "report", game, "--nation", "germany", "--json")
     events = json.loads(out)["events"]
     assert code == 0 and events
-    assert not any(e["kind"] == "task_force_formed" and e["nation"] == "japan" for e in events)
+    # Germany sees Japan's task force counters on the map, not the forces or their names
+    japanese = [e for e in events if e["kind"] == "task_force_formed" and e["nation"] == "japan"]
+    assert japanese and all(set(e["data"]) == {"base", "area"} for e in japanese)
+    assert all(e["text"].startswith("A task force counter of Japan is placed at") for e in japanese)
     code, out, _ = cli(capsys, "report", game)
     assert "Game Control" in out and "chain head" in out
 

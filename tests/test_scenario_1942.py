@@ -263,3 +263,10 @@ def test_the_coastline_resource_is_there_with_its_licence() -> None:
     assert all(len(ring) >= 3 for ring in land["rings"])
     licence = (paths.resources_dir() / "map" / "NATURAL_EARTH_LICENSE.txt").read_text()
     assert "public domain" in licence.lower()
+
+
+def test_every_unit_starts_ready_as_the_starting_balance_shows() -> None:
+    """002 "Starting Naval Balance Jan/Feb 1942" counts the groups and shows none damaged."""
+    from campaign.scenario import load_scenario
+
+    assert {u["state"] for u in load_scenario().rows("units")} == {"ready"}

@@ -79,7 +79,9 @@ def test_bad_set_ups_and_missing_rule_sets_are_reported(
     bad = Path(str(tmp_path)) / "bad.json"
     bad.write_text(json.dumps(data), encoding="utf-8")
     code, _, err = run(capsys, "odds", "carrier", "--setup", str(bad), "--runs", "2")
-    assert code == 1 and "'usa_cv_wasp_hornet' ship 'wasp': tonnage" in err
+    assert code == 1 and (
+        "bad.json, field 'conditions.campaign_units.usa_cv_wasp_hornet.ships[0].tonnage'" in err
+    )
 
 
 @pytest.mark.parametrize("rule_set", ["carrier", "fastplay", "surface", "airstrike"])

@@ -18,6 +18,7 @@ from campaign.tactical.outcome import (
     campaign_winner,
     declared_units,
     expand_forces,
+    in_rule_set_terms,
     ships_of,
     step_losses,
     unit_rosters,
@@ -258,8 +259,11 @@ def test_a_campaign_battle_lists_each_unit_whole(scenario_1942: Scenario) -> Non
 def test_a_malformed_unit_list_is_refused_by_name() -> None:
     setup = BattleSetup("t", Side("a", "usa"), Side("b", "japan"))
     setup.conditions["campaign_units"] = {"x": {"ships": [{"id": "cv", "tonnage": "big"}]}}
-    with pytest.raises(ValueError, match="'x' ship 'cv': tonnage must be a whole number"):
+    with pytest.raises(ValueError, match=r"'conditions.campaign_units.x.ships\[0\].tonnage': "):
         unit_rosters(setup)
     setup.conditions["campaign_units"] = {"x": {"type": "battleship", "ships": []}}
-    with pytest.raises(ValueError, match="type 'battleship' is not a unit type"):
+    with pytest.raises(ValueError, match=r"campaign_units\.x\.type': must be one of"):
         unit_rosters(setup)
+    # the same check refuses the set-up before any battle
+    with pytest.raises(ValueError, match=r"campaign_units\.x\.type"):
+        in_rule_set_terms("carrier", setup)

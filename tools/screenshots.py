@@ -75,6 +75,21 @@ def main() -> int:
     shot("06-calculator")
     w.chart.zoom_to("Mediterranean")
     shot("07-mediterranean")
+    w.set_control_mode(True)
+    w.control.choose("unit_state", unit="usa_cv_wasp_hornet", state="damaged")
+    w.control.reason.setText("collision in Norfolk harbour, reported late")
+    w.control.apply()
+    w.control.choose("route_tonnage", route="us_can_uk")
+    shot("08-control-edit-mode")
+    from ui.printouts import HandoffDialog, TeamPacksDialog
+
+    for name, dialog in (
+        ("09-team-packs", TeamPacksDialog(w.session, w)),
+        ("10-hand-off-sheets", HandoffDialog(w.session, w)),
+    ):
+        dialog.show()
+        shot(name, dialog)
+        dialog.close()
     w.session.close()
     print(f"screenshots in {args.out}")
     return 0

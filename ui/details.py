@@ -16,9 +16,11 @@ from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 from campaign.board import Board
 from campaign.forces import fleet_cv
 from campaign.orders import Orders
+from campaign.teamview import TeamView
 
 from . import style
 from .mapview import (
+    PUBLIC,
     find_task_force,
     operation_of,
     route_attackers,
@@ -30,7 +32,12 @@ from .mapview import (
 )
 from .session import GameSession
 
-KIND_NAMES = {"fleet_base": "Fleet base", "port": "Port", "island": "Island"}
+KIND_NAMES = {
+    "fleet_base": "Fleet base",
+    "port": "Port",
+    "island": "Island",
+    "fleet_train": "Fleet train (a mobile fleet base)",
+}
 STATE_NAMES = {"ready": "ready", "damaged": "damaged", "sunk": "sunk"}
 
 
@@ -47,6 +54,7 @@ class DetailsPanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.browser)
         self._item: tuple[str, str] | None = None
+        self._team: str | None = None
         session.gameChanged.connect(self.clear)
         session.stateChanged.connect(self.refresh)
         session.ordersChanged.connect(self.refresh)
@@ -63,6 +71,16 @@ class DetailsPanel(QWidget):
             f"<p style='color:{style.MUTED.name()}'>Click a sea area, base, route or task "
             "force on the chart to see it here.</p>"
         )
+
+    @property
+    def team(self) -> str | None:
+        return self._team
+
+    def set_team(self, nation: str | None) -> None:
+        """Show the cards as ``nation``'s team may read them (its team view), or Game
+        Control's (``None``: everything)."""
+        self._team = nation or None
+        self.refresh()
 
     def show_item(self, kind: str, key: str) -> None:
         """Show an object: kind is "area", "base", "route" or "task_force"."""
@@ -82,14 +100,18 @@ class DetailsPanel(QWidget):
         kind, key = self._item
         board = self.session.board()
         orders = self.session.all_orders()
-        make = {
-            "base": _base_card,
-            "task_force": _task_force_card,
-            "route": _route_card,
-            "area": _area_card,
-        }.get(kind)
+        view = self.session.team_view(self._team) if self._team else None
         try:
-            body = make(board, orders, key) if make else ""
+            if view is not None:
+                body = _team_card(board, view, orders.get(view.nation), kind, key)
+            else:
+                make = {
+                    "base": _base_card,
+                    "task_force": _task_force_card,
+                    "route": _route_card,
+                    "area": _area_card,
+                }.get(kind)
+                body = make(board, orders, key) if make else ""
         except KeyError:
             body = ""
         if not body:
@@ -130,6 +152,18 @@ def _base_card(board: Board, orders: dict[str, Orders], base: str) -> str:
         f"{' (island)' if row['island'] else ''} in "
         f"{escape(board.area_name(board.area_of(base)))}<br>"
         f"Held by {_nation(board, board.holder(base))}</p>",
+    ]
+    if row["kind"] == "fleet_train":
+        train = state.fleet_trains[base]
+        supported, why = board.fleet_train_support(base)
+        parts.append(
+            f"<p>Supplied from {escape(board.place_name(train.origin))} by "
+            f"'{escape(board.route(train.route).name)}' "
+            f"(effective lift {board.route(train.route).effective_lift}) — "
+            + ("it supports the fleet this turn" if supported else f"<b>{escape(why)}</b>")
+            + "</p>"
+        )
+    parts += [
         "<h3>In port</h3>",
     ]
     units = [state.units[u] for u in units_at(state, base)]
@@ -307,5 +341,136 @@ def _area_card(board: Board, orders: dict[str, Orders], area_id: str) -> str:
             "<p>Merchant routes contested here for: "
             + escape(", ".join(board.name_of(side) for side in contested))
             + "</p>"
+        )
+    return "".join(parts)
+
+
+# -- a team's cards: made from its team view (docs/team-views.md) -----------------------------
+def _team_card(board: Board, view: TeamView, own: Orders | None, kind: str, key: str) -> str:
+    """A card as the team of ``view`` may read it: an In Port card with the units, Air
+    Points and garrisons it knows of; its own task forces whole and the others' counters
+    as placed on the map; a route without an enemy's tonnage or allocations."""
+    mine = {view.nation: own} if own is not None else {}
+    if kind == "area":
+        return _area_card(board, {}, key)
+    if kind == "task_force":
+        if key.startswith(f"{PUBLIC}:"):
+            return _counter_card(board, view, key)
+        return _task_force_card(board, mine, key) if key.startswith(f"{view.nation}:") else ""
+    if kind == "base":
+        return _team_base_card(board, view, mine, key)
+    if kind == "route":
+        return _team_route_card(board, view, mine, key)
+    return ""
+
+
+def _counter_card(board: Board, view: TeamView, key: str) -> str:
+    _, nation, base, _n = key.split(":", 3)
+    here = sum(1 for c in view.counters if c.nation == nation and c.base == base)
+    return (
+        f"<h2>Task force counter</h2><p>{_nation(board, nation)} · at "
+        f"{escape(board.place_name(base))} ({escape(board.area_name(board.area_of(base)))})"
+        f"{f' — {here} counters here' if here > 1 else ''}</p>"
+        f"<p style='color:{style.MUTED.name()}'>Its units, Fleet CV and name are on "
+        f"{escape(view.name_of(nation))}'s Task Force Card: not known to the "
+        f"{escape(view.name)} team (002: <i>a TF Counter placed on the Map</i>).</p>"
+    )
+
+
+def _team_base_card(board: Board, view: TeamView, mine: dict[str, Orders], base: str) -> str:
+    row = board.bases[base]
+    parts = [
+        f"<h2>{escape(str(row['name']))}</h2>",
+        f"<p>{KIND_NAMES.get(str(row['kind']), str(row['kind']))}"
+        f"{' (island)' if row['island'] else ''} in "
+        f"{escape(board.area_name(board.area_of(base)))}<br>"
+        f"Held by {_nation(board, board.holder(base))}</p>",
+        "<h3>In port (known to your team)</h3>",
+    ]
+    units = sorted(view.known_units_at(base), key=lambda u: (u.nation, u.type, u.name))
+    if units:
+        parts.append(
+            _table(
+                [
+                    [
+                        _nation(board, u.nation),
+                        escape(type_name(u.type)),
+                        escape(u.name),
+                        STATE_NAMES.get(u.state, u.state),
+                    ]
+                    for u in units
+                ],
+                ["Nation", "Type", "Unit", "State"],
+            )
+        )
+    else:
+        parts.append("<p>None known.</p>")
+    lsp = view.lsp_at(base)
+    parts.append(f"<h3>LSP</h3><p>{f'{lsp} of yours' if lsp else 'None of yours.'}</p>")
+    garrisons = view.known_garrisons_at(base)
+    parts.append("<h3>Garrisons (known)</h3>")
+    parts.append(
+        _table([[_nation(board, g.nation), str(g.garrisons)] for g in garrisons])
+        if garrisons
+        else "<p>None known.</p>"
+    )
+    air = view.known_air_at(base)
+    parts.append("<h3>Air Points (known)</h3>")
+    parts.append(
+        _table([[_nation(board, a.nation), escape(a.kind), str(a.points)] for a in air])
+        if air
+        else "<p>None known.</p>"
+    )
+    forces = [tf for o in mine.values() for tf in o.task_forces if tf.base == base]
+    counters = [c for c in view.counters if c.base == base]
+    if forces or counters:
+        parts.append("<h3>Task forces here</h3><ul>")
+        parts += [f"<li>{escape(tf.name)} ({_nation(board, view.nation)})</li>" for tf in forces]
+        parts += [f"<li>a counter of {_nation(board, c.nation)}</li>" for c in counters]
+        parts.append("</ul>")
+    return "".join(parts)
+
+
+def _team_route_card(board: Board, view: TeamView, mine: dict[str, Orders], route_id: str) -> str:
+    route = view.route(route_id)
+    if route is None:
+        return ""
+    status = board.route_status(route_id)
+    colour = {
+        "working": style.ROUTE_WORKING,
+        "contested": style.ROUTE_CONTESTED,
+        "cut": style.ROUTE_CUT,
+    }[status.state].name()
+    unknown = "not known to your team"
+    parts = [
+        f"<h2>{route.serial}. {escape(route.name)}</h2>",
+        f"<p>{_nation(board, route.nation)}<br>"
+        f"{escape(board.place_name(route.origin))} → "
+        f"{escape(board.place_name(route.destination))}</p>",
+        _table(
+            [
+                ["Tonnage", unknown if route.tonnage is None else str(route.tonnage)],
+                ["Length", f"{route.length} ({len(route.path) - 1} moves)"],
+                [
+                    "Effective lift",
+                    unknown if route.effective_lift is None else str(route.effective_lift),
+                ],
+                [
+                    "State",
+                    f"<b style='color:{colour}'>{escape(route_status_words(board, route_id))}</b>",
+                ],
+            ]
+        ),
+        "<h3>Path</h3><p>" + " → ".join(escape(board.area_name(a)) for a in route.path) + "</p>",
+    ]
+    for title, lines in (
+        ("Your escorts", route_escorts(board, mine, route_id)),
+        ("Your attackers", route_attackers(board, mine, route_id)),
+    ):
+        parts.append(f"<h3>{title}</h3>")
+        parts.append(
+            "<ul>" + "".join(f"<li>{escape(x)}</li>" for x in lines) + "</ul>"
+            if lines
+            else "<p>None ordered.</p>"
         )
     return "".join(parts)

@@ -1,8 +1,9 @@
 """Printable and spreadsheet exports: the turn report and the merchant routes chart.
 
-Every export reads the game through :class:`ui.session.GameSession` and every team output
-goes through :func:`campaign.events.visible` (the one fog-of-war filter), so a file made
-for a team holds only what that team may know. ``viewer=None`` is Game Control.
+Every export reads the game through :class:`ui.session.GameSession`; every team output
+goes through :func:`campaign.events.visible` (the one fog-of-war filter) and the team's
+:class:`~campaign.teamview.TeamView`, so a file made for a team holds only what that team
+may know (docs/team-views.md). ``viewer=None`` is Game Control.
 
 * CSV: UTF-8, ``\\n`` line ends, a header row (:data:`REPORT_HEADER`,
   :data:`ROUTES_HEADER`; Game Control's report adds a ``seen_by`` column).
@@ -33,8 +34,11 @@ from PySide6.QtGui import (
     QTextDocument,
 )
 
+from campaign.board import WORKING
 from campaign.events import UMPIRE, Event, visible
 from campaign.turn import STEPS
+from campaign.untrusted import spreadsheet_safe
+from campaign.world import length_class
 
 if TYPE_CHECKING:
     from ui.session import GameSession
@@ -183,9 +187,12 @@ def report_rows(
 # -- the merchant routes chart -------------------------------------------------------------
 def route_rows(session: GameSession, viewer: str | None = None) -> list[list[Any]]:
     """Annex B lines for every route (serial order): tonnage, length, effective lift, the
-    escorts and attackers allocated in the report turn (step 5 events, through
-    :func:`visible`: a team sees only the allocations it may know of) and whether the
-    route is working now."""
+    escorts and attackers allocated in the report turn (step 5 events) and whether the
+    route is working now. A team's chart is made from its team view: another nation's
+    route shows its public name and no tonnage (002: the chart *is maintained by naval map
+    control*), and only the allocations the team's own events name."""
+    if not is_game_control(viewer):
+        return _team_route_rows(session, str(viewer))
     board = session.board()
     allocations: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
     for e in report_events(session, viewer):
@@ -215,6 +222,44 @@ def route_rows(session: GameSession, viewer: str | None = None) -> list[list[Any
     return rows
 
 
+def _team_route_rows(session: GameSession, nation: str) -> list[list[Any]]:
+    view = session.team_view(nation)
+    turn = default_turn(session)
+    places = {b.id: b.name for b in view.bases}
+    air = {a.id: a for a in (*view.air, *view.allied_air)}
+    allocations: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    for e in view.events:
+        if e.turn == turn and e.kind in ("escort_allocated", "raiders_allocated"):
+            side = "escorts" if e.kind == "escort_allocated" else "attackers"
+            names = []
+            for u in e.data.get("units", []):
+                unit = view.unit(str(u))
+                names.append(unit.name if unit else str(u))
+            for air_id, points in e.data.get("air", []):
+                known = air.get(str(air_id))
+                where = places.get(known.base, known.base) if known else str(air_id)
+                names.append(f"air at {where} ({points} pt)")
+            allocations[str(e.data.get("route", ""))][side].extend(names)
+    rows = []
+    for r in view.routes:
+        length = length_class(len(r.path) - 1)
+        here = allocations.get(r.id, {})
+        rows.append(
+            [
+                r.serial,
+                r.name,
+                view.name_of(r.nation),
+                "not known" if r.tonnage is None else r.tonnage,
+                f"{length.label} (x{_multiplier(length.multiplier)})",
+                "not known" if r.effective_lift is None else r.effective_lift,
+                "; ".join(here.get("escorts", [])),
+                "; ".join(here.get("attackers", [])),
+                "working" if r.state == WORKING else f"not working: {r.why}",
+            ]
+        )
+    return rows
+
+
 def _air_name(session: GameSession, air_id: str, points: int) -> str:
     """``"air at Malta (1 pt)"``: land-based air named by its base."""
     air = session.state.air.get(air_id)
@@ -228,11 +273,14 @@ def _multiplier(value: Any) -> str:
 
 # -- CSV ---------------------------------------------------------------------------------------
 def _write_csv(path: str | Path, header: Sequence[str], rows: Iterable[Sequence[Any]]) -> Path:
+    """A CSV for people: a text cell a spreadsheet would run as a formula (a unit named
+    ``=HYPERLINK(…)`` in a shared game file) is written with a leading ``'``
+    (:func:`campaign.untrusted.spreadsheet_safe`)."""
     path = Path(path)
     with path.open("w", encoding="utf-8", newline="") as f:
         writer = csv.writer(f, lineterminator="\n")
         writer.writerow(header)
-        writer.writerows(rows)
+        writer.writerows([spreadsheet_safe(cell) for cell in row] for row in rows)
     return path
 
 

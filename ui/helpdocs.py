@@ -1,6 +1,7 @@
 """The documents an umpire or an order-of-battle editor looks things up in, inside the app:
 every reading of the rules, the scenario, orders and battle set-up formats, the historical
-defaults and the ship data review (the Markdown files of ``docs/``)."""
+defaults, the ship data review and what each team may know (the Markdown files of
+``docs/``)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ DOCUMENTS: dict[str, str] = {
     "&Battle set-up files": "battle-setups.md",
     "&Historical defaults": "historical-defaults.md",
     "Ship &data review": "ship-data-review.md",
+    "What each &team may know": "team-views.md",
 }
 
 

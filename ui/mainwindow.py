@@ -41,12 +41,14 @@ from . import export
 from .battle import BattleWindow
 from .battlesetup import TYPED, FightDialog
 from .calculator import CalculatorPanel
+from .controlroom import ControlPanel
 from .details import DetailsPanel
 from .dialogs import DialogLosses, ask_die
 from .helpdocs import DOCUMENTS, DocumentWindow
 from .mapview import SeaChart
 from .oddschart import OddsPanel
 from .orders import OrdersEditor
+from .printouts import HandoffDialog, TeamPacksDialog, write_handoffs, write_team_packs
 from .report import ReportPanel
 from .session import GameSession, discard_recovery
 from .tacticalodds import ComingBattle, TacticalOddsPanel
@@ -94,6 +96,10 @@ class MainWindow(QMainWindow):
         right.addTab(self.orders, "Orders")
         right.addTab(self.details, "Details")
         self.right_tabs = right
+        self.control = ControlPanel(self.session)  # a tab while Control edit mode is on
+        self.session.gameChanged.connect(
+            lambda: self.set_control_mode(self.control_action.isChecked())
+        )
         self.right = self._dock("Orders and details", right, Qt.DockWidgetArea.RightDockWidgetArea)
         self.report = ReportPanel(self.session)
         self.calculator = CalculatorPanel()
@@ -115,6 +121,8 @@ class MainWindow(QMainWindow):
         self.turnbar.dice_mode.currentIndexChanged.connect(self._dice_mode)
         self.chart.selected.connect(self._selected)
         self.chart.taskForceDropped.connect(self._task_force_dropped)
+        # the report's own view menu switches the chart and the details too
+        self.report.viewerChanged.connect(self._show_viewer)
         self.session.gameChanged.connect(self._update_title)
         self.session.stateChanged.connect(self._update_title)
         self.session.dirtyChanged.connect(lambda _d: self._update_title())
@@ -182,6 +190,19 @@ class MainWindow(QMainWindow):
         self._action(exports, "Turn report as CSV…", lambda: self._export("report", "csv"))
         self._action(exports, "Merchant route chart as PDF…", lambda: self._export("routes", "pdf"))
         self._action(exports, "Merchant route chart as CSV…", lambda: self._export("routes", "csv"))
+        exports.addSeparator()
+        self._action(
+            exports,
+            "Team packs…",
+            self.export_team_packs,
+            tip="One PDF per team: report, cards, route chart, order sheet and seat code",
+        )
+        self._action(
+            exports,
+            "Hand-off sheets…",
+            self.export_handoffs,
+            tip="What the land and economic games need from this turn, as CSV and PDF",
+        )
         file.addSeparator()
         self._action(file, "&Quit", self.close, QKeySequence.StandardKey.Quit)
 
@@ -192,6 +213,23 @@ class MainWindow(QMainWindow):
         redo.setShortcut(QKeySequence.StandardKey.Redo)
         edit.addAction(undo)
         edit.addAction(redo)
+
+        game = bar.addMenu("&Game")
+        self.control_action = self._action(
+            game,
+            "&Control edit mode",
+            self.set_control_mode,
+            "Ctrl+Shift+E",
+            "Correct the game as it stands (each edit with a reason, seen by the teams "
+            "concerned, undoable), see the audit, rule on cards",
+        )
+        self.control_action.setCheckable(True)
+        self._action(
+            game,
+            "&Rule on Advantage Cards…",
+            self.show_rulings,
+            tip="Cards played for 'some other advantage' awaiting Game Control's ruling",
+        )
 
         view = bar.addMenu("&View")
         self._action(view, "&Fit the world", self.chart.fit_world, "Ctrl+0")
@@ -452,7 +490,11 @@ class MainWindow(QMainWindow):
         if dialog.exec() != QDialog.DialogCode.Accepted or dialog.chosen is None:
             return
         rule_set = str(dialog.rule_set.currentData())
-        setup = in_rule_set_terms(rule_set, dialog.chosen)
+        try:
+            setup = in_rule_set_terms(rule_set, dialog.chosen)
+        except ValueError as exc:
+            self.error("This battle cannot be fought", str(exc))
+            return
         if dialog.dice.currentData() == TYPED:
             dice: Dice = ManualDice(ask_die(self))
         else:
@@ -472,8 +514,14 @@ class MainWindow(QMainWindow):
 
     # -- views -------------------------------------------------------------------------------------
     def set_viewer(self, nation: str | None) -> None:
+        """Show everything as one team may know it (the report, the chart and the
+        details: its team view), or as Game Control (``None``)."""
         self.report.set_viewer(nation or "", confirm=False)
-        self.chart.set_team(nation)
+        self._show_viewer(nation or "")
+
+    def _show_viewer(self, nation: str) -> None:
+        self.chart.set_team(nation or None)
+        self.details.set_team(nation or None)
 
     def choose_team(self) -> None:
         if not self.session.is_open:
@@ -490,7 +538,65 @@ class MainWindow(QMainWindow):
         if ok and text.strip() and not self.chart.find_place(text.strip()):
             self.statusBar().showMessage(f"Nothing called '{text}' on the map", 4000)
 
+    # -- Game Control's table -------------------------------------------------------------------
+    def set_control_mode(self, on: bool) -> None:
+        """Show (or hide) the Control edit panel beside the orders and details; while it is
+        shown, a click on the map fills its forms."""
+        on = bool(on) and self.session.is_open
+        self.control_action.setChecked(on)
+        index = self.right_tabs.indexOf(self.control)
+        if on and index < 0:
+            self.right_tabs.addTab(self.control, "Control edits")
+        if on:
+            self.right_tabs.setCurrentWidget(self.control)
+        elif index >= 0:
+            self.right_tabs.removeTab(index)
+
+    def show_rulings(self) -> None:
+        if not self.session.is_open:
+            return
+        self.set_control_mode(True)
+        self.control.pending_list.setFocus()
+        if self.control.pending:
+            self.control.pending_list.setCurrentRow(0)
+        else:
+            self.statusBar().showMessage("No Advantage Card awaits a ruling.", 4000)
+
+    def export_team_packs(self) -> None:
+        if not self.session.is_open:
+            return
+        dialog = TeamPacksDialog(self.session, self)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return
+        try:
+            written = write_team_packs(self.session, dialog.choice(), self)
+        except (OSError, ValueError) as exc:
+            self.error("The team packs could not be written", str(exc))
+            return
+        self.statusBar().showMessage(
+            f"Wrote {len(written)} team pack(s) to {dialog.choice().folder}", 6000
+        )
+
+    def export_handoffs(self) -> None:
+        if not self.session.is_open:
+            return
+        dialog = HandoffDialog(self.session, self)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return
+        try:
+            written = write_handoffs(self.session, dialog.choice(), self)
+        except (OSError, ValueError) as exc:
+            self.error("The hand-off sheets could not be written", str(exc))
+            return
+        self.statusBar().showMessage(
+            f"Wrote {len(written)} file(s) to {dialog.choice().folder}", 6000
+        )
+
     def _selected(self, kind: str, ident: str) -> None:
+        if self.right_tabs.indexOf(self.control) >= 0:
+            self.right_tabs.setCurrentWidget(self.control)
+            self.control.pick(kind, ident)
+            return
         self.right_tabs.setCurrentWidget(self.details)
         if kind == "task_force":
             self.chart.show_range(ident)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from html import escape
@@ -61,6 +61,7 @@ from campaign.board import CONTESTED, CUT, WORKING, Board, RouteForce, RouteStat
 from campaign.forces import fleet_cv
 from campaign.orders import Orders, TaskForce
 from campaign.state import GameState
+from campaign.teamview import TeamView
 from campaign.world import World
 
 from . import style
@@ -93,6 +94,8 @@ BASE_LABELS_FROM = 6.5
 MINOR_BASES_FROM = 1.6
 BADGES_FROM = 7.0
 FULL_COUNTERS_FROM = 6.0
+#: the first part of the key of another nation's task force counter in a team view
+PUBLIC = "public"
 MAX_PX_PER_DEG = 120.0
 #: below this zoom the land is drawn from rings thinned to COARSE_DEG (under a pixel)
 COARSE_BELOW_PPD = 2.0
@@ -102,7 +105,12 @@ TILE = 60.0 * DEG
 #: beyond the chart (shown only when the window is taller than the world)
 FRAME = QColor("#cfd9e0")
 
-KIND_NAMES = {"fleet_base": "Fleet base", "port": "Port", "island": "Island"}
+KIND_NAMES = {
+    "fleet_base": "Fleet base",
+    "port": "Port",
+    "island": "Island",
+    "fleet_train": "Fleet train",
+}
 ROLE_KIND, ROLE_KEY = 0, 1
 
 
@@ -421,6 +429,11 @@ def _draw_symbol(painter: QPainter, kind: str, colour: QColor) -> None:
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(QColor(255, 255, 255, 235))
         painter.drawEllipse(QPointF(0, 0), 1.9, 1.9)
+    elif kind == "fleet_train":  # a mobile fleet base: a square with a harbour mark
+        painter.drawRect(QRectF(-4.6, -4.6, 9.2, 9.2))
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor(255, 255, 255, 235))
+        painter.drawEllipse(QPointF(0, 0), 1.9, 1.9)
     elif kind == "island":
         painter.drawPolygon(
             QPolygonF([QPointF(0, -4.2), QPointF(4.2, 0), QPointF(0, 4.2), QPointF(-4.2, 0)])
@@ -519,7 +532,7 @@ class _Counter(QGraphicsItem):
     def __init__(self, key: str) -> None:
         super().__init__()
         self.name = ""
-        self.cv = 0
+        self.cv: int | None = 0
         self.colour = QColor("#777777")
         self.flagged = False
         self.compact = False
@@ -534,13 +547,15 @@ class _Counter(QGraphicsItem):
         self.setZValue(40)
 
     def text(self) -> str:
+        if self.cv is None:  # another nation's counter: its card is not the team's
+            return "TF"
         if self.compact:
             return str(self.cv)
         name = self.name if len(self.name) <= 22 else self.name[:21].rstrip() + "…"
         return f"{name}  {self.cv}"
 
     def set_look(
-        self, name: str, cv: int, colour: QColor, flagged: bool, slot: int, compact: bool
+        self, name: str, cv: int | None, colour: QColor, flagged: bool, slot: int, compact: bool
     ) -> None:
         look = (name, cv, colour.rgb(), flagged, slot, compact)
         if look == (self.name, self.cv, self.colour.rgb(), self.flagged, self.slot, self.compact):
@@ -813,13 +828,22 @@ class SeaChart(QGraphicsView):
                 item.setVisible(show)
 
     def set_team(self, nation: str | None) -> None:
-        """Team view (only ``nation``'s own task forces) or Game Control (``None``: all)."""
+        """A team's view or Game Control's (``None``: everything). A team's chart is drawn
+        from its :class:`~campaign.teamview.TeamView`: its own task forces, the other
+        nations' counters placed on the map this turn (whose and where only), Air Points
+        and garrisons it knows of, and no tonnage but its own (docs/team-views.md)."""
         self._team = nation or None
-        for key, counter in self.counters.items():
-            counter.setVisible(self._counter_visible(key))
+        if self.session.is_open and self.areas:
+            self.refresh_state()
         sel = self._selection
-        if sel and sel[0] == "task_force" and not self._counter_visible(sel[1]):
+        if sel and sel[0] == "task_force" and sel[1] not in self.counters:
             self.set_selection(None, None)
+
+    def team_view(self) -> TeamView | None:
+        """The team view the chart shows (None: Game Control's chart)."""
+        if self._team is None or not self.session.is_open:
+            return None
+        return self.session.team_view(self._team)
 
     def set_selection(self, kind: str | None, key: str | None) -> None:
         """Highlight one object (or none) without announcing it."""
@@ -1037,36 +1061,8 @@ class SeaChart(QGraphicsView):
             self.scene().addItem(item)
 
     def _build_bases(self, board: Board) -> None:
-        font = style.ui_font(7.0)
-        bold = style.ui_font(7.0, bold=True)
         for base_id, row in board.bases.items():
-            area = str(row["sea_area"])
-            ring = self._area_polys.get(area)
-            lon = float(row["lon"])
-            if ring:
-                lons = [p[0] for p in ring]
-                lon = near_lon(lon, (min(lons) + max(lons)) / 2.0)
-            else:
-                lon = chart_lon(lon)
-            point = scene_point(lon, float(row["lat"]))
-            self.base_points[base_id] = point
-            kind = str(row["kind"])
-            symbol = _BaseSymbol(base_id, kind)
-            symbol.setPos(point)
-            self.scene().addItem(symbol)
-            self.bases[base_id] = symbol
-            label = _Label(
-                str(row["name"]),
-                bold if kind == "fleet_base" else font,
-                style.TEXT,
-                "base",
-                base_id,
-            )
-            label.setPos(point)
-            label.setZValue(14)
-            label.setVisible(False)
-            self.scene().addItem(label)
-            self.base_labels[base_id] = label
+            self._add_base(base_id, row)
         self._refresh_bases(board)
 
     def _build_routes(self, board: Board) -> None:
@@ -1078,6 +1074,72 @@ class SeaChart(QGraphicsView):
             self.scene().addItem(item)
             self.routes[route_id] = item
         self._refresh_routes(board)
+
+    def _base_point(self, row: Mapping[str, object]) -> QPointF:
+        area = str(row["sea_area"])
+        ring = self._area_polys.get(area)
+        lon = float(str(row["lon"]))
+        if ring:
+            lons = [p[0] for p in ring]
+            lon = near_lon(lon, (min(lons) + max(lons)) / 2.0)
+        else:
+            lon = chart_lon(lon)
+        return scene_point(lon, float(str(row["lat"])))
+
+    def _add_base(self, base_id: str, row: Mapping[str, object]) -> None:
+        """A place's symbol and label (fleet trains come and go during play)."""
+        font = style.ui_font(7.0)
+        bold = style.ui_font(7.0, bold=True)
+        point = self._base_point(row)
+        self.base_points[base_id] = point
+        kind = str(row["kind"])
+        symbol = _BaseSymbol(base_id, kind)
+        symbol.setPos(point)
+        self.scene().addItem(symbol)
+        self.bases[base_id] = symbol
+        label = _Label(
+            str(row["name"]),
+            bold if kind in ("fleet_base", "fleet_train") else font,
+            style.TEXT,
+            "base",
+            base_id,
+        )
+        label.setPos(point)
+        label.setZValue(14)
+        label.setVisible(False)
+        self.scene().addItem(label)
+        self.base_labels[base_id] = label
+
+    def _sync_fleet_trains(self, board: Board) -> bool:
+        """Fleet trains set up, moved or disbanded since the chart was drawn; True if any."""
+        changed = False
+        for base_id in [b for b, s in self.bases.items() if s.kind == "fleet_train"]:
+            row = board.bases.get(base_id)
+            if row is None or self._base_point(row) != self.base_points[base_id]:
+                self.scene().removeItem(self.bases.pop(base_id))
+                self.scene().removeItem(self.base_labels.pop(base_id))
+                del self.base_points[base_id]
+                changed = True
+        for base_id, row in board.bases.items():
+            if base_id not in self.bases:
+                self._add_base(base_id, row)
+                changed = True
+        if changed:
+            self._order_bases()
+            for route_id, row in board.route_rows.items():  # their routes end elsewhere now
+                ends = {row["origin"], row["destination"]}
+                if any(board.bases.get(str(e), {}).get("kind") == "fleet_train" for e in ends):
+                    self._route_geo.pop(route_id, None)
+        return changed
+
+    def _order_bases(self) -> None:
+        """The order base names are placed in (fleet bases and trains, ports, islands) and
+        the index the pointer finds bases with."""
+        rank = {"fleet_base": 0, "fleet_train": 0, "port": 1, "island": 2}
+        self._base_order = sorted(self.bases, key=lambda b: (rank.get(self.bases[b].kind, 3), b))
+        self._base_cells: _Cells[str] = _Cells(CELL)
+        for base_id, point in self.base_points.items():
+            self._base_cells.add(base_id, QRectF(point, point))
 
     def _route_path(self, board: Board, route_id: str) -> list[QLineF]:
         line = board.route(route_id)
@@ -1139,14 +1201,10 @@ class SeaChart(QGraphicsView):
         self._ghost_points = ghosts
         # the order names are placed in: big areas first; fleet bases, ports, islands
         self._area_order = sorted(self.areas, key=lambda a: -_area_size(self._area_polys[a]))
-        rank = {"fleet_base": 0, "port": 1, "island": 2}
-        self._base_order = sorted(self.bases, key=lambda b: (rank.get(self.bases[b].kind, 3), b))
         self._sea_cells: _Cells[int] = _Cells(CELL)
         for index, (_area, _poly, bounds) in enumerate(sea):
             self._sea_cells.add(index, bounds)
-        self._base_cells: _Cells[str] = _Cells(CELL)
-        for base_id, point in self.base_points.items():
-            self._base_cells.add(base_id, QRectF(point, point))
+        self._order_bases()
 
     # -- keeping up with the model -------------------------------------------------------------
     def _on_game_changed(self) -> None:
@@ -1157,7 +1215,7 @@ class SeaChart(QGraphicsView):
 
     def _on_orders_changed(self, nation: str) -> None:
         if self.session.is_open and self.areas:
-            self._sync_counters(self.session.all_orders(), self.session.state)
+            self._sync_counters(self.session.all_orders(), self.session.state, self.team_view())
 
     def refresh_state(self) -> None:
         """The state moved: recolour holders and routes, redo counters (only what changed)."""
@@ -1168,23 +1226,37 @@ class SeaChart(QGraphicsView):
             self.rebuild()
             return
         board = self.session.board()
-        self._refresh_bases(board)
-        self._refresh_routes(board)
+        if self._sync_fleet_trains(board):
+            self._layout_scale = -1.0
+            self._layout_labels()
+        view = self.team_view()
+        self._refresh_bases(board, view)
+        self._refresh_routes(board, view)
         self.resetCachedContent()  # holders' colours past the edges
-        self._sync_counters(self.session.all_orders(), board.state)
+        self._sync_counters(self.session.all_orders(), board.state, view)
 
-    def _refresh_bases(self, board: Board) -> None:
+    def _refresh_bases(self, board: Board, view: TeamView | None = None) -> None:
+        """Holders' colours (public), and the Air Points and garrisons there: all of them
+        for Game Control, those the team knows of in a team view."""
         nations = board.nations
         state = board.state
         air: dict[str, int] = {}
-        for unit in state.air.values():
-            air[unit.base] = air.get(unit.base, 0) + unit.points
+        garrisons: dict[str, int] = {}
+        if view is None:
+            for unit in state.air.values():
+                air[unit.base] = air.get(unit.base, 0) + unit.points
+            for base_id, held in state.garrisons.items():
+                garrisons[base_id] = sum(held.values())
+        else:
+            for a in (*view.air, *view.allied_air):
+                air[a.base] = air.get(a.base, 0) + a.points
+            for g in (*view.garrisons, *view.allied_garrisons):
+                garrisons[g.base] = garrisons.get(g.base, 0) + g.garrisons
         for base_id, symbol in self.bases.items():
             colour = style.nation_colour(nations, board.holder(base_id))
-            garrison = sum(state.garrisons.get(base_id, {}).values())
-            symbol.set_look(colour, air.get(base_id, 0), garrison)
+            symbol.set_look(colour, air.get(base_id, 0), garrisons.get(base_id, 0))
 
-    def _refresh_routes(self, board: Board) -> None:
+    def _refresh_routes(self, board: Board, view: TeamView | None = None) -> None:
         for route_id in list(self.routes):
             if route_id not in board.route_rows:
                 self.scene().removeItem(self.routes.pop(route_id))
@@ -1205,16 +1277,18 @@ class SeaChart(QGraphicsView):
                 item.setPath(_polyline_path(lines))
             state = board.route_status(route_id)
             self._route_states[route_id] = state
-            tonnage = board.state.routes.get(route_id, 0)
+            seen = view.route(route_id) if view is not None else None
+            # a team knows the tonnage of its own routes only: the others are drawn thin
+            tonnage = board.state.routes.get(route_id, 0) if view is None else seen and seen.tonnage
             colour = {
                 WORKING: style.ROUTE_WORKING,
                 CONTESTED: style.ROUTE_CONTESTED,
                 CUT: style.ROUTE_CUT,
             }[state.state]
-            width = 0.9 + 3.1 * math.sqrt(min(tonnage, 60) / 60.0)
+            width = 0.9 + 3.1 * math.sqrt(min(tonnage or 0, 60) / 60.0)
             pen = _cosmetic(
                 colour,
-                width,
+                width if tonnage is not None else 1.3,
                 dash=tonnage == 0 or state.state == CUT,
             )
             if pen != item.pen():
@@ -1222,13 +1296,27 @@ class SeaChart(QGraphicsView):
         if self._selection and self._selection[0] == "route":
             self._highlight("route", self._selection[1], True)
 
-    def _counter_visible(self, key: str) -> bool:
-        return self._team is None or key.split(":", 1)[0] == self._team
-
-    def _sync_counters(self, orders: dict[str, Orders], state: GameState) -> None:
-        """Make the counters match this turn's task forces: add, update, remove."""
+    def _sync_counters(
+        self, orders: dict[str, Orders], state: GameState, view: TeamView | None = None
+    ) -> None:
+        """Make the counters match this turn's task forces: add, update, remove. In a team
+        view: the team's own task forces (its orders) and the other nations' counters
+        placed on the map this turn (keys ``public:NATION:BASE:N``: whose and where)."""
         nations = self.session.scenario.by_id("nations")
-        wanted: dict[str, tuple[str, int, QColor, bool, str]] = {}
+        wanted: dict[str, tuple[str, int | None, QColor, bool, str]] = {}
+        if view is not None:
+            orders = {n: o for n, o in orders.items() if n == view.nation}
+            seen: dict[tuple[str, str], int] = {}
+            for c in view.counters:
+                n = seen[(c.nation, c.base)] = seen.get((c.nation, c.base), 0) + 1
+                if c.base in self.base_points:
+                    wanted[f"{PUBLIC}:{c.nation}:{c.base}:{n}"] = (
+                        "",
+                        None,
+                        style.nation_colour(nations, c.nation),
+                        False,
+                        c.base,
+                    )
         for nation, mine in orders.items():
             for tf in mine.task_forces:
                 if tf.base not in self.base_points:
@@ -1257,7 +1345,6 @@ class SeaChart(QGraphicsView):
             slots[base] = slot + 1
             counter.setPos(self.base_points[base])
             counter.set_look(name, cv, colour, flagged, slot, compact)
-            counter.setVisible(self._counter_visible(key))
         if self._range:
             # the force shown may have changed base or gone
             self._range_stale()
@@ -1424,6 +1511,10 @@ class SeaChart(QGraphicsView):
             return ""
         board = self.session.board()
         orders = self.session.all_orders()
+        view = self.team_view()
+        if view is not None and kind != "area":
+            own = {view.nation: orders[view.nation]} if view.nation in orders else {}
+            return _team_tooltip(board, view, own, kind, key)
         if kind == "base":
             return _base_tooltip(board, key)
         if kind == "route":
@@ -1460,7 +1551,7 @@ class SeaChart(QGraphicsView):
     def mousePressEvent(self, event: QMouseEvent) -> None:
         self._press = event.position().toPoint()
         hit = self.pick(self._press) if event.button() == Qt.MouseButton.LeftButton else None
-        if hit is not None and hit[0] == "task_force":
+        if hit is not None and hit[0] == "task_force" and not hit[1].startswith(f"{PUBLIC}:"):
             # a task force counter is picked up: dragging it sends it to a sea area
             self._carrying = hit[1]
             self.setDragMode(QGraphicsView.DragMode.NoDrag)
@@ -1759,8 +1850,72 @@ def _task_force_tooltip(board: Board, orders: dict[str, Orders], key: str) -> st
     return "<br>".join(lines)
 
 
+def _team_tooltip(board: Board, view: TeamView, own: dict[str, Orders], kind: str, key: str) -> str:
+    """The hover text in a team view: what the team's view holds, nothing more."""
+    if kind == "task_force":
+        if key.startswith(f"{PUBLIC}:"):
+            nation, base = key.split(":")[1:3]
+            return (
+                f"<b>Task force counter</b> ({escape(view.name_of(nation))})<br>"
+                f"At {escape(board.place_name(base))}; its card is not known to your team"
+            )
+        return _task_force_tooltip(board, own, key)
+    if kind == "route":
+        route = view.route(key)
+        if route is None:
+            return ""
+        known = route.tonnage is not None
+        lines = [
+            f"<b>{route.serial}. {escape(route.name)}</b> ({escape(view.name_of(route.nation))})",
+            f"{escape(board.place_name(route.origin))} → "
+            f"{escape(board.place_name(route.destination))}",
+            (f"Tonnage {route.tonnage} · " if known else "Tonnage not known · ")
+            + f"{route.length} ({len(route.path) - 1} moves)"
+            + (f" · effective lift {route.effective_lift}" if known else ""),
+            escape(route_status_words(board, key)),
+        ]
+        escorts, attackers = route_escorts(board, own, key), route_attackers(board, own, key)
+        if escorts:
+            lines.append("Your escorts: " + escape("; ".join(escorts)))
+        if attackers:
+            lines.append("Your attackers: " + escape("; ".join(attackers)))
+        return "<br>".join(lines)
+    if kind == "base":
+        row = board.bases[key]
+        lines = [
+            f"<b>{escape(str(row['name']))}</b> — {KIND_NAMES.get(str(row['kind']), row['kind'])}",
+            f"Held by {escape(board.name_of(board.holder(key)))}",
+            f"Sea area: {escape(board.area_name(board.area_of(key)))}",
+        ]
+        if view.lsp_at(key):
+            lines.append(f"Your LSP: {view.lsp_at(key)}")
+        garrisons = view.known_garrisons_at(key)
+        if garrisons:
+            lines.append(
+                "Garrisons: "
+                + ", ".join(f"{escape(view.name_of(g.nation))} {g.garrisons}" for g in garrisons)
+            )
+        air = view.known_air_at(key)
+        if air:
+            lines.append(
+                "Air: "
+                + ", ".join(f"{a.points} {a.kind} ({escape(view.name_of(a.nation))})" for a in air)
+            )
+        units = view.known_units_at(key)
+        if units:
+            lines.append("In port (known to your team):")
+            for u in units[:12]:
+                damaged = " (damaged)" if u.state == "damaged" else ""
+                lines.append(f"&nbsp;• {escape(u.name)} — {type_name(u.type)}{damaged}")
+            if len(units) > 12:
+                lines.append(f"&nbsp;… and {len(units) - 12} more")
+        return "<br>".join(lines)
+    return ""
+
+
 __all__ = [
     "DEG",
+    "PUBLIC",
     "SEAM",
     "THEATRES",
     "SeaChart",

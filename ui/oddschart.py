@@ -387,7 +387,7 @@ class _SideForm(QGroupBox):
             "units in the Task Force (more LSP than units: +2; two steps a unit sink the "
             "whole force, which then cannot win)",
         )
-        self.at_base = QCheckBox("in own fleet base's area (+1)")
+        self.at_base = QCheckBox("a fleet base of its side in the area (+1)")
         self.bonus = _signed_spin(-6, 6, "Advantage Card die bonus")
         self.shift = _signed_spin(-6, 6, "Advantage Card column shift")
         form.addRow("CV", self.cv)

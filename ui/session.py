@@ -23,6 +23,7 @@ from PySide6.QtCore import QObject, QSettings, QStandardPaths, Signal
 
 from campaign import paths
 from campaign.board import Board
+from campaign.control import Edit
 from campaign.dice import DiceLog, ManualDice
 from campaign.engine import Campaign, DiceFactory, seeded
 from campaign.events import Event
@@ -33,6 +34,7 @@ from campaign.orders import OrderProblem, Orders, OrdersError
 from campaign.scenario import Scenario, load_scenario
 from campaign.state import GameState
 from campaign.tactical import BattleSetup, TacticalBattle
+from campaign.teamview import TeamView
 
 MAX_RECENT = 8
 
@@ -245,6 +247,28 @@ class GameSession(QObject):
 
     def events(self, nation: str | None = None, turn: int | None = None) -> list[Event]:
         return self.require().events(nation, turn)
+
+    def team_view(self, nation: str) -> TeamView:
+        """The game as ``nation``'s team may know it: what every team output shows."""
+        return self.require().team_view(nation)
+
+    # -- Game Control's edits ------------------------------------------------------------------
+    def control_edit(self, edit: Edit, reason: str) -> Event:
+        """Make a Control edit (raises :class:`campaign.control.EditError` if refused)."""
+        return self._changed(self.require().control_edit(edit, reason))
+
+    def undo_control_edit(self, number: int, reason: str = "") -> Event:
+        return self._changed(self.require().undo_control_edit(number, reason))
+
+    def rule_on_card(self, card: str, ruling: str) -> Event:
+        return self._changed(self.require().rule_on_card(card, ruling))
+
+    def _changed(self, event: Event) -> Event:
+        self._state = None
+        self._set_dirty(True)
+        self.eventsAdded.emit([event])
+        self.stateChanged.emit()
+        return event
 
     # -- internals -----------------------------------------------------------------------------
     def _new_working_copy(self) -> Path:

@@ -31,7 +31,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..dice import Dice
-from . import AirGroup, BattleResult, BattleSetup, Ship, Side, register
+from . import (
+    FLAG,
+    AirGroup,
+    BattleResult,
+    BattleSetup,
+    Ship,
+    Side,
+    Spec,
+    by_nation,
+    by_side,
+    either,
+    land_group_ids,
+    register,
+    whole,
+)
 
 # ---------------------------------------------------------------------------------------
 # Table 20.44 as data: (AS row label or None for "-", FF row range or None, cells 2..12+)
@@ -398,6 +412,15 @@ CONDITIONS: dict[str, str] = {
     "naval_air": "land-based air group ids that count as naval air (+1 against ships at sea)",
     "at_sea": "true (default) or {'a': bool, 'b': bool}: each side's ships are at sea",
     "surprise": "side a's surprise level, or {'a': n, 'b': n} (3 or more: +1, first strike)",
+}
+#: what each condition may be (a set-up is checked whole before a battle is made)
+CHECKS: dict[str, Spec] = {
+    "strikes": whole(1, 20),
+    "air_drm": by_nation(whole(-6, 6)),
+    "naval_drm": by_nation(whole(-6, 6)),
+    "naval_air": land_group_ids(),
+    "at_sea": either(FLAG, by_side(FLAG)),
+    "surprise": either(whole(0, 10), by_side(whole(0, 10))),
 }
 
 

@@ -34,12 +34,25 @@ roll by roll.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..dice import Dice
-from . import AirGroup, BattleResult, BattleSetup, Ship, TurnBattle, register
+from . import (
+    AirGroup,
+    BattleResult,
+    BattleSetup,
+    Ship,
+    Spec,
+    TurnBattle,
+    by_ship,
+    one_of,
+    register,
+    shape,
+    whole,
+)
 
 RULE_SET = "carrier"
 
@@ -160,6 +173,38 @@ CONDITIONS: dict[str, str] = {
     "commander": "overrides of the automatic commanders: cap_groups_per_carrier (1), "
     "escorts_per_launch (1)",
 }
+
+#: what each condition may be (a set-up is checked whole before a battle is made): the
+#: seed's figures with room to spare, and never a figure that would divide by nothing
+CHECKS: dict[str, Spec] = {
+    "group_strength": whole(1, 50),
+    "land_per_turn": whole(0, 1000),
+    "launch_per_turn": whole(0, 1000),
+    "crippled_at": whole(1, 1000),
+    "sunk_at": whole(1, 1000),
+    "cap_rings": whole(1, 10),
+    "searching_side": one_of("a", "b", "", None),
+    "search_groups": whole(1, 20),
+    "returning_side": one_of("a", "b", "", None),
+    "returning_bombers_per_carrier": whole(0, 100),
+    "turn_limit": whole(1, 200),
+    "dogfight": one_of("paired", "all_escorts"),
+    "aa_hits": one_of("strength_point", "group"),
+    "break_off": one_of("never", "no_working_carrier"),
+    "repair": by_ship(one_of("6", "5-6", "4-6", "3-6", "2-6", "1-6")),
+    "commander": shape(
+        {"cap_groups_per_carrier": whole(0, 10), "escorts_per_launch": whole(0, 10)}
+    ),
+}
+
+
+def check_together(conditions: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+    """A carrier is crippled before (or as) it sinks."""
+    crippled = conditions.get("crippled_at", DEFAULTS["crippled_at"])
+    sunk = conditions.get("sunk_at", DEFAULTS["sunk_at"])
+    if crippled > sunk:
+        yield "conditions.crippled_at", f"{crippled} is more than sunk_at ({sunk})"
+
 
 #: the automatic commanders' fixed policy (a set-up may override under
 #: ``conditions["commander"]``)
@@ -436,11 +481,10 @@ def torpedo_bombing(dice: Dice, strength: int, purpose: str) -> DiceResult:
 
 def repair_needs(cell: str) -> int:
     """The lowest roll that repairs, from a "Repair Damage" cell: ``"5-6"`` → 5, ``"6"`` → 6."""
-    text = str(cell).strip()
-    low = text.split("-")[0].strip()
-    if not low.isdigit() or not 1 <= int(low) <= 6:
+    match = re.fullmatch(r"\s*([1-6])\s*(?:-\s*6\s*)?", str(cell))
+    if not match:
         raise ValueError(f"not a Repair Damage cell: {cell!r}")
-    return int(low)
+    return int(match[1])
 
 
 # ---------------------------------------------------------------------------------------

@@ -34,7 +34,25 @@ from functools import cache
 from typing import Any
 
 from ..dice import Dice
-from . import AirGroup, BattleResult, BattleSetup, Ship, Side, TurnBattle, register
+from . import (
+    FLAG,
+    AirGroup,
+    BattleResult,
+    BattleSetup,
+    Ship,
+    Side,
+    Spec,
+    TurnBattle,
+    by_nation,
+    by_side,
+    either,
+    list_of,
+    number,
+    one_of,
+    register,
+    ship_ids,
+    whole,
+)
 
 RULE_SET = "fastplay"
 
@@ -187,6 +205,7 @@ TYPE_CODES: dict[str, str] = {
     "escort": "DE",
     "submarine": "SS",
     "transport": "AUX",
+    "landing_ship": "AUX",  # "All transport and fleet train vessels" (ships.csv's type)
     "mtb": "MTB",
 }
 CAPACITY: dict[str, int] = {
@@ -267,7 +286,7 @@ CONDITIONS: dict[str, str] = {
     "start_band": "the starting range as a band: '36\"', '24\"', '18\"' or '12\"'",
     "intent": "{'a': ..., 'b': ...}: 'close', 'hold' or 'open', or a list, one a turn ('close')",
     "night": "true: a night action (2D6 visibility, radar, identification)",
-    "weather": "'bad': gunnery halved",
+    "weather": "'bad': gunnery halved ('fair', the default, is not)",
     "radar": "true, or by side key or nation: the side has gunnery radar",
     "smoke": "true, or by side key or nation: the side lays smoke (fire into it is halved)",
     "single_mounts": "ship ids whose main battery is in manually loaded single mounts",
@@ -282,6 +301,29 @@ CONDITIONS: dict[str, str] = {
     "strikes": "raids each side flies (1)",
     "historical_strike": "true: every serviceable counter flies (no 1D6 for serviceability)",
     "asw_screen": "DD/DE screening against each submarine attack (2)",
+}
+INTENTS = ("close", "hold", "open")
+#: what each condition may be (a set-up is checked whole before a battle is made)
+CHECKS: dict[str, Spec] = {
+    "year": whole(1900, 1960),
+    "turn_limit": whole(1, 200),
+    "start_range": number(0, 1000),
+    "start_band": one_of('36"', '24"', '18"', '12"', "36", "24", "18", "12"),
+    "intent": by_side(either(one_of(*INTENTS), list_of(one_of(*INTENTS), 200, 1))),
+    "night": FLAG,
+    "weather": one_of("bad", "fair", ""),
+    "radar": either(FLAG, by_side(FLAG), by_nation(FLAG)),
+    "smoke": either(FLAG, by_side(FLAG), by_nation(FLAG)),
+    "single_mounts": ship_ids(),
+    "armoured_deck": ship_ids("carrier"),
+    "modernised": ship_ids(),
+    "torpedo_salvos": by_nation(whole(0, 10)),
+    "sector": by_side(whole(1, 6)),
+    "raid_turns": whole(1, 50),
+    "locate_delay": one_of(*LOCATE_DELAYS),
+    "strikes": whole(1, 10),
+    "historical_strike": FLAG,
+    "asw_screen": whole(0, 20),
 }
 BOMBERS = frozenset({"dive_bomber", "torpedo_bomber", "level_bomber"})
 
@@ -465,10 +507,12 @@ RULE_NOTES: tuple[str, ...] = (
 
 @cache
 def calibre_inches(calibre: str) -> float:
-    """'14in' → 14.0, '5.9in' → 5.9, '150mm' → 5.9."""
+    """'14in' → 14.0, '5.9in' → 5.9, '150mm' → 5.9, '15cm' → 5.9."""
     text = calibre.strip().lower()
     if text.endswith("mm"):
         return round(float(text[:-2]) / 25.4, 1)
+    if text.endswith("cm"):
+        return round(float(text[:-2]) / 2.54, 1)
     return float(text.removesuffix("in").removesuffix('"'))
 
 

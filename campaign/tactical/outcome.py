@@ -26,26 +26,28 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
+from ..csvdata import Problem
 from ..forces import fleet_cv
 from ..naval_combat import battle_winner
 from ..scenario import Scenario
 from ..state import Unit
-from . import AirGroup, BattleResult, BattleSetup, Ship, Side
+from . import (
+    COMMON_CHECKS,
+    AirGroup,
+    BattleResult,
+    BattleSetup,
+    SetupError,
+    SetupIds,
+    Ship,
+    Side,
+    check_setup,
+    parse_guns,
+)
 
 #: the set-up condition that lists each campaign unit's ships (docs/battle-setups.md)
 UNITS_CONDITION = "campaign_units"
-
-
-def _guns(text: str | None) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for part in (text or "").split():
-        calibre, _, count = part.partition(":")
-        if calibre and count.isdigit():
-            out[calibre] = out.get(calibre, 0) + int(count)
-    return out
-
 
 #: air group kind → words for its name
 KIND_WORDS = {
@@ -88,7 +90,7 @@ def ships_of(scenario: Scenario, unit_id: str) -> list[Ship]:
                 s["tonnage"],
                 s["completed"],
                 s["speed"],
-                _guns(s["guns"]),
+                parse_guns(s["guns"])[0],
                 s["aa"],
                 s["belt"],
                 s["deck"],
@@ -153,7 +155,14 @@ def in_rule_set_terms(rule_set: str, setup: BattleSetup) -> BattleSetup:
     ``damage_capacity`` and each air group's ``factor`` (e.g. the carrier rules' 10 damage
     points would be a 10-factor ship to the air-strike rules) — so the rule set works them
     out itself; then the module's ``adapt``, where it has one (e.g. the carrier rules roll AA
-    in dice where ships.csv counts guns)."""
+    in dice where ships.csv counts guns).
+
+    The set-up is checked first, as a set-up file is (:func:`campaign.tactical.check_setup`:
+    its ships and air groups, its size, and its conditions for the rule set it is written
+    for, else this one): :class:`~campaign.tactical.SetupError` lists every problem."""
+    found = check_setup(asdict(setup), rule_set)
+    if found:
+        raise SetupError([Problem("set-up", 0, where, message) for where, message in found])
     setup = setup.copy()
     if setup.rule_set and setup.rule_set != rule_set:
         for side in (setup.a, setup.b):
@@ -288,43 +297,29 @@ class UnitRoster:
 
 def declared_units(setup: BattleSetup) -> dict[str, UnitRoster]:
     """The campaign units a set-up lists (``conditions["campaign_units"]``: unit id →
-    ``{"name", "type", "ships": [{"id", "name", "type", "tonnage"}, ...]}``). ValueError
-    names the unit and the field that is wrong."""
+    ``{"name", "type", "ships": [{"id", "name", "type", "tonnage"}, ...]}``), held to the
+    set-up check (:data:`campaign.tactical.COMMON_CHECKS`): SetupError names every field
+    that is wrong."""
     data = setup.conditions.get(UNITS_CONDITION) or {}
-    where = f"conditions '{UNITS_CONDITION}'"
-    if not isinstance(data, Mapping):
-        raise ValueError(f"{where}: expected unit id → {{name, type, ships}}")
+    found = list(
+        COMMON_CHECKS[UNITS_CONDITION].check(data, SetupIds(), f"conditions.{UNITS_CONDITION}")
+    )
+    if found:
+        raise SetupError([Problem("set-up", 0, where, message) for where, message in found])
     out: dict[str, UnitRoster] = {}
     for uid, entry in data.items():
-        if not isinstance(entry, Mapping) or not isinstance(entry.get("ships", []), list):
-            raise ValueError(f"{where} '{uid}': expected {{name, type, ships: [...]}}")
-        kind = str(entry.get("type", ""))
-        if kind and kind not in UNIT_SIZES and kind != "landing_craft":
-            raise ValueError(
-                f"{where} '{uid}': type '{kind}' is not a unit type "
-                f"({', '.join([*UNIT_SIZES, 'landing_craft'])})"
+        ships = tuple(
+            Ship(
+                row["id"],
+                row.get("name") or row["id"],
+                "",
+                row.get("type", ""),
+                row["tonnage"],
+                campaign_unit=uid,
             )
-        ships = []
-        for n, row in enumerate(entry.get("ships", []), 1):
-            tonnage = row.get("tonnage", 0) if isinstance(row, Mapping) else None
-            if not isinstance(row, Mapping) or not row.get("id"):
-                raise ValueError(f"{where} '{uid}' ship {n}: needs an id")
-            if not isinstance(tonnage, int) or isinstance(tonnage, bool) or tonnage < 0:
-                raise ValueError(
-                    f"{where} '{uid}' ship '{row['id']}': tonnage must be a whole number "
-                    f"of tons, not {tonnage!r}"
-                )
-            ships.append(
-                Ship(
-                    str(row["id"]),
-                    str(row.get("name") or row["id"]),
-                    "",
-                    str(row.get("type", "")),
-                    tonnage,
-                    campaign_unit=str(uid),
-                )
-            )
-        out[str(uid)] = UnitRoster(str(uid), str(entry.get("name") or uid), kind, tuple(ships))
+            for row in entry.get("ships", [])
+        )
+        out[uid] = UnitRoster(uid, entry.get("name") or uid, entry.get("type", ""), ships)
     return out
 
 

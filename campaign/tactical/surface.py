@@ -38,7 +38,26 @@ from functools import lru_cache
 from typing import Any
 
 from ..dice import Dice
-from . import AirGroup, BattleResult, BattleSetup, Ship, TurnBattle, register
+from . import (
+    FLAG,
+    AirGroup,
+    BattleResult,
+    BattleSetup,
+    Ship,
+    Spec,
+    TurnBattle,
+    by_ship,
+    by_side,
+    either_none,
+    list_of,
+    number,
+    one_of,
+    register,
+    shape,
+    ship_ids,
+    text,
+    whole,
+)
 
 RULE_SET = "surface"
 
@@ -590,6 +609,42 @@ CONDITIONS: dict[str, str] = {
     "hangars": "ship ids with a hangar (carriers and ships with air groups have one)",
 }
 ORDERS = ("close", "hold", "open")
+#: ships a side: every ship is moved, sighted and fired ship by ship each move, so a side
+#: of 50 takes a second or two for a 45-move battle (bench/hostile_bench.py); the seed's
+#: actions are squadron actions (docs/battle-setups.md, "Limits")
+MAX_SHIPS_A_SIDE = 50
+#: a minefield: a box of the table (cm) and its density
+_SPAN = list_of(number(-10_000, 10_000), 2, 2)
+#: what each condition may be (a set-up is checked whole before a battle is made)
+CHECKS: dict[str, Spec] = {
+    "weather": one_of("north_atlantic", "pacific", "mediterranean", None),
+    "visibility": either_none(number(1, 1000)),
+    "wind": one_of(*sorted(set(WIND.values())), None),
+    "wind_speed": one_of(*SMOKE),
+    "start_range": number(1, 1000),
+    "spacing": number(0, 100),
+    "turn_limit": whole(1, 200),
+    "orders": by_side(one_of(*ORDERS)),
+    "courses": by_ship(number(-360, 360)),
+    "course_angle": number(0, 90),
+    "close_to": number(0, 1000),
+    "break_off": number(0, 1),
+    "contact_lost_moves": whole(1, 200),
+    "torpedo_range": either_none(number(0, 1000)),
+    "air_strike_turn": whole(1, 200),
+    "smoke": ship_ids(),
+    "minefields": list_of(
+        shape(
+            {"x": _SPAN, "y": _SPAN, "density": number(0, 100), "magnetic": FLAG},
+            ("x", "y", "density"),
+        ),
+        50,
+    ),
+    "degaussed": ship_ids(),
+    "length_ft": by_ship(number(1, 1500)),
+    "turrets": by_ship(list_of(text(8, required=True), 10, 1)),
+    "hangars": ship_ids(),
+}
 SHIP_WIDTH = 2.0  # cm: a ship "directly between" lies this close to the line of fire
 CLEAR_DISTANCE = 10.0  # "unless you are larger than it and are at least 10 cm. away"
 

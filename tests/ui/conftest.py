@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-
 from PySide6.QtCore import QCoreApplication, QSettings, QStandardPaths
 from PySide6.QtWidgets import QDialog
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# Qt's test locations live under the home folder: a home of this run's own keeps two test
+# runs on one machine (CI beside a developer's run) from emptying each other's files
+os.environ["HOME"] = tempfile.mkdtemp(prefix="seacontrol-ui-tests-")
+atexit.register(shutil.rmtree, os.environ["HOME"], True)
 
 
 @pytest.fixture(autouse=True)

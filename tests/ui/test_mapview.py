@@ -300,3 +300,31 @@ def test_details_panel_follows_the_selection(
     assert "Effective lift" in panel.text() and "Escorts" in panel.text()
     panel.show_item("area", "coral_sea")
     assert "Neighbours" in panel.text()
+
+
+def test_a_fleet_train_appears_moves_and_goes_on_the_chart(
+    chart: SeaChart, session: GameSession
+) -> None:
+    """002 "Bases": a fleet train is a mobile fleet base: the chart draws it where it is."""
+    from campaign.orders import FleetTrainOrder, Orders
+
+    board = session.board()
+    origin = "san_diego"
+    area = board.area_of("pearl_harbour")
+    train = FleetTrainOrder("ft_pacific", "Service Squadron 4", area, origin, 10, 2)
+    setup = Orders("usa", 1, tonnage={"usa_west_australia": 0}, fleet_trains=(train,))
+    assert session.set_orders("usa", setup) == []
+    session.resolve(to_step=10)
+    assert chart.bases["ft_pacific"].kind == "fleet_train"
+    assert chart.base_points["ft_pacific"] == chart._base_point(session.board().bases["ft_pacific"])
+    assert "ft_pacific_supply" in chart.routes
+    other = next(a for a in sorted(session.board().world.areas) if a != area)
+    move = Orders("usa", 2, fleet_trains=(FleetTrainOrder("ft_pacific", area=other),))
+    assert session.set_orders("usa", move) == []
+    before = chart.base_points["ft_pacific"]
+    session.resolve(to_step=10)
+    assert chart.base_points["ft_pacific"] != before
+    gone = Orders("usa", 3, fleet_trains=(FleetTrainOrder("ft_pacific", disband=True),))
+    assert session.set_orders("usa", gone) == []
+    session.resolve(to_step=10)
+    assert "ft_pacific" not in chart.bases and "ft_pacific_supply" not in chart.routes

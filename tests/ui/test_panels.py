@@ -102,10 +102,13 @@ def test_team_view_needs_confirmation_and_hides_other_teams_events(
     assert shown
     assert all(not e.visible_to or "germany" in e.visible_to for e in shown)
     assert shown == visible(report.session.events(None, 1), "germany")
-    assert not [e for e in shown if e.kind == "task_force_formed" and e.nation == "japan"]
+    # Japan's task forces: only their counters on the map, not their names or units
+    japanese = [e for e in shown if e.kind == "task_force_formed" and e.nation == "japan"]
+    assert japanese and all(set(e.data) == {"base", "area"} for e in japanese)
+    assert not any("Kido Butai" in e.text for e in shown)
     # the filter boxes offer nothing the team cannot see
     kinds = {report.kind_box.itemData(i) for i in range(report.kind_box.count())}
-    assert "task_force_formed" not in kinds  # Germany formed no task force
+    assert "lsp_consumed" not in kinds  # Germany consumed no LSP; Japan's is Japan's
     assert "seen by" not in report.events_view.toPlainText()
     # no individual rolls: the chain head and count only, and it says so
     assert report.dice_table.rowCount() == 0
@@ -218,7 +221,8 @@ def test_report_csv_as_game_control_and_as_a_team(session: GameSession, tmp_path
     team = read_csv(export.export_report_csv(session, tmp_path / "de.csv", "germany", 1))
     assert tuple(team[0]) == export.REPORT_HEADER
     assert len(team) - 1 == len(visible(session.events(None, 1), "germany"))
-    assert not [r for r in team[1:] if r[4] == "task_force_formed" and r[3] == "japan"]
+    japanese = [r for r in team[1:] if r[4] == "task_force_formed" and r[3] == "japan"]
+    assert japanese and all(r[5].startswith("A task force counter of Japan") for r in japanese)
     assert {r[2] for r in team[1:]} <= {s.name for s in STEPS} | {export.BETWEEN_TURNS}
 
 
@@ -237,6 +241,7 @@ def test_routes_csv_is_the_annex_b_chart(session: GameSession, tmp_path: Path) -
     team = read_csv(export.export_routes_csv(session, tmp_path / "de.csv", viewer="germany"))
     assert team[1][6] == ""  # the Allied escorts on the Atlantic are not Germany's to know
     assert team[1][7]  # its own U-boats are
+    assert team[1][3] == team[1][5] == "not known"  # nor the UK's tonnage on the route
 
 
 @pytest.mark.parametrize("viewer", [None, "germany"])

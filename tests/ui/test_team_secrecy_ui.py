@@ -1,0 +1,132 @@
+"""Team secrecy in the app (issue 12 item 7): with Japan's orders and scenario rows full of
+canaries and turn 1 resolved to step 9 (task force counters and flags on the map), nothing
+a team of the other side gets from the app holds one — its report and routes chart as CSV
+and PDF (the PDF's text read back), and the chart and details in its team view: counters,
+tooltips and every card — except the names of the Japanese units it fought."""
+
+from __future__ import annotations
+
+import csv
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from campaign.engine import Campaign
+from tests.test_team_secrecy import CANARY, canary_1942, fought_units
+from ui import export
+from ui.details import DetailsPanel
+from ui.mapview import PUBLIC, SeaChart
+from ui.session import GameSession
+
+VIEWERS = ("usa", "uk", "netherlands", "vichy_france")
+
+
+@pytest.fixture(scope="module")
+def canary_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    return canary_1942(tmp_path_factory.mktemp("ui-war"), to_step=9)
+
+
+@pytest.fixture
+def session(
+    qapp: object, canary_game: tuple[Path, dict[str, str]], tmp_path: Path
+) -> Iterator[GameSession]:
+    s = GameSession()
+    s.open(canary_game[0])
+    yield s
+    s.close()
+
+
+def pdf_text(path: Path) -> str:
+    """The words of a PDF, one space between them (pypdf separates them with tabs)."""
+    text = " ".join(page.extract_text() or "" for page in PdfReader(str(path)).pages)
+    return re.sub(r"\s+", " ", text)
+
+
+def canaries(texts: dict[str, str], allowed: set[str]) -> set[tuple[str, str]]:
+    return {
+        (where, hit.group(0))
+        for where, text in texts.items()
+        for hit in CANARY.finditer(text)
+        if hit.group(0) not in allowed
+    }
+
+
+def allowed_for(game: Path, names: dict[str, str], viewer: str) -> set[str]:
+    with Campaign.open(game) as c:
+        return {names[u] for u in fought_units(c.events(), viewer) if u in names}
+
+
+def exports(session: GameSession, viewer: str | None, folder: Path) -> dict[str, str]:
+    out = {
+        "report.csv": export.export_report_csv(session, folder / "r.csv", viewer, 1).read_text(),
+        "routes.csv": export.export_routes_csv(session, folder / "c.csv", viewer).read_text(),
+        "report.pdf": pdf_text(export.export_report_pdf(session, folder / "r.pdf", viewer, 1)),
+        "routes.pdf": pdf_text(export.export_routes_pdf(session, folder / "c.pdf", viewer)),
+    }
+    return out
+
+
+@pytest.mark.parametrize("viewer", VIEWERS)
+def test_a_teams_exports_hold_no_japanese_secret(
+    session: GameSession,
+    canary_game: tuple[Path, dict[str, str]],
+    viewer: str,
+    tmp_path: Path,
+) -> None:
+    game, names = canary_game
+    texts = exports(session, viewer, tmp_path)
+    assert "Turn 1 report" in texts["report.pdf"]  # the PDF's text is read back
+    assert not canaries(texts, allowed_for(game, names, viewer))
+
+
+def test_game_controls_exports_do_hold_the_canaries(session: GameSession, tmp_path: Path) -> None:
+    # the same search finds them where they may be: the tests above can fail
+    texts = exports(session, None, tmp_path)
+    found = {hit for _where, hit in canaries(texts, set())}
+    assert {"qzxop0", "Qzx"} <= found
+    assert "qzxop0" in texts["report.pdf"]
+    rows = list(csv.reader(texts["routes.csv"].splitlines()))
+    assert any(r[1] == "Qzx route 0" for r in rows)
+
+
+def everything_on_screen(chart: SeaChart, details: DetailsPanel) -> dict[str, str]:
+    """Every counter's text, every tooltip and every details card of the chart now."""
+    out: dict[str, str] = {}
+    items = [("base", b) for b in chart.bases] + [("route", r) for r in chart.routes]
+    items += [("task_force", k) for k in chart.counters] + [("area", a) for a in chart.areas]
+    for kind, key in items:
+        out[f"tooltip {kind} {key}"] = chart.tooltip(kind, key)
+        details.show_item(kind, key)
+        out[f"details {kind} {key}"] = details.text()
+    for key, counter in chart.counters.items():
+        out[f"counter {key}"] = counter.text() if counter.isVisible() else ""
+    return out
+
+
+@pytest.mark.parametrize("viewer", VIEWERS)
+def test_a_teams_chart_and_details_hold_no_japanese_secret(
+    qtbot: object,
+    session: GameSession,
+    canary_game: tuple[Path, dict[str, str]],
+    viewer: str,
+) -> None:
+    game, names = canary_game
+    chart = SeaChart(session)
+    details = DetailsPanel(session)
+    qtbot.addWidget(chart)  # type: ignore[attr-defined]
+    qtbot.addWidget(details)  # type: ignore[attr-defined]
+    chart.set_team(viewer)
+    details.set_team(viewer)
+    # Japan's counters are on the map (step 5 is done), as counters only
+    japanese = [k for k in chart.counters if k.startswith(f"{PUBLIC}:japan:")]
+    assert japanese and all(chart.counters[k].text() == "TF" for k in japanese)
+    assert not [k for k in chart.counters if k.startswith("japan:")]
+    seen = everything_on_screen(chart, details)
+    assert not canaries(seen, allowed_for(game, names, viewer))
+    # Game Control's chart on the same game shows them: the search can fail
+    chart.set_team(None)
+    details.set_team(None)
+    assert canaries(everything_on_screen(chart, details), set())
