@@ -106,17 +106,14 @@ class MoreOrdersTab(QWidget):
         self.air_to = QComboBox()
         self.air_add = QPushButton("Fly")
         self.air_remove = QPushButton("Remove")
-        for w, stretch in ((self.air_from, 1), (self.air_points, 0)):
-            row.addWidget(w, stretch)
+        row.addWidget(self.air_from, 1)
+        row.addWidget(self.air_points)
         col.addLayout(row)
         row2 = QHBoxLayout()
-        for w, stretch in (
-            (QLabel("to"), 0),
-            (self.air_to, 1),
-            (self.air_add, 0),
-            (self.air_remove, 0),
-        ):
-            row2.addWidget(w, stretch)
+        row2.addWidget(QLabel("to"))
+        row2.addWidget(self.air_to, 1)
+        row2.addWidget(self.air_add)
+        row2.addWidget(self.air_remove)
         col.addLayout(row2)
         self.air_add.clicked.connect(self._fly)
         self.air_remove.clicked.connect(self._unfly)
