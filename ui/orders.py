@@ -55,6 +55,7 @@ from campaign.orders import (
 )
 from campaign.reports import UNIT_TYPE_NAMES
 
+from .orders_more import MoreOrdersTab
 from .session import GameSession
 from .tables import cell
 
@@ -188,6 +189,8 @@ class OrdersEditor(QWidget):
         self._build_operations()
         self._build_cards()
         self._build_supplies()
+        self.more = MoreOrdersTab(self)  # Air Points moved, fleet trains, choices
+        self.tabs.addTab(self.more, "Air, trains && choices")
         self.status = QLabel()
         self.status.setWordWrap(True)
         layout.addWidget(self.status)
@@ -281,6 +284,7 @@ class OrdersEditor(QWidget):
         self._refresh_operations(orders)
         self._refresh_cards(orders)
         self._refresh_supplies(orders)
+        self.more.refresh(orders)
         self.problems = [] if locked else self.session.check(orders)
         self.problem_list.clear()
         for p in self.problems:

@@ -90,3 +90,44 @@ def test_a_task_force_is_told_where_to_stand_ready_to_intervene(editor: OrdersEd
     assert editor.tf_list.item(0, 5).text() == f"intervene: {board.area_name(far)}"
     editor.undo.undo()
     assert editor.draft().task_forces[0].intervene_in == ()
+
+
+def test_air_points_fly_a_fleet_train_is_set_up_and_choices_are_given(
+    editor: OrdersEditor,
+) -> None:
+    """The last tab gives the order kinds of 002 the other tabs do not: Air Points moved
+    (step 3), a fleet train set up, and the owner's choices of losses and repairs."""
+    more = editor.more
+    editor.tabs.setCurrentWidget(more)
+    # Air Points fly from Hawaii to Midway
+    more.air_from.setCurrentIndex(more.air_from.findData("usa_air_hawaii"))
+    more.air_to.setCurrentIndex(more.air_to.findData("midway"))
+    more.air_points.setValue(1)
+    more.air_add.click()
+    assert editor.draft().air_transfers[0].to == "midway"
+    assert more.air_moves.rowCount() == 1
+    # a fleet train from San Diego
+    more.train_name.setText("Service Squadron 4")
+    more.train_area.setCurrentIndex(
+        more.train_area.findData(editor.session.board().area_of("pearl_harbour"))
+    )
+    more.train_origin.setCurrentIndex(more.train_origin.findData("san_diego"))
+    more.train_add.click()
+    [train] = editor.draft().fleet_trains
+    assert (train.name, train.origin, train.tonnage, train.lsp) == (
+        "Service Squadron 4",
+        "san_diego",
+        10,
+        2,
+    )
+    assert "set up" in more.trains.item(0, 3).text()
+    # the owner's choices: the cruisers take losses first
+    editor.select_units(["usa_ca_crudiv_6"])
+    more._choice("losses", "add", more.loss_list)
+    assert editor.draft().choices.losses == ("usa_ca_crudiv_6",)
+    assert more.loss_list.count() == 1
+    editor.undo.undo()
+    assert editor.draft().choices.losses == ()
+    # the offered origins are the nation's mainland fleet bases only
+    origins = {more.train_origin.itemData(i) for i in range(more.train_origin.count())}
+    assert "san_diego" in origins and "pearl_harbour" not in origins
