@@ -170,7 +170,7 @@ CONDITIONS: dict[str, str] = {
     "afloat) or 'no_working_carrier' (a side with only crippled carriers left and no strike "
     "on its way withdraws, ending the battle)",
     "repair": "ship id -> 'Repair Damage' cell ('6', '5-6', '4-6'); else the Ship Data table",
-    "commander": "overrides of the automatic commanders: cap_groups_per_carrier (1), "
+    "commander": "overrides of the automatic commanders: cap_groups_per_carrier (2), "
     "escorts_per_launch (1)",
 }
 
@@ -209,7 +209,10 @@ def check_together(conditions: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
 #: the automatic commanders' fixed policy (a set-up may override under
 #: ``conditions["commander"]``)
 COMMANDER: dict[str, int] = {
-    "cap_groups_per_carrier": 1,  # keep this many fighter groups on CAP per working carrier
+    # keep this many fighter groups on CAP per working carrier: two, the "powerful fighter
+    # umbrella" of 003's Battle 1 (one left both sides' last carriers open to the same
+    # turn's strikes in a quarter of Midways; docs/rules-notes.md)
+    "cap_groups_per_carrier": 2,
     "escorts_per_launch": 1,  # fighter groups spotted with each launch of bombers
 }
 
