@@ -8,12 +8,16 @@ import sys
 import traceback
 from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from campaign import __version__
 from campaign.gamefile import GameFileError
+
+if TYPE_CHECKING:
+    from .mainwindow import MainWindow
 
 
 def _install_error_dialog(app: QApplication) -> None:
@@ -37,7 +41,9 @@ def _install_error_dialog(app: QApplication) -> None:
     del app
 
 
-def main(argv: list[str] | None = None) -> int:
+def start(argv: list[str] | None = None) -> tuple[QApplication, MainWindow]:
+    """Read the command line, make the application and show the main window on the game:
+    everything up to the event loop (what ``bench/app_bench.py`` times)."""
     parser = argparse.ArgumentParser(prog="seacontrol", description=__doc__)
     parser.add_argument("game", nargs="?", help="a game file to open")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -63,6 +69,11 @@ def main(argv: list[str] | None = None) -> int:
             window.session.new_game()
     window.show()
     window.chart.fit_world()
+    return app, window
+
+
+def main(argv: list[str] | None = None) -> int:
+    app, _window = start(argv)
     return int(app.exec())
 
 

@@ -729,6 +729,7 @@ class SeaChart(QGraphicsView):
         self._tints: list[tuple[QRectF, QColor, QPainterPath]] = []
         self._land: list[Tile] = []
         self._land_coarse: list[Tile] = []
+        self._land_span: tuple[float, float] | None = None
         self._adjacency: _Decoration | None = None
         self._straits: _Decoration | None = None
         self._route_halo: _Decoration | None = None
@@ -977,9 +978,8 @@ class SeaChart(QGraphicsView):
         self._sync_counters(self.session.all_orders(), board.state)
         west = frame.left() / DEG - 10
         east = frame.right() / DEG + 10
-        rings = self._land_source if self._land_source is not None else land_rings()
-        self._land = land_tiles(rings, west, east)
-        self._land_coarse = land_tiles([simplify(r, COARSE_DEG) for r in rings], west, east)
+        self._land_span = (west, east)
+        self._land, self._land_coarse = [], []  # built when first drawn
         self._build_ghosts(west, east)
         self.resetCachedContent()
         self.fit_world()
@@ -1597,7 +1597,7 @@ class SeaChart(QGraphicsView):
         painter.fillRect(rect, FRAME)
         chart = self.sceneRect()
         painter.fillRect(rect.intersected(chart), style.SEA)
-        if not self._land and not self._sea:
+        if self._land_span is None and not self._sea:
             return
         painter.save()
         painter.setClipRect(chart)
@@ -1618,8 +1618,7 @@ class SeaChart(QGraphicsView):
             if bounds.intersects(rect):
                 painter.strokePath(lines, border)
         # the fill needs no antialiasing: the antialiased coastline covers its edge
-        land = self._land_coarse if self.px_per_degree() < COARSE_BELOW_PPD else self._land
-        shown = [tile for tile in land if tile[0].intersects(rect)]
+        shown = [tile for tile in self._land_at_zoom() if tile[0].intersects(rect)]
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         for _bounds, fill, _coast in shown:
             painter.fillPath(fill, style.LAND)
@@ -1630,6 +1629,19 @@ class SeaChart(QGraphicsView):
         if self.px_per_degree() >= AREA_LABELS_FROM:  # farther out they are specks
             self._draw_ghost_marks(painter, rect)
         painter.restore()
+
+    def _land_at_zoom(self) -> list[Tile]:
+        """The land for this zoom: rings thinned to under a pixel when far out. Each set is
+        made the first time it is drawn (the far one may never be)."""
+        coarse = self.px_per_degree() < COARSE_BELOW_PPD
+        tiles = self._land_coarse if coarse else self._land
+        if not tiles and self._land_span is not None:
+            west, east = self._land_span
+            rings = self._land_source if self._land_source is not None else land_rings()
+            if coarse:
+                rings = [simplify(r, COARSE_DEG) for r in rings]
+            tiles.extend(land_tiles(rings, west, east))
+        return tiles
 
     def _draw_ghost_marks(self, painter: QPainter, rect: QRectF) -> None:
         """Bases and names of the repeated areas past the edges, at screen size, so the

@@ -117,8 +117,8 @@ class GameSession(QObject):
         """A new game from ``scenario`` (default: the built-in 1942), not yet saved."""
         scenario = scenario or load_scenario(paths.scenario_dir("1942"))
         working = self._new_working_copy()
-        GameFile.create(working, scenario, name=name)
-        self._attach(working, None, dirty=True)
+        game = GameFile.create(working, scenario, name=name)  # opened, its scenario read back
+        self._attach(working, None, dirty=True, game=game)
 
     def open(self, path: str | Path) -> None:
         """Open a saved game: its working copy is made with the backup API."""
@@ -274,9 +274,12 @@ class GameSession(QObject):
     def _new_working_copy(self) -> Path:
         return recovery_dir() / f"{uuid.uuid4().hex}{SUFFIX}"
 
-    def _attach(self, working: Path, path: Path | None, dirty: bool) -> None:
+    def _attach(
+        self, working: Path, path: Path | None, dirty: bool, game: GameFile | None = None
+    ) -> None:
+        """Carry on with the game in ``working`` (``game``: already open there)."""
         old = (self.campaign, self.working)
-        self.campaign = Campaign.open(working, self.losses)
+        self.campaign = Campaign(game, self.losses) if game else Campaign.open(working, self.losses)
         self.working, self.path, self._state = working, path, None
         _write_meta(working, path)
         seed = self.campaign.game.meta("seed")
