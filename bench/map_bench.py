@@ -88,7 +88,7 @@ def big_scenario(base: Scenario, copies: int) -> Scenario:
         for a in world.areas.values():
             ring = tuple((lon, lat + dy) for lon, lat in a.polygon)
             areas.append(SeaArea(f"{a.id}~{k}", a.name, a.lon, a.lat + dy, ring))
-        for a, b, data in world.graph.edges(data=True):
+        for a, b, data in world.edges():
             edges.append((f"{a}~{k}", f"{b}~{k}", data))
     tables = copy.deepcopy(base.tables)
     for name, keys in (

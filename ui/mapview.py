@@ -29,7 +29,6 @@ from functools import lru_cache
 from html import escape
 from typing import Generic, TypeVar
 
-import networkx as nx
 from PySide6.QtCore import QEvent, QLineF, QPoint, QPointF, QRect, QRectF, Qt, Signal
 from PySide6.QtGui import (
     QColor,
@@ -259,6 +258,17 @@ def land_paths(
 
 
 # -- what the chart shows, computed from the model ----------------------------------------------
+def greedy_colouring(world: World) -> dict[str, int]:
+    """A colour number for each sea area, no two neighbours alike: areas by most neighbours
+    first, each given the lowest number its coloured neighbours leave free (networkx's
+    ``greedy_color`` with ``largest_first``, the tints the chart has always had)."""
+    colours: dict[str, int] = {}
+    for area in sorted(world.adjacency, key=lambda a: len(world.adjacency[a]), reverse=True):
+        taken = {colours[b] for b in world.adjacency[area] if b in colours}
+        colours[area] = next(c for c in itertools.count() if c not in taken)
+    return colours
+
+
 def find_task_force(orders: dict[str, Orders], key: str) -> tuple[Orders, TaskForce] | None:
     """The task force ``"nation:tf_id"`` in this turn's orders, with its nation's orders."""
     nation, _, tf_id = key.partition(":")
@@ -985,7 +995,7 @@ class SeaChart(QGraphicsView):
         self.fit_world()
 
     def _build_areas(self, world: World) -> None:
-        colours = nx.coloring.greedy_color(world.graph, strategy="largest_first")
+        colours = greedy_colouring(world)
         label_font = style.ui_font(6.8)
         label_font.setItalic(True)
         label_font.setLetterSpacing(QFont.SpacingType.PercentageSpacing, 104)
@@ -1044,7 +1054,7 @@ class SeaChart(QGraphicsView):
 
     def _build_adjacency(self, world: World) -> None:
         sea, straits = QPainterPath(), QPainterPath()
-        for a, b, data in world.graph.edges(data=True):
+        for a, b, data in world.edges():
             target = straits if data.get("kind") == "strait" else sea
             legs = self._leg_lines(self.label_points[a], self.label_points[b])
             for line in self._with_copies(legs):

@@ -17,7 +17,7 @@ from PySide6.QtTest import QTest
 from campaign import paths
 from campaign.orders import CardPlay, load_orders
 from ui.details import DetailsPanel
-from ui.mapview import SeaChart, chart_lon, place_ring, unwrap
+from ui.mapview import SeaChart, chart_lon, greedy_colouring, place_ring, unwrap
 from ui.session import GameSession
 
 W, H = 1366, 768
@@ -328,3 +328,16 @@ def test_a_fleet_train_appears_moves_and_goes_on_the_chart(
     assert session.set_orders("usa", gone) == []
     session.resolve(to_step=10)
     assert "ft_pacific" not in chart.bases and "ft_pacific_supply" not in chart.routes
+
+
+def test_area_tints_are_networkxs_greedy_colouring(chart: SeaChart, session: GameSession) -> None:
+    """The chart colours areas itself (networkx loads only when asked): the same colour
+    numbers as networkx's largest-first greedy colouring, neighbours never alike."""
+    import networkx as nx
+
+    world = session.scenario.world
+    assert greedy_colouring(world) == nx.coloring.greedy_color(
+        world.graph, strategy="largest_first"
+    )
+    for a, b, _data in world.edges():
+        assert chart.area_fill(a) != chart.area_fill(b)
