@@ -444,15 +444,15 @@ def map_content(
                 f"height='4'><title>Task force of {_e(view.name_of(c.nation))}</title></rect>"
             )
     for f in view.flags_on_map:
-        area = world.areas.get(f.sea_area)
-        if area is None:
+        spot = world.areas.get(f.sea_area)
+        if spot is None:
             continue
-        x, y = _x(area.lon), _y(area.lat)
+        x, y = _x(spot.lon), _y(spot.lat)
         own = " own" if f.nation == view.nation else ""
         shapes.append(
             f"<polygon class='flag{own}' points='{x:.1f},{y:.1f} {x:.1f},{y - 8:.1f} "
             f"{x + 6:.1f},{y - 6:.1f} {x:.1f},{y - 4:.1f}'><title>Naval Operations Flag of "
-            f"{_e(view.name_of(f.nation))} in {_e(area.name)}</title></polygon>"
+            f"{_e(view.name_of(f.nation))} in {_e(spot.name)}</title></polygon>"
         )
     svg = (
         f"<svg class='map' id='map' viewBox='0 0 {width:.0f} {height:.0f}' "

@@ -217,12 +217,14 @@ def record_submission(
     old = old if isinstance(old, dict) else {}
     now = _now_text(when)
     count = old.get("count")
-    row = {
-        "first": str(old.get("first") or now),
-        "last": now,
-        "count": (count if isinstance(count, int) else 0) + 1,
-    }
-    per_turn[nation] = row
+    made = Submission(
+        nation,
+        turn,
+        str(old.get("first") or now),
+        now,
+        (count if isinstance(count, int) else 0) + 1,
+    )
+    per_turn[nation] = {"first": made.first, "last": made.last, "count": made.count}
     data[str(turn)] = dict(sorted(per_turn.items()))
     game.set_meta(SUBMISSIONS_KEY, json.dumps(data, separators=(",", ":")))
-    return Submission(nation, turn, row["first"], now, row["count"])
+    return made
