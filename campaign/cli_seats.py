@@ -124,7 +124,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         width = max(len(r["name"]) for r in rows)
         for r in rows:
             _say(f"  {r['name']:<{width}}  {r['code']}  {join_url(base, r['code'])}")
-    server.serve_forever()
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:  # Ctrl+C: uvicorn has closed the seats and passes it on
+        pass
+    _say("Team seats closed.")
     return EXIT_OK
 
 
