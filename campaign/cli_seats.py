@@ -5,6 +5,7 @@ clock (``clock``). Registered by :func:`add_commands` from :mod:`campaign.cli`.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import time
 from collections.abc import Callable
@@ -124,10 +125,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         width = max(len(r["name"]) for r in rows)
         for r in rows:
             _say(f"  {r['name']:<{width}}  {r['code']}  {join_url(base, r['code'])}")
-    try:
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl+C: uvicorn closed the seats first
         server.serve_forever()
-    except KeyboardInterrupt:  # Ctrl+C: uvicorn has closed the seats and passes it on
-        pass
     _say("Team seats closed.")
     return EXIT_OK
 
