@@ -157,7 +157,7 @@ def join_page(code: str = "", message: str = "", status: str = "") -> str:
     )
 
 
-def _header(view: TeamView, here: str, clock_text: str) -> str:
+def _header(view: TeamView, here: str, clock_text: str, csrf: str) -> str:
     links = "".join(
         f"<a href='{href}' class='{'here' if key == here else ''}'>{label}</a>"
         for key, href, label in NAV
@@ -166,14 +166,15 @@ def _header(view: TeamView, here: str, clock_text: str) -> str:
         f"<header><h1>{_e(view.name)} - turn {view.turn} ({_e(view.period)})</h1>"
         f"<span id='clock' class='clock'>{_e(clock_text)}</span>"
         f"<nav>{links}</nav><form method='post' action='/leave'>"
-        "<button type='submit'>Leave</button></form></header>"
+        f"<input type='hidden' name='csrf' value='{_e(csrf)}'>"
+        "<button id='leave' type='submit'>Leave</button></form></header>"
     )
 
 
-def team_page(view: TeamView, here: str, clock_text: str, content: str) -> str:
+def team_page(view: TeamView, here: str, clock_text: str, content: str, csrf: str) -> str:
     return page(
         f"{view.name} - Sea Control",
-        _header(view, here, clock_text) + f"<main>{content}</main>",
+        _header(view, here, clock_text, csrf) + f"<main>{content}</main>",
     )
 
 

@@ -574,13 +574,15 @@ class SeatApp:
         self, session: SeatSession, here: str, content: Callable[[TeamView], str]
     ) -> Response:
         view = await self.desk.call(self.desk.view, session.nation)
-        return _html(seatpages.team_page(view, here, await self._clock_text(), content(view)))
+        clock_text = await self._clock_text()
+        return _html(seatpages.team_page(view, here, clock_text, content(view), session.csrf))
 
     async def map_page(self, request: Request, session: SeatSession) -> Response:
         view = await self.desk.call(self.desk.view, session.nation)
         places = await self.desk.call(self.desk.places, view)
         content = seatpages.map_content(view, self.desk.world, self.desk.sea_layer, places)
-        return _html(seatpages.team_page(view, "map", await self._clock_text(), content))
+        clock_text = await self._clock_text()
+        return _html(seatpages.team_page(view, "map", clock_text, content, session.csrf))
 
     async def units_page(self, request: Request, session: SeatSession) -> Response:
         return await self._team(session, "units", seatpages.units_content)
@@ -610,7 +612,8 @@ class SeatApp:
         problems = done.problems if done else ()
         view = await self.desk.call(self.desk.view, session.nation)
         content = seatpages.orders_content(view, status, text, session.csrf, result, problems)
-        page = seatpages.team_page(view, "orders", await self._clock_text(), content)
+        clock_text = await self._clock_text()
+        page = seatpages.team_page(view, "orders", clock_text, content, session.csrf)
         return _html(page, code)
 
     async def orders_form(self, request: Request, session: SeatSession) -> Response:
