@@ -202,6 +202,7 @@ class OrdersEditor(QWidget):
         self.clear_button.clicked.connect(self._clear)
         session.gameChanged.connect(self._game_changed)
         session.stateChanged.connect(self._state_changed)
+        session.ordersArrived.connect(self._arrived)
         self._game_changed()
 
     # -- the draft ---------------------------------------------------------------------------
@@ -260,6 +261,12 @@ class OrdersEditor(QWidget):
                 self.nation.addItem(str(nations[n]["name"]), n)
         self.nation.blockSignals(False)
         self.setEnabled(self.session.is_open)
+        self.refresh()
+
+    def _arrived(self, nations: list[str]) -> None:
+        """Orders a team submitted from its seat replace the draft shown for it."""
+        for nation in nations:
+            self.drafts.pop(nation, None)
         self.refresh()
 
     def _state_changed(self) -> None:

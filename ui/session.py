@@ -56,6 +56,7 @@ class GameSession(QObject):
     eventsAdded = Signal(list)  # new events (list[Event]) from a resolved step
     dirtyChanged = Signal(bool)
     stepResolved = Signal(int)  # the step number just resolved
+    ordersArrived = Signal(list)  # nations whose orders another program stored (the seats)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -198,6 +199,14 @@ class GameSession(QObject):
         self._set_dirty(True)
         self.ordersChanged.emit(nation)
         return []
+
+    def orders_arrived(self, nations: list[str]) -> None:
+        """Orders stored in this game by another program (the team seats): the views of
+        those nations' orders are out of date."""
+        self._set_dirty(True)
+        self.ordersArrived.emit(nations)
+        for nation in nations:
+            self.ordersChanged.emit(nation)
 
     def clear_orders(self, nation: str) -> None:
         self.require().clear_orders(nation)
