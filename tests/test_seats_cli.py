@@ -19,21 +19,11 @@ import pytest
 from campaign import seats
 from campaign.cli import main
 from campaign.gamefile import opened
+from tests.test_cli import game, run
+
+__all__ = ["game"]  # the fixture: a new game of the mini scenario
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-@pytest.fixture
-def game(tmp_path: Path, mini_dir: Path, capsys: pytest.CaptureFixture[str]) -> Path:
-    path = tmp_path / "g.seacontrol"
-    assert run(capsys, "new", str(mini_dir), "-o", str(path))[0] == 0
-    return path
 
 
 def test_seats_status_says_who_submitted_and_the_lock(
