@@ -232,6 +232,16 @@ class Choices:
 
 
 @dataclass(frozen=True)
+class Reason:
+    """Why an order was given, in one line for the team's report: ``order`` names it as a
+    problem would (``escorts[0]``, ``operations[1]``, ``tonnage['japan_korea']``); the
+    computer opponent gives one for each of its orders (docs/computer-opponent.md)."""
+
+    order: str
+    text: str
+
+
+@dataclass(frozen=True)
 class Orders:
     nation: str
     turn: int
@@ -247,6 +257,7 @@ class Orders:
     operations: tuple[Operation, ...] = ()
     cards: tuple[CardPlay, ...] = ()
     choices: Choices = field(default_factory=Choices)
+    reasons: tuple[Reason, ...] = ()
 
     def to_json(self) -> str:
         return json.dumps(orders_to_data(self), indent=2, ensure_ascii=False)
@@ -389,6 +400,7 @@ SECTION_FIELDS: dict[str, tuple[str, ...]] = {
     "raids": _fields(Raid),
     "operations": _fields(Operation),
     "cards": _fields(CardPlay),
+    "reasons": _fields(Reason),
 }
 
 KNOWN_KEYS = {
@@ -406,6 +418,7 @@ KNOWN_KEYS = {
     "operations",
     "cards",
     "choices",
+    "reasons",
     "notes",
 }
 
@@ -522,6 +535,9 @@ def parse_orders(data: Any, nation: str | None = None) -> Orders:
         for w, c in r.items(d, "cards")
     )
     choices = r.choices(d)
+    reasons = tuple(
+        Reason(r.text(x, "order", w), r.text(x, "text", w)) for w, x in r.items(d, "reasons")
+    )
     if r.problems:
         raise OrdersError(r.problems)
     return Orders(
@@ -539,6 +555,7 @@ def parse_orders(data: Any, nation: str | None = None) -> Orders:
         operations,
         cards,
         choices,
+        reasons,
     )
 
 
