@@ -257,13 +257,23 @@ def game_score(campaign: Campaign) -> GameScore:
     return GameScore(out)
 
 
-def format_score(score: GameScore, upto: int | None = None) -> list[str]:
-    """The score in words for a turn report: the turn's net points, then the totals."""
+def format_score(score: GameScore, upto: int | None = None, side: str | None = None) -> list[str]:
+    """The score in words for a turn report: each side's points for the turn, then the net
+    score so far; ``side``: that side's figures and total only (a team's report)."""
     turns = [t for t in score.turns if upto is None or t.turn <= upto]
     if not turns:
         return ["No turn resolved yet."]
     last = turns[-1]
     lines = []
+    if side is not None:
+        s = last.sides[side]
+        total = sum(t.sides[side].points for t in turns)
+        return [
+            f"{side.capitalize()}: {s.points:.1f} points in turn {last.turn} (delivered "
+            f"{s.delivered:.0%} of the starting lift, sank {s.tonnage_sunk} tonnage, enemy "
+            f"Fleet CV lost {s.fleet_cv}, places taken {s.bases}, sea areas won "
+            f"{s.sea_areas}, landings {s.invasions}); {total:.1f} points in all"
+        ]
     for side in SIDES:
         s = last.sides[side]
         lines.append(

@@ -294,9 +294,9 @@ def _drop(orders: Orders, refused: list[str]) -> Orders:
             drop.setdefault("supplies", set()).update(range(len(orders.supplies)))
         else:
             section = where.split("[")[0].split(" ")[0].split(".")[0]
-            items = getattr(orders, section, ())
-            if isinstance(items, tuple):
-                drop.setdefault(section, set()).update(range(len(items)))
+            whole = getattr(orders, section, ())
+            if isinstance(whole, tuple):
+                drop.setdefault(section, set()).update(range(len(whole)))
     kept: dict[str, tuple[object, ...]] = {}
     reasons = list(orders.reasons)
     for name in SECTIONS:
