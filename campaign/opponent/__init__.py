@@ -132,11 +132,14 @@ def _choose_operations(
     baseline = Baseline.of(scenario)
     others = {**planner.enemy_orders, **planner.allied_orders}
 
+    frozen = planner.belief.to_json()
+
     def worth(ops: list[OpCandidate]) -> float:
         orders = _finish(planner, ops, view, cards=False)
         return play_out(
             scenario,
             planner.belief,
+            frozen,
             {**others, view.nation: orders},
             side,
             pv,

@@ -59,6 +59,7 @@ def posture_value(
 def play_out(
     scenario: Scenario,
     belief: GameState,
+    frozen: str,
     orders: Mapping[str, Orders],
     side: str,
     posture: Posture,
@@ -66,9 +67,9 @@ def play_out(
     baseline: Baseline,
 ) -> float:
     """The mean posture-weighted value of resolving the turn with ``orders`` on the belief,
-    over ``seeds`` dice streams of the computer's own (never the game's)."""
+    over ``seeds`` dice streams of the computer's own (never the game's). ``frozen``:
+    the belief as JSON (``belief.to_json()``, made once for all the plans tried)."""
     total = 0.0
-    frozen = belief.to_json()
     for s in range(seeds):
         work = GameState.from_json(frozen)
         turn = Turn(scenario, work, orders, SeededDice(f"lookahead/{belief.turn}/{s}"))

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 
 from ..autoplay import standing_orders
 from ..board import Board
@@ -197,6 +198,19 @@ class Planner:
         self.enemy_orders = {
             n: standing_orders(board, n) for n in teams if board.enemies(nation, n)
         }
+        #: the escorts (units and Air Points) the enemy model puts on each route
+        self.enemy_escorts: dict[str, list[Unit]] = {}
+        self.enemy_escort_air: dict[str, list[tuple[str, int]]] = {}
+        for orders in self.enemy_orders.values():
+            for e in orders.escorts:
+                self.enemy_escorts.setdefault(e.route, []).extend(
+                    self.state.units[u] for u in e.units if u in self.state.units
+                )
+                self.enemy_escort_air.setdefault(e.route, []).extend(
+                    (a.air, a.points) for a in e.air
+                )
+        self._places: dict[str, list[str]] | None = None
+        self._raid_odds: dict[tuple[str, tuple[str, ...]], float] = {}
         self._opposition: dict[str, tuple[list[Unit], list[tuple[str, int]], int]] = {}
         self._battles: dict[tuple[object, ...], tuple[float, float, float, int]] = {}
         self.near = {self.b.area_of(x) for x in board.fleet_bases_of(nation)}
@@ -495,14 +509,7 @@ class Planner:
         ]
         if not subs:
             return
-        escorts: dict[str, list[Unit]] = {}
-        escort_air: dict[str, list[tuple[str, int]]] = {}
-        for orders in self.enemy_orders.values():
-            for e in orders.escorts:
-                escorts.setdefault(e.route, []).extend(
-                    self.state.units[u] for u in e.units if u in self.state.units
-                )
-                escort_air.setdefault(e.route, []).extend((a.air, a.points) for a in e.air)
+        escorts, escort_air = self.enemy_escorts, self.enemy_escort_air
         targets = [
             r
             for r in self.b.route_ids()
@@ -569,6 +576,14 @@ class Planner:
             if self.b.is_fleet_base(u.base) and self.b.friendly(self.nation, self.b.holder(u.base)):
                 out.setdefault(u.base, []).append(u)
         return out
+
+    def places_in(self, area: str) -> list[str]:
+        """The places in ``area`` (bases, ports, islands), in id order."""
+        if self._places is None:
+            self._places = {}
+            for place in sorted(self.b.bases):
+                self._places.setdefault(self.b.area_of(place), []).append(place)
+        return self._places.get(area, [])
 
     def side_cv(self, units: Sequence[Unit], air: Sequence[tuple[str, int]], area: str) -> int:
         return sum(fleet_cv(u) for u in units) + sum(
@@ -650,7 +665,7 @@ class Planner:
             foe_lsp,
             max(len(foes), 1),
         )
-        odds = naval_odds(a, b)
+        odds = _naval_odds(a, b)
         lost_mine = float(sum(j * p for j, p in odds.b_on_a.items())) * float(
             Fraction(my_cv, 2 * max(len(mine), 1))
         )
@@ -746,9 +761,9 @@ class Planner:
         if lsp < 2:
             return out
         single = bool(option(self.options, "single_task_force_landings"))
-        for place in sorted(self.b.bases):
+        for place in self.places_in(area):
             row = self.b.bases[place]
-            if self.b.area_of(place) != area or row["kind"] == "fleet_train":
+            if row["kind"] == "fleet_train":
                 continue
             holder = self.b.holder(place)
             if not self.b.enemies(self.nation, holder) or self.b.side(holder) == "neutral":
@@ -835,25 +850,25 @@ class Planner:
         raiders = [u for u in warships if u.type in ("heavy", "light_cruiser")]
         if not raiders:
             return out
-        enemy_escorts: dict[str, list[Unit]] = {}
-        for orders in self.enemy_orders.values():
-            for e in orders.escorts:
-                enemy_escorts.setdefault(e.route, []).extend(
-                    self.state.units[u] for u in e.units if u in self.state.units
-                )
+        enemy_escorts = self.enemy_escorts
         for route in self.b.route_ids():
             owner = self.b.route_nation(route)
             if not self.b.enemies(self.nation, owner) or self.b.side(owner) == "neutral":
                 continue
             if area not in self.b.route(route).path or self.state.routes.get(route, 0) <= 0:
                 continue
-            escorts = enemy_escorts.get(route, [])
-            a_cv, e_cv, shift, _ = combat_values(self.state, raiders, [], escorts, [], raiders)
-            odds = merchant_odds(
-                MerchantCombat(a_cv, e_cv, 0, len(raiders), True, shift),
-                str(option(self.options, "colour_short_row")),
-            )
-            lost = min(float(mean(odds.tonnage_lost)), float(self.state.routes.get(route, 0)))
+            key = (route, tuple(u.id for u in raiders))
+            if key not in self._raid_odds:
+                escorts = enemy_escorts.get(route, [])
+                a_cv, e_cv, shift, _ = combat_values(self.state, raiders, [], escorts, [], raiders)
+                odds = merchant_odds(
+                    MerchantCombat(a_cv, e_cv, 0, len(raiders), True, shift),
+                    str(option(self.options, "colour_short_row")),
+                )
+                self._raid_odds[key] = min(
+                    float(mean(odds.tonnage_lost)), float(self.state.routes.get(route, 0))
+                )
+            lost = self._raid_odds[key]
             foe = self.b.side(owner)
             gain = self.tonnage_points(foe, lost) * self.posture.sunk
             raid_tf = TaskForce(
@@ -921,5 +936,8 @@ def _landing_chance(attack_cv: int, defence_cv: int, craft: bool) -> float:
         return 1.0
     a = CombatSide("landing", attack_cv, minor_invasion_without_landing_craft=not craft)
     b = CombatSide("defence", defence_cv)
-    odds = naval_odds(a, b)
-    return float(odds.p_a_wins)
+    return float(_naval_odds(a, b).p_a_wins)
+
+
+#: exact naval odds by the sides' figures: candidates in many sea areas meet the same forces
+_naval_odds = lru_cache(maxsize=4096)(naval_odds)
