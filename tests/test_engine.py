@@ -214,6 +214,23 @@ def test_reopening_a_turn_resolves_it_again_the_same_way(game: Path) -> None:
         assert c.verify_dice() == []
 
 
+def test_a_reopened_turn_sets_its_results_aside_but_the_log_keeps_them(game: Path) -> None:
+    with Campaign.open(game) as c:
+        give(c, BLUE, RED)
+        c.resolve(seed=3)
+        first = [e.text for e in c.events(turn=1)]
+        c.reopen_turn(1)
+        now = c.events(turn=1)
+        assert [e.kind for e in now] == ["turn_reopened"]  # the report starts afresh
+        aside = c.set_aside()  # kept for the audit, with the next turn's start
+        assert [e.text for e in aside if e.turn == 1] == first
+        assert [e.kind for e in aside if e.turn == 2] == ["turn_started"]
+        assert [e.kind for e in c.events("red", 1)] == ["turn_reopened"]  # teams are told
+        c.resolve(seed=3)
+        again = [e.text for e in c.events(turn=1)]
+        assert again[0] == "Turn 1 reopened from its start." and again[1:] == first
+
+
 def test_team_reports_hide_what_the_enemy_cannot_know(game: Path) -> None:
     with Campaign.open(game) as c:
         give(c, BLUE, RED)

@@ -512,6 +512,7 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"Wrote {written} orders files to {folder}", 5000)
 
     def reopen_turn(self) -> None:
+        """Go back to the start of a turn, after saying what will be set aside."""
         if not self.session.is_open:
             return
         turns = self.session.require().game.turns()
@@ -519,8 +520,44 @@ class MainWindow(QMainWindow):
         choice, ok = QInputDialog.getItem(
             self, "Reopen a turn", "Go back to the start of:", labels, len(labels) - 1, False
         )
-        if ok:
-            self.session.reopen_turn(turns[labels.index(choice)])
+        if not ok:
+            return
+        turn = turns[labels.index(choice)]
+        if self.confirm_reopen(turn):
+            self.session.reopen_turn(turn)
+            self.statusBar().showMessage(f"Turn {turn} reopened from its start", 6000)
+
+    def confirm_reopen(self, turn: int) -> bool:
+        """Ask before a reopening sets results aside: which, and that the log keeps them."""
+        state = self.session.state
+        lost = [e for e in self.session.events() if e.turn >= turn and e.kind != "turn_reopened"]
+        battles = sum(e.kind in ("naval_combat", "tactical_battle") for e in lost)
+        if state.turn == turn and state.step == 0 and not lost:
+            what = f"Turn {turn} has not been resolved yet: nothing is set aside."
+        else:
+            upto = f"turn {state.turn}" + (f", step {state.step}" if state.step else "")
+            what = (
+                f"Everything from the start of turn {turn} up to {upto} is set aside: "
+                f"{len(lost)} event(s), {battles} battle(s). The map and the reports go back "
+                f"to the start of turn {turn}."
+            )
+        orders = f"Turn {turn}'s orders are kept, to change or resolve again" + (
+            f"; the orders of turns {turn + 1}–{state.turn} are dropped."
+            if state.turn > turn
+            else "."
+        )
+        box = QMessageBox(
+            QMessageBox.Icon.Warning,
+            "Reopen a turn",
+            f"Reopen turn {turn}?\n\n{what}\n\n{orders}\n\nThe game file keeps what was "
+            "set aside and every die rolled, for the audit; the reopening is recorded.",
+            QMessageBox.StandardButton.Cancel,
+            self,
+        )
+        reopen = box.addButton("Reopen", QMessageBox.ButtonRole.AcceptRole)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        box.exec()
+        return box.clickedButton() is reopen
 
     def _export(self, what: str, kind: str) -> None:
         if not self.session.is_open:
@@ -540,7 +577,7 @@ class MainWindow(QMainWindow):
                 write_routes = (
                     export.export_routes_pdf if kind == "pdf" else export.export_routes_csv
                 )
-                write_routes(self.session, path)
+                write_routes(self.session, path, viewer=viewer)
         except OSError as exc:
             self.error("The export could not be written", str(exc))
             return
