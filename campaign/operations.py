@@ -468,8 +468,8 @@ def _battle(t: Turn, board: Board, area: str, sides: dict[str, Force], attacker:
             tuple(unit_casualty(u, fleet_cv) for u in force.units),
             context,
         )
-        for uid in t.take_losses(request):
-            t.hit_unit(t.state.units[uid], context, nations)
+        for uid, steps in Counter(t.take_losses(request)).items():
+            t.hit_unit(t.state.units[uid], context, nations, steps)
         cv_after = sum(fleet_cv(u) for u in force.units) + sum(
             land_air_cv(t.state.air[x].kind, p, "fleet") for x, p in force.air if x in t.state.air
         )
@@ -597,9 +597,10 @@ def _tactical_battle(
     )
     winner = a.key if decided == "a" else b.key
     for loss in losses:
-        unit = t.state.units[loss.unit]
-        for _ in range(loss.steps):
-            t.hit_unit(unit, f"battle in {where} ({loss.why})", nations)
+        if loss.steps:
+            t.hit_unit(
+                t.state.units[loss.unit], f"battle in {where} ({loss.why})", nations, loss.steps
+            )
     t.emit(
         "battle_result",
         f"{board.name_of(winner)} win in {where} (fought out with the {rule_set} rules).",
@@ -826,11 +827,11 @@ def _landing(
                 protect=("manpower", "tank"),
             )
         )
-        for cid in chosen:
+        for cid, steps in Counter(chosen).items():
             if cid in t.state.units:
-                t.hit_unit(t.state.units[cid], context, fought)
+                t.hit_unit(t.state.units[cid], context, fought, steps)
             else:
-                survivors -= 1
+                survivors -= steps
         d_candidates = [
             Casualty(
                 f"garrison_{i + 1}", defender, "garrison", f"garrison {i + 1}", cv_now=GARRISON_CV

@@ -166,17 +166,17 @@ def test_invalid_orders_are_refused_whole_with_every_reason(game: Path) -> None:
             c.set_orders("blue", parse_orders(bad, "blue"))
         text = str(info.value)
         for words in (
-            "allocate 5 LSP but blue will have",
-            "already in task_forces[0]",
+            "allocate 5 LSP but Blueland will have",
+            "already in operation 2: sea control in",
             "is not a fleet base",
             "3 manpower/tank points but the invasion force can land 2",
-            "3 operations need 3 Naval Operations Flags; blue has 2",
+            "3 operations need 3 Naval Operations Flags; Blueland has 2",
             "each card may only be played ONCE",
             "effective lift is 6",
-            "moves 4 LSP but blue has only 2 there",
-            "Red Harbour is held by red",
+            "moves 4 LSP but Blueland has only 2 there",
+            "Red Harbour is held by Redland",
             "surface raiders need a task force",
-            "allocates 36 tonnage points; blue has 20",
+            "allocates 36 tonnage points; Blueland has 20",
             "'Far' has no LSP allocated",
         ):
             assert words in text, words

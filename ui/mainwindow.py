@@ -608,7 +608,11 @@ class MainWindow(QMainWindow):
         try:
             self.session.resolve(to_step)
         except OrdersError as exc:
-            self.error("The orders were refused", str(exc))
+            board = self.session.board()
+            lines = [
+                f"• {board.name_of(p.nation)}: {self.session.problem_text(p)}" for p in exc.problems
+            ]
+            self.error("The orders were refused", "\n".join(lines))
         except DiceError as exc:
             self.error(
                 "Resolution stopped",

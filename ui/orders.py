@@ -8,6 +8,7 @@ otherwise the problems are listed in words under the editor and the draft waits.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -377,7 +378,7 @@ class OrdersEditor(QWidget):
         self.problems = [] if locked else self.session.check(orders)
         self.problem_list.clear()
         for p in self.problems:
-            self.problem_list.addItem(f"{p.order}: {p.message} ({p.rule})")
+            self.problem_list.addItem(self.session.problem_text(p, orders))
         if locked:
             self.status.setText(
                 "The turn is being resolved: orders can no longer change "
@@ -464,6 +465,12 @@ class OrdersEditor(QWidget):
         self.tf_intervene.toggled.connect(self._tf_settings)
         self.tf_where.currentIndexChanged.connect(self._tf_settings)
         self.tf_list.itemSelectionChanged.connect(self._tf_selected)
+        self.tf_list.itemSelectionChanged.connect(self._forces_buttons)
+        self.units.itemSelectionChanged.connect(self._units_selected)
+        self.units.itemSelectionChanged.connect(self._forces_buttons)
+        self.forces_hint = QLabel()
+        self.forces_hint.setWordWrap(True)
+        form.addWidget(self.forces_hint)
 
     def _assignments(self, orders: Orders) -> dict[str, str]:
         board = self.session.board()
@@ -537,6 +544,7 @@ class OrdersEditor(QWidget):
         if current:
             self.tf_base.setCurrentIndex(max(0, self.tf_base.findData(current)))
         self.tf_base.blockSignals(False)
+        self._forces_buttons()
 
     def selected_units(self) -> list[str]:
         rows = sorted({i.row() for i in self.units.selectedIndexes()})
@@ -547,6 +555,35 @@ class OrdersEditor(QWidget):
         if len(rows) != 1:
             return ""
         return str(cell(self.tf_list, rows.pop()).data(Qt.ItemDataRole.UserRole))
+
+    def _units_selected(self) -> None:
+        """A new task force forms where the selected units are: their base (the most
+        common one when they lie at several) becomes the form's base."""
+        units = self.session.state.units if self.session.is_open else {}
+        bases = Counter(units[u].base for u in self.selected_units() if u in units)
+        if bases:
+            index = self.tf_base.findData(bases.most_common(1)[0][0])
+            if index >= 0:
+                self.tf_base.setCurrentIndex(index)
+
+    def _forces_buttons(self) -> None:
+        """Buttons that need a selection say which one they need."""
+        units, tf = bool(self.selected_units()), bool(self._selected_tf())
+        self.tf_add.setEnabled(units and tf)
+        self.tf_remove.setEnabled(units and tf)
+        self.tf_delete.setEnabled(tf)
+        if units and not tf and self.tf_list.rowCount():
+            hint = (
+                "To add the selected units to a task force, click the task force in the list "
+                "(or drag the units onto it); to form a new one, name it and press New task "
+                "force."
+            )
+        elif units and not self.tf_list.rowCount():
+            hint = "Name the new task force and press New task force: the selected units form it."
+        else:
+            hint = ""
+        self.forces_hint.setText(hint)
+        self.forces_hint.setVisible(bool(hint))
 
     def _tf_selected(self) -> None:
         tf = self._find_tf(self._selected_tf())
@@ -585,7 +622,9 @@ class OrdersEditor(QWidget):
         name = self.tf_name.text().strip() or f"TF {len(orders.task_forces) + 1}"
         base = str(self.tf_base.currentData() or "")
         tf_id = _slug(name, {t.id for t in orders.task_forces})
-        units = tuple(u for u in self.selected_units() if self.session.state.units[u].base == base)
+        selected = self.selected_units()
+        units = tuple(u for u in selected if self.session.state.units[u].base == base)
+        elsewhere = [self.session.state.units[u].name for u in selected if u not in units]
         tf = TaskForce(
             tf_id,
             name,
@@ -596,6 +635,12 @@ class OrdersEditor(QWidget):
         )
         self.edit(replace(orders, task_forces=(*orders.task_forces, tf)), f"New task force {name}")
         self.tf_name.clear()
+        if elsewhere:  # said after the refresh, which clears the hint
+            self.forces_hint.setText(
+                f"A task force forms at one base ({self.tf_base.currentText()}): left out, "
+                f"as they lie elsewhere: {', '.join(elsewhere)}."
+            )
+            self.forces_hint.show()
 
     def new_task_force(self, name: str, base: str, units: list[str], lsp: int) -> None:
         """The form's action, for keyboard macros and tests."""

@@ -122,6 +122,9 @@ def test_unsaved_changes_are_not_lost_without_asking(
         return QMessageBox.StandardButton.Cancel
 
     monkeypatch.setattr(QMessageBox, "question", answer)
+    assert not window.session.dirty  # a new game nobody has touched: nothing to lose
+    assert window.maybe_save() is True and asked == []
+    window.session.set_orders("usa", Orders("usa", 1))
     assert window.session.dirty
     assert window.maybe_save() is False
     assert asked == ["Unsaved changes"]
