@@ -12,6 +12,7 @@ tonnage losses, all in steps.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -433,11 +434,12 @@ def _merchant_combat(
         escorts=[u.id for u in escort_units],
     )
     for chosen in (escort_loss, raider_loss):
-        for cid in chosen:
+        for cid, steps in Counter(chosen).items():
             if cid in state.units:
-                t.hit_unit(state.units[cid], context, everyone)
+                t.hit_unit(state.units[cid], context, everyone, steps)
             else:
-                _lose_air_point(t, board, cid.split(":")[1], context, everyone)
+                for _ in range(steps):
+                    _lose_air_point(t, board, cid.split(":")[1], context, everyone)
 
 
 def _losses(

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from .untrusted import (
@@ -580,6 +581,21 @@ def load_orders(text: str | bytes, nation: str | None = None) -> Orders:
     if problems:
         raise OrdersError(problems)
     return orders
+
+
+def read_orders_file(path: str | Path, nation: str | None = None) -> Orders:
+    """Orders from a JSON file (the app's *Open orders*, the command line's ``orders``).
+
+    A file larger than :data:`LIMITS` allows is refused unread; an unreadable file or bad
+    orders raise :class:`OrdersError` naming the file and every problem."""
+    path = Path(path)
+    try:
+        with path.open("rb") as f:
+            text = f.read(LIMITS.max_bytes + 1)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise OrdersError([OrderProblem(nation or "?", str(path), "orders file", reason)]) from None
+    return load_orders(text, nation)
 
 
 def range_cards(orders: Iterable[Orders], nation: str, tf_id: str) -> int:
