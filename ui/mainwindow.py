@@ -38,7 +38,7 @@ from campaign.tactical import RULE_SETS, BattleSetup, TacticalBattle
 from campaign.tactical.outcome import expand_forces, in_rule_set_terms
 from campaign.tactical.simulate import available
 
-from . import export
+from . import export, solo
 from .battle import BattleWindow
 from .battlechoice import BattleChoiceDialog
 from .battlesetup import TYPED, FightDialog
@@ -153,6 +153,7 @@ class MainWindow(QMainWindow):
         self.session.gameChanged.connect(self._battles)
         self._update_title()
         self.odds.set_battles([])
+        self.solo = solo.install(self)  # Solo menu: the computer opponent, the score
 
     def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
         dock = QDockWidget(title, self)
