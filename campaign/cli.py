@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from . import __version__, calculator, paths
+from .cli_ai import add_commands as add_ai_commands
 from .cli_control import ControlCliError, add_commands
 from .cli_seats import SeatsCliError
 from .cli_seats import add_commands as add_seat_commands
@@ -688,6 +689,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_seat_commands(add)  # the room: seats, serve, clock
     add_commands(add)  # Game Control's table: edit, audit, rule, pack, handoff
+    add_ai_commands(add)  # the computer opponent: ai, play
 
     p = add("calc", cmd_calc, "the umpire's calculator: a table by hand with given dice")
     p.add_argument("table", choices=("naval", "merchant"))

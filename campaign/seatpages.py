@@ -308,10 +308,10 @@ def orders_content(
     text: str,
     csrf: str,
     result: str = "",
-    problems: Sequence[OrderProblem] = (),
+    problems: Sequence[str] = (),
 ) -> str:
     """The orders editor: the team's orders as JSON (docs/orders-format.md), checked or
-    submitted with the rules' own messages."""
+    submitted; ``problems`` in the app's words (:func:`campaign.rules.problem_in_words`)."""
     if status.locked_at:
         state = f"<p class='bad' id='locked'>Game Control locked turn {status.turn}'s orders at "
         state += f"{_e(when(status.locked_at))}; nothing more can be submitted.</p>"
@@ -328,10 +328,7 @@ def orders_content(
     outcome = ""
     if result:
         cls = "bad" if problems else "ok"
-        items = "".join(
-            f"<li><b>{_e(p.order)}</b>: {_e(p.message)} <i>({_e(p.rule)})</i></li>"
-            for p in problems
-        )
+        items = "".join(f"<li>{_e(p)}</li>" for p in problems)
         outcome = f"<div id='result' class='{cls}'><p>{_e(result)}</p>"
         outcome += f"<ul id='problems'>{items}</ul></div>" if items else "</div>"
     reference = _table(

@@ -54,7 +54,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from . import clock, seatpages, seats
 from .engine import Campaign
 from .orders import LIMITS as ORDERS_LIMITS
-from .orders import OrderProblem, OrdersError, load_orders, orders_to_data
+from .orders import OrderProblem, Orders, OrdersError, load_orders, orders_to_data
+from .rules import problem_in_words
 from .teampack import DEFAULT_PORT
 from .teamview import TeamView
 
@@ -194,13 +195,18 @@ class Submitted:
     problems: tuple[OrderProblem, ...] = ()
     submission: seats.Submission | None = None
     orders: dict[str, Any] | None = None
+    #: each problem as the app shows it (its order named in words)
+    words: tuple[str, ...] = ()
 
     def to_data(self) -> dict[str, Any]:
         return {
             "turn": self.turn,
             "accepted": self.accepted,
             "stored": self.stored,
-            "problems": [{**asdict(p), "text": str(p)} for p in self.problems],
+            "problems": [
+                {**asdict(p), "text": str(p), "words": w}
+                for p, w in zip(self.problems, self.words, strict=True)
+            ],
             "submission": asdict(self.submission) if self.submission else None,
             "orders": self.orders,
         }
@@ -326,6 +332,7 @@ class SeatDesk:
         orders`` refuses them. Raises :class:`campaign.seats.GameFileBusy`."""
         c, game = self.c, self.c.game
         turn = 0
+        orders: Orders | None = None
         try:
             with seats.write_transaction(game):
                 turn = c.state.turn
@@ -340,9 +347,11 @@ class SeatDesk:
                 submission = seats.record_submission(game, turn, nation, when)
                 stored = self.stored_orders(nation)
         except _Checked:
-            return Submitted(turn, True, False, orders=orders_to_data(orders))
+            return Submitted(turn, True, False, orders=orders_to_data(orders) if orders else None)
         except OrdersError as exc:
-            return Submitted(turn, False, False, tuple(exc.problems))
+            board = c.board()
+            words = tuple(problem_in_words(board, orders, p) for p in exc.problems)
+            return Submitted(turn, False, False, tuple(exc.problems), words=words)
         return Submitted(turn, True, True, (), submission, stored)
 
     def clock_status(self) -> clock.ClockStatus:
@@ -609,9 +618,9 @@ class SeatApp:
                 result = f"Orders for turn {done.turn} submitted and stored for Game Control."
             else:
                 result = "The orders are valid (not submitted yet)."
-        problems = done.problems if done else ()
         view = await self.desk.call(self.desk.view, session.nation)
-        content = seatpages.orders_content(view, status, text, session.csrf, result, problems)
+        words = done.words if done else ()
+        content = seatpages.orders_content(view, status, text, session.csrf, result, words)
         clock_text = await self._clock_text()
         page = seatpages.team_page(view, "orders", clock_text, content, session.csrf)
         return _html(page, code)
