@@ -160,6 +160,11 @@ class Table:
     incomplete: bool = False
 
 
+def describe(col: Column) -> str:
+    """What a cell of this column must hold (for messages and the editor's tooltips)."""
+    return _describe(col)
+
+
 def _describe(col: Column) -> str:
     if col.kind == "enum":
         return "one of " + ", ".join(col.choices)

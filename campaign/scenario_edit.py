@@ -28,6 +28,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import networkx as nx
+
 from . import paths
 from .csvdata import (
     ID_RE,
@@ -37,9 +39,11 @@ from .csvdata import (
     Column,
     InputError,
     Problem,
+    Row,
     Table,
     TableSchema,
     decode,
+    format_cell,
     parse_table,
     read_table,
     too_many_cells,
@@ -246,6 +250,26 @@ class Draft:
         draft.folder = folder
         return draft
 
+    @classmethod
+    def from_scenario(cls, scenario: Scenario) -> Draft:
+        """A draft of a scenario made in code (a game's position: New scenario from this
+        game), not yet saved anywhere. Its sea areas are the built-in world's, and left
+        out of the folder, when they are the same."""
+        meta = {key: _as_text(getattr(scenario.meta, key)) for key, *_ in META_KEYS}
+        options = {name: _as_text(value) for name, value in scenario.meta.options.items()}
+        draft = cls(meta, options)
+        for name, schema in SCHEMAS.items():
+            draft.rows[name] = [
+                [format_cell(col, row.get(col.name)) for col in schema.columns]
+                for row in scenario.rows(name)
+            ]
+        builtin = cls.new()
+        for name in WORLD_NAMES:
+            if draft.rows[name] == builtin.rows[name]:
+                draft._world_builtin.add(name)
+                draft._sources[name] = builtin._sources[name]
+        return draft
+
     def _read_world(self, folder: Path, builtin: bool, names: Iterable[str] = WORLD_NAMES) -> None:
         problems: list[Problem] = []
         for name in names:
@@ -441,7 +465,11 @@ class Draft:
         """Put a base (or a shipyard) at a point and in a sea area."""
         ops = tuple(
             SetCell(table, row, column, text)
-            for column, text in (("lon", _coord(lon)), ("lat", _coord(lat)), ("sea_area", area))
+            for column, text in (
+                ("lon", coordinate(lon)),
+                ("lat", coordinate(lat)),
+                ("sea_area", area),
+            )
             if self.cell(table, row, column) != text
         )
         ident = self.cell(table, row, "id")
@@ -579,6 +607,28 @@ class Draft:
             world = builtin_world()
         self._world = (key, world)
         return world
+
+    def drawable(self, check: Check) -> Scenario:
+        """The scenario as far as the map can draw it: the draft's world; the bases in a
+        sea area of it; the routes between those bases joined by sea; the units, Air Points,
+        garrisons and LSP at those bases. What is left out waits for its problem to be fixed
+        (the problems panel names it)."""
+        world = self.world()
+        rows = {name: list(table.rows) for name, table in check.tables.items()}
+        bases = [b for b in rows["bases"] if b["sea_area"] in world]
+        at = {b["id"] for b in bases}
+        routes = [r for r in rows["routes"] if _drawable_route(world, r, bases)]
+        tables: dict[str, list[Row]] = {name: [] for name in SCHEMAS}
+        tables["nations"] = rows["nations"]
+        tables["bases"] = bases
+        tables["routes"] = routes
+        tables["air_ranges"] = rows["air_ranges"]
+        for name in ("units", "air", "garrisons", "lsp"):
+            tables[name] = [r for r in rows[name] if r["base"] in at]
+        meta = check.meta or ScenarioMeta("draft", "Draft")
+        scenario = Scenario(meta, tables)
+        scenario._world = world  # the board as the draft has it (not parsed again)
+        return scenario
 
     def unsafe_cells(self) -> list[Problem]:
         """Text cells a spreadsheet would run as a formula: even a draft is not saved with
@@ -740,6 +790,20 @@ def _distance(ring: Sequence[tuple[float, float]], x: float, y: float) -> float:
 
 
 # -- helpers ---------------------------------------------------------------------------------
+def _drawable_route(world: World, route: Row, places: Sequence[Row]) -> bool:
+    """Can the map draw this route: both ends among ``places`` and joined by sea?"""
+    area = {b["id"]: b["sea_area"] for b in places}
+    if route["origin"] not in area or route["destination"] not in area:
+        return False
+    if not all(v in world for v in route["via"]):
+        return False
+    try:
+        world.path(area[route["origin"]], area[route["destination"]], route["via"])
+    except nx.NetworkXNoPath:
+        return False
+    return True
+
+
 def _read_bytes(path: Path, limit: int, file: str, problems: list[Problem]) -> bytes | None:
     try:
         with path.open("rb") as f:
@@ -888,7 +952,8 @@ def _fresh(stem: str, taken: set[str]) -> str:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def _coord(value: float) -> str:
+def coordinate(value: float) -> str:
+    """A longitude or latitude as a scenario writes it: at most two decimals."""
     text = f"{value:.2f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
 
