@@ -36,6 +36,7 @@ from PySide6.QtGui import (
     QCloseEvent,
     QColor,
     QKeySequence,
+    QShowEvent,
     QUndoCommand,
     QUndoStack,
 )
@@ -90,7 +91,15 @@ from campaign.snapshot import scenario_from_game
 from campaign.units import NAVAL_RANGE
 from campaign.validation import REF_TABLES
 
-from .scenario_map import MOVE_BASE, NEW_BASE, ROUTE, SELECT, DraftSession, ScenarioChart
+from .scenario_map import (
+    MOVE_BASE,
+    NEW_BASE,
+    ROUTE,
+    SELECT,
+    DraftSession,
+    ScenarioChart,
+    layout_of,
+)
 
 if TYPE_CHECKING:
     from .mainwindow import MainWindow
@@ -468,6 +477,7 @@ class SettingsPage(QScrollArea):
                 widget.setCurrentIndex(found)
             elif widget.text() != text:
                 widget.setText(text)
+                widget.setCursorPosition(0)
             widget.blockSignals(False)
 
     def set_problems(self, problems: Sequence[Problem]) -> None:
@@ -548,6 +558,7 @@ class ScenarioEditor(QMainWindow):
         self._unsaved_new = False
         self._moving: str | None = None
         self._shown_scenario: Scenario | None = None
+        self._shown_once = False
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
         self.timer.setInterval(CHECK_DELAY_MS)
@@ -806,7 +817,10 @@ class ScenarioEditor(QMainWindow):
         if shown is not None and scenario.world is shown.world and scenario.tables == shown.tables:
             return
         self._shown_scenario = scenario
-        self.map_session.show(scenario)
+        if shown is not None and layout_of(scenario) == layout_of(shown):
+            self.map_session.refresh(scenario)
+        else:
+            self.map_session.show(scenario)
 
     def _clean_changed(self, _clean: bool) -> None:
         self._update_title()
@@ -1208,6 +1222,12 @@ class ScenarioEditor(QMainWindow):
 
     def error(self, title: str, text: str) -> None:
         QMessageBox.warning(self, title, text)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not self._shown_once:  # the chart has its size now
+            self._shown_once = True
+            self.chart.fit_world()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.maybe_discard():

@@ -70,6 +70,27 @@ class DraftSession(GameSession):
         self._shown, self._start = scenario, None
         self.gameChanged.emit()
 
+    def refresh(self, scenario: Scenario) -> None:
+        """The same places and routes with other holders, tonnage, units, air…: the chart
+        recolours what it drew (much quicker than drawing it again)."""
+        self._shown, self._start = scenario, None
+        self.stateChanged.emit()
+
+
+def layout_of(scenario: Scenario) -> tuple[object, ...]:
+    """What the chart draws from a scenario's rows: its board, its places where they are
+    and what they are called, its routes and the way they run. A change to anything else
+    only recolours the chart (:meth:`DraftSession.refresh`)."""
+    places = tuple(
+        (b["id"], b["name"], b["kind"], b["lon"], b["lat"], b["sea_area"])
+        for b in scenario.rows("bases")
+    )
+    routes = tuple(
+        (r["id"], r["serial"], r["origin"], r["destination"], tuple(r["via"]))
+        for r in scenario.rows("routes")
+    )
+    return (id(scenario.world), places, routes)
+
 
 class ScenarioChart(SeaChart):
     """The sea chart with the scenario editor's tools."""
@@ -129,9 +150,13 @@ class ScenarioChart(SeaChart):
         self.set_selection("base", base)
         seen = self.mapToScene(self.viewport().rect()).boundingRect()
         rect = self._areas_rect(areas)
-        if not rect.isEmpty() and not seen.contains(rect):
-            self.fit_areas(areas)
-        elif not seen.contains(self.base_points[base]):
+        if not rect.isEmpty():
+            port = self.viewport().rect()
+            fits = min(port.width() / rect.width(), port.height() / rect.height())
+            if fits > 1.4 * self.transform().m11() or not seen.contains(rect):
+                self.fit_areas(areas)  # the range is what the user asked to see
+                return areas
+        if not seen.contains(self.base_points[base]):
             self.centerOn(self.base_points[base])
         return areas
 

@@ -381,3 +381,22 @@ def test_the_main_window_opens_the_editor_and_makes_a_scenario_of_its_game(
     assert window.session.state.turn == 2 and window.session.state.step == 0
     editor.close()
     answers.questions.append(QMessageBox.StandardButton.Discard)  # the new game, closing
+
+
+def test_the_map_follows_the_draft_redrawing_only_what_moved(editor: ScenarioEditor) -> None:
+    editor.open_builtin("1942")
+    chart = editor.chart
+    symbol = chart.bases["midway"]
+    row = editor.draft.find("bases", "midway")
+    assert row is not None
+    type_cell(editor, "bases", row, "holder", "japan")
+    editor.check_now()
+    assert chart.bases["midway"] is symbol  # recoloured, not drawn again
+    japan = editor.draft.record("nations", editor.draft.find("nations", "japan") or 0)
+    assert symbol.colour.name() == japan["colour"]
+    type_cell(editor, "bases", row, "sea_area", "atlantis")
+    editor.check_now()
+    assert "midway" not in chart.bases  # off the map until its sea area is fixed
+    editor.undo.undo()
+    editor.check_now()
+    assert "midway" in chart.bases and chart.bases["midway"] is not symbol
