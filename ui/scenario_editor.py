@@ -91,6 +91,7 @@ from campaign.snapshot import scenario_from_game
 from campaign.units import NAVAL_RANGE
 from campaign.validation import REF_TABLES
 
+from .dialogs import save_first
 from .scenario_map import (
     MOVE_BASE,
     NEW_BASE,
@@ -1102,17 +1103,12 @@ class ScenarioEditor(QMainWindow):
         """Before unsaved edits would be lost: save, discard or cancel."""
         if not self.dirty:
             return True
-        answer = QMessageBox.question(
+        return save_first(
             self,
             "Unsaved scenario",
             "The scenario has edits that are not saved. Save them?",
-            QMessageBox.StandardButton.Save
-            | QMessageBox.StandardButton.Discard
-            | QMessageBox.StandardButton.Cancel,
+            self.save,
         )
-        if answer == QMessageBox.StandardButton.Save:
-            return self.save()
-        return answer == QMessageBox.StandardButton.Discard
 
     def new_scenario(self) -> None:
         if self.maybe_discard():
