@@ -7,6 +7,7 @@ Every command that prints data takes ``--json``.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import re
 import sys
@@ -812,8 +813,15 @@ def _merchant_args(p: argparse.ArgumentParser, odds: bool = False) -> None:
     )
 
 
+@functools.cache
+def _parser() -> argparse.ArgumentParser:
+    """The parser, built once a process (building it costs more than most commands: a
+    program that runs ``main`` many times, or a test, pays it once)."""
+    return build_parser()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    parser = _parser()
     args = parser.parse_args(argv)
     try:
         return int(args.func(args))
