@@ -170,7 +170,7 @@ def main() -> None:
 
     rate_line("  naval_combat.fire (info)", calls, median_of(run_fire, runs), 0)
     rate_line(
-        "  odds.fire_steps (cached table look-up, info)", calls, median_of(run_fire_steps, runs)
+        "  odds.fire_steps (cached table look-up, info)", calls, median_of(run_fire_steps, runs), 0
     )
 
     print("exact naval odds (both sides' fire, joint, win/lose/draw)")
