@@ -554,7 +554,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
         setup = _load_setup(args.kind, args.setup)
         _note_ignored(args.kind, setup)
         try:
-            odds = simulate(args.kind, setup, args.runs, seed=args.seed or "odds")
+            odds = simulate(args.kind, setup, args.runs, seed=args.seed or "odds", workers=None)
         except ValueError as exc:  # e.g. a set-up's campaign_units not understood
             raise CliError(f"{args.setup}: {exc}") from None
         if args.json:

@@ -137,7 +137,8 @@ def test_worker_processes_fight_the_very_same_battles() -> None:
         on_progress=lambda o: seen.append(o.runs),
     )
     assert pooled.to_dict() == here.to_dict() and pooled.runs == 120
-    assert seen == [25, 50, 75, 100, 120]
+    # the first batch is fought here; the others come in as they are done
+    assert seen[0] == 25 and seen[-1] == 120 and len(seen) == 5 and seen == sorted(seen)
     assert pooled.campaign_winners == here.campaign_winners
 
 

@@ -83,6 +83,7 @@ class Sampler(QThread):
                 on_progress=show,
                 every=50,
                 units=self.units,
+                workers=None,  # a long preview: a worker process a core
             )
         except _Stopped:
             self.done.emit(last[0], True, "")

@@ -348,7 +348,7 @@ def simulate(
     on_progress: Callable[[TacticalOdds], None] | None = None,
     every: int = 50,
     units: Mapping[str, Iterable[Unit]] | None = None,
-    workers: int | None = None,
+    workers: int | None = 1,
 ) -> TacticalOdds:
     """Fight ``runs`` battles; the odds of each ship being sunk or hit, of each side
     winning, and (ships with campaign units) of the campaign step losses. ``units``: the
@@ -357,9 +357,12 @@ def simulate(
     steps weigh all its ships, those not in the set-up untouched
     (:func:`~campaign.tactical.outcome.unit_rosters`).
 
-    ``workers``: processes fighting at once (default :func:`default_workers`: a core
-    each for a long preview). Battle *i* always has the dice seeded ``f"{seed}/{i}"``, so
-    the odds are the same however many workers fight them. ``on_progress(odds)`` is called
+    ``workers``: processes fighting at once; None: :func:`default_workers` (a core each,
+    for a long preview). A program that asks for workers starts them the way
+    :mod:`multiprocessing` does, so its main script must keep its work under ``if __name__
+    == "__main__":`` (the CLI's and the app's do); the default, 1, fights every battle in
+    this process. Battle *i* always has the dice seeded ``f"{seed}/{i}"``, so the odds are
+    the same however many workers fight them. ``on_progress(odds)`` is called
     every ``every`` battles (with workers: as each batch of ``every`` comes in) and at the
     end; an exception it raises stops the preview. Raises KeyError for an unknown rule
     set, ValueError for a set-up whose ``campaign_units`` are not understood."""
@@ -391,14 +394,19 @@ def _fight_in_pool(
     on_progress: Callable[[TacticalOdds], None] | None,
 ) -> TacticalOdds:
     """The preview's battles in batches of ``every``, fought by a pool of processes; each
-    batch's counts are added as it comes in (the sums do not depend on the order)."""
+    batch's counts are added as it comes in (the sums do not depend on the order). The
+    first batch is fought here while the pool starts, so the first figures come as soon as
+    without one."""
     data = pickle.dumps(plan, protocol=pickle.HIGHEST_PROTOCOL)
     pool = _pool(workers)
     batches = [
         pool.submit(_fight_batch, data, start, min(start + every, runs))
-        for start in range(0, runs, every)
+        for start in range(every, runs, every)
     ]
     try:
+        _fight(plan, odds, 0, every)
+        if on_progress:
+            on_progress(odds)
         for done in as_completed(batches):
             odds.add(done.result())
             if on_progress:
