@@ -132,6 +132,16 @@ class Dice(ABC):
         """The face rolled (1..sides)."""
 
 
+class _NotLogged(Dice):
+    """Dice whose rolls go in no log: imagined battles and combats, never the game's."""
+
+    def roll(self, purpose: str, sides: int = 6, reason: str = "") -> int:
+        """One die, not logged."""
+        if sides < 2:
+            raise ValueError("a die has at least 2 sides")
+        return self._value(purpose, sides)
+
+
 class SeededDice(Dice):
     """Counter-based dice: the *n*-th draw of seed *s* never changes."""
 
@@ -157,7 +167,7 @@ class SeededDice(Dice):
 _FIRST_8 = struct.Struct(">Q")
 
 
-class UnloggedDice(SeededDice):
+class UnloggedDice(_NotLogged, SeededDice):
     """:class:`SeededDice`'s very stream (the *n*-th draw of seed *s* is the same face),
     kept in no log: for bulk callers whose dice are not part of the game — exact-odds
     checks, the computer opponent's look-ahead, thousands of imaginary combats. A game's
@@ -168,12 +178,6 @@ class UnloggedDice(SeededDice):
 
     def __init__(self, seed: int | str) -> None:
         super().__init__(seed, DiceLog())
-
-    def roll(self, purpose: str, sides: int = 6, reason: str = "") -> int:
-        """One die, not logged."""
-        if sides < 2:
-            raise ValueError("a die has at least 2 sides")
-        return self._value(purpose, sides)
 
     def rolls(self, count: int, purpose: str, sides: int = 6) -> list[int]:
         """``count`` faces in one go: the same faces ``count`` calls of :meth:`roll` give."""
@@ -191,7 +195,7 @@ class UnloggedDice(SeededDice):
         return out
 
 
-class PreviewDice(Dice):
+class PreviewDice(_NotLogged):
     """Seeded dice that keep no log: for odds previews, whose thousands of imaginary
     battles are not part of the game (nothing they roll is ever shown as a roll).
 
@@ -211,12 +215,6 @@ class PreviewDice(Dice):
 
     def _value(self, purpose: str, sides: int) -> int:
         return int(self._random() * sides) + 1
-
-    def roll(self, purpose: str, sides: int = 6, reason: str = "") -> int:
-        """One die, not logged (the preview's rolls are never shown)."""
-        if sides < 2:
-            raise ValueError("a die has at least 2 sides")
-        return self._value(purpose, sides)
 
     def rolls(self, count: int, purpose: str, sides: int = 6) -> list[int]:
         """``count`` dice in one go, without naming each (the hot path of a preview)."""
