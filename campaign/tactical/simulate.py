@@ -27,11 +27,12 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from ..dice import PreviewDice
 from ..state import Unit
-from . import RULE_SETS, BattleSetup, run
+from . import RULE_SETS, BattleSetup, compiled, run
 from .outcome import campaign_winner, declared_units, step_losses, unit_rosters
 
 
@@ -40,7 +41,7 @@ def available() -> list[str]:
     import campaign.tactical as package
 
     for info in pkgutil.iter_modules(package.__path__):
-        if info.name not in ("outcome", "simulate"):
+        if info.name not in ("outcome", "simulate", "compiled"):
             importlib.import_module(f"campaign.tactical.{info.name}")
     return sorted(RULE_SETS)
 
@@ -268,6 +269,8 @@ class _Plan:
     setup: BattleSetup
     seed: str
     units: dict[str, list[Unit]] | None  # given by the caller (campaign winner counted)
+    #: the compiled rule sets' folder, for worker processes ("": the sources)
+    compiled: str = ""
 
 
 def _blank(plan: _Plan) -> TacticalOdds:
@@ -397,6 +400,8 @@ def _fight_in_pool(
     batch's counts are added as it comes in (the sums do not depend on the order). The
     first batch is fought here while the pool starts, so the first figures come as soon as
     without one."""
+    built = compiled.ready()  # the rule sets compiled from the present sources, if built
+    plan.compiled = str(built) if built else ""
     data = pickle.dumps(plan, protocol=pickle.HIGHEST_PROTOCOL)
     pool = _pool(workers)
     batches = [
@@ -420,16 +425,24 @@ def _fight_in_pool(
 _POOL: tuple[int, ProcessPoolExecutor] | None = None
 
 
+def shutdown_pool() -> None:
+    """End the worker processes (the next long preview starts new ones: after a build of
+    the compiled rule sets, for instance, which a worker takes up when it starts)."""
+    global _POOL
+    if _POOL is not None:
+        _POOL[1].shutdown(cancel_futures=True)
+        _POOL = None
+
+
 def _pool(workers: int) -> ProcessPoolExecutor:
     """The worker processes, started once (a new process costs about a tenth of a second)
     and kept for the next preview. Started by a fork server where there is one: a new
-    worker is a copy of a clean process that has imported the rule sets, never of the
+    worker is a copy of a clean process that has imported this module, never of the
     calling program and its threads (the app's)."""
     global _POOL
     if _POOL is not None and _POOL[0] == workers:
         return _POOL[1]
-    if _POOL is not None:
-        _POOL[1].shutdown(cancel_futures=True)
+    shutdown_pool()
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     if "forkserver" in methods:
@@ -446,10 +459,25 @@ def _unpickled(data: bytes) -> _Plan:
     return plan
 
 
+#: in a worker process: the compiled rule sets' folder in use ("" none), once chosen
+_COMPILED: list[str] = []
+
+
+def _rules_in_use() -> str | None:
+    """In a worker process: the compiled rule sets' folder it fights with, "" for the
+    sources, None before its first batch."""
+    return _COMPILED[0] if _COMPILED else None
+
+
 def _fight_batch(data: bytes, start: int, stop: int) -> TacticalOdds:
     """In a worker process: battles ``start`` … ``stop - 1`` of the pickled plan's preview
-    (the plan is unpickled once a worker, however many batches it fights)."""
+    (the plan is unpickled once a worker, however many batches it fights), with the
+    compiled rule sets if the plan names a build (chosen at a worker's first batch)."""
     plan = _unpickled(data)
+    if not _COMPILED:
+        _COMPILED.append(
+            plan.compiled if plan.compiled and compiled.use(Path(plan.compiled)) else ""
+        )
     odds = _blank(plan)
     _fight(plan, odds, start, stop)
     return odds
