@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from . import __version__, calculator, paths
+from .cli_ai import add_commands as add_ai_commands
 from .cli_control import ControlCliError, add_commands
 from .csvdata import INT_RE, InputError, Problem
 from .dice import SeededDice
@@ -711,6 +712,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--reissue", metavar="NATION", help="give this team a new code first")
 
     add_commands(add)  # Game Control's table: edit, audit, rule, pack, handoff
+    add_ai_commands(add)  # the computer opponent: ai, play
 
     p = add("calc", cmd_calc, "the umpire's calculator: a table by hand with given dice")
     p.add_argument("table", choices=("naval", "merchant"))
