@@ -7,6 +7,7 @@ Every command that prints data takes ``--json``.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import re
 import sys
@@ -535,7 +536,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
         setup = _load_setup(args.kind, args.setup)
         _note_ignored(args.kind, setup)
         try:
-            odds = simulate(args.kind, setup, args.runs, seed=args.seed or "odds")
+            odds = simulate(args.kind, setup, args.runs, seed=args.seed or "odds", workers=None)
         except ValueError as exc:  # e.g. a set-up's campaign_units not understood
             raise CliError(f"{args.setup}: {exc}") from None
         if args.json:
@@ -792,8 +793,15 @@ def _merchant_args(p: argparse.ArgumentParser, odds: bool = False) -> None:
     )
 
 
+@functools.cache
+def _parser() -> argparse.ArgumentParser:
+    """The parser, built once a process (building it costs more than most commands: a
+    program that runs ``main`` many times, or a test, pays it once)."""
+    return build_parser()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    parser = _parser()
     args = parser.parse_args(argv)
     try:
         return int(args.func(args))

@@ -53,6 +53,7 @@ from .oddschart import OddsPanel
 from .orders import ORDERS_FILTER, OrdersEditor
 from .printouts import HandoffDialog, TeamPacksDialog, write_handoffs, write_team_packs
 from .report import ReportPanel
+from .scenario_editor import add_to_menu
 from .session import GameSession, discard_recovery
 from .tacticalodds import ComingBattle, TacticalOddsPanel
 from .turnbar import TurnBar
@@ -242,6 +243,7 @@ class MainWindow(QMainWindow):
             self.export_handoffs,
             tip="What the land and economic games need from this turn, as CSV and PDF",
         )
+        self.scenario_editor = add_to_menu(self, file)
         file.addSeparator()
         self._action(file, "&Quit", self.close, QKeySequence.StandardKey.Quit)
 
