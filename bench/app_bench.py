@@ -42,7 +42,7 @@ import sys, time
 from PySide6.QtCore import QStandardPaths
 QStandardPaths.setTestModeEnabled(True)
 from ui.app import start
-app, window = start([])
+app, window = start()
 app.processEvents()
 window.chart.viewport().repaint()
 print(time.time())
