@@ -23,7 +23,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from html import escape
@@ -47,10 +47,10 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsPathItem,
+    QGraphicsPixmapItem,
     QGraphicsPolygonItem,
     QGraphicsScene,
     QGraphicsView,
-    QStyleOptionGraphicsItem,
     QToolTip,
     QWidget,
 )
@@ -369,11 +369,48 @@ def _halo_text(
     painter.drawText(pos, text)
 
 
-class _Label(QGraphicsItem):
+def _drawn(box: QRectF, ratio: float, draw: Callable[[QPainter], None]) -> QPixmap:
+    """A transparent pixmap of ``box`` (item pixels, at ``ratio`` device pixels each) with
+    ``draw`` painted on it in the item's own coordinates."""
+    pixmap = QPixmap(
+        max(1, math.ceil(box.width() * ratio)), max(1, math.ceil(box.height() * ratio))
+    )
+    pixmap.setDevicePixelRatio(ratio)
+    pixmap.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pixmap)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    painter.translate(-box.topLeft())
+    draw(painter)
+    painter.end()
+    return pixmap
+
+
+class _Mark(QGraphicsPixmapItem):
+    """A mark at a constant screen size, drawn once into a pixmap that Qt paints itself: a
+    frame calls no Python for it (a Python ``paint`` and ``boundingRect`` on every name,
+    symbol and counter were hundreds of calls a frame)."""
+
+    def __init__(self, kind: str, key: str, ratio: float) -> None:
+        super().__init__()
+        self.ratio = ratio
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        self.setShapeMode(QGraphicsPixmapItem.ShapeMode.BoundingRectShape)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.setData(ROLE_KIND, kind)
+        self.setData(ROLE_KEY, key)
+
+    def show_drawing(self, box: QRectF, pixmap: QPixmap) -> None:
+        self.setPixmap(pixmap)
+        self.setOffset(box.topLeft())
+
+
+class _Label(_Mark):
     """A name at a constant screen size, placed beside (or centred on) its anchor point."""
 
-    def __init__(self, text: str, font: QFont, colour: QColor, kind: str, key: str) -> None:
-        super().__init__()
+    def __init__(
+        self, text: str, font: QFont, colour: QColor, kind: str, key: str, ratio: float = 1.0
+    ) -> None:
+        super().__init__(kind, key, ratio)
         self.text = text
         self.font = font
         self.colour = colour
@@ -381,53 +418,37 @@ class _Label(QGraphicsItem):
         self.w = metrics.horizontalAdvance(text)
         self.h = metrics.height()
         self.ascent = metrics.ascent()
-        self.offset = QPointF(-self.w / 2, -self.h / 2)  # top-left relative to the anchor
+        self.corner = QPointF(-self.w / 2, -self.h / 2)  # top-left relative to the anchor
         self._pixmaps: dict[float, QPixmap] = {}
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
-        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-        self.setData(ROLE_KIND, kind)
-        self.setData(ROLE_KEY, key)
+        self.show_drawing(self.box(), self.pixmap(ratio))
+
+    def box(self) -> QRectF:
+        """Where the label (halo included) is drawn, in pixels from its anchor."""
+        return QRectF(self.corner.x() - 2, self.corner.y() - 1, self.w + 4, self.h + 2)
 
     def pixmap(self, ratio: float) -> QPixmap:
-        """The label drawn once (halo and all) for painting repeats cheaply."""
+        """The label drawn once (halo and all), for the item and its repeats past the edges."""
         cached = self._pixmaps.get(ratio)
         if cached is None:
-            size = self.boundingRect().size()
-            cached = QPixmap(
-                max(1, math.ceil(size.width() * ratio)), max(1, math.ceil(size.height() * ratio))
+            cached = self._pixmaps[ratio] = _drawn(
+                QRectF(QPointF(0, 0), self.box().size()), ratio, self._draw
             )
-            cached.setDevicePixelRatio(ratio)
-            cached.fill(Qt.GlobalColor.transparent)
-            painter = QPainter(cached)
-            _halo_text(
-                painter,
-                QPointF(2, 1 + self.ascent),
-                self.text,
-                self.font,
-                self.colour,
-                QColor(255, 255, 255, 210),
-            )
-            painter.end()
-            self._pixmaps[ratio] = cached
         return cached
 
+    def _draw(self, painter: QPainter) -> None:
+        _halo_text(
+            painter,
+            QPointF(2, 1 + self.ascent),
+            self.text,
+            self.font,
+            self.colour,
+            QColor(255, 255, 255, 210),
+        )
+
     def place(self, offset: QPointF) -> None:
-        if offset != self.offset:
-            self.prepareGeometryChange()
-            self.offset = offset
-
-    def boundingRect(self) -> QRectF:
-        return QRectF(self.offset.x() - 2, self.offset.y() - 1, self.w + 4, self.h + 2)
-
-    def paint(
-        self,
-        painter: QPainter,
-        option: QStyleOptionGraphicsItem,
-        widget: QWidget | None = None,
-    ) -> None:
-        baseline = QPointF(self.offset.x(), self.offset.y() + self.ascent)
-        _halo_text(painter, baseline, self.text, self.font, self.colour, QColor(255, 255, 255, 210))
+        if offset != self.corner:
+            self.corner = offset
+            self.setOffset(self.box().topLeft())
 
 
 def _draw_symbol(painter: QPainter, kind: str, colour: QColor) -> None:
@@ -452,60 +473,66 @@ def _draw_symbol(painter: QPainter, kind: str, colour: QColor) -> None:
         painter.drawEllipse(QPointF(0, 0), 3.2, 3.2)
 
 
-class _BaseSymbol(QGraphicsItem):
+#: base symbols drawn so far, by everything that shows: (kind, colour, air, garrisons,
+#: badges shown, highlighted, pixel ratio) → (box, pixmap); a few dozen looks in a game
+_SYMBOLS: dict[tuple[str, int, int, int, bool, bool, float], tuple[QRectF, QPixmap]] = {}
+
+
+class _BaseSymbol(_Mark):
     """A base, port or island: a symbol in its holder's colour, with air/garrison badges."""
 
     R = 7.0  # pick radius in pixels (the symbol itself is smaller)
 
-    def __init__(self, base_id: str, kind: str) -> None:
-        super().__init__()
+    def __init__(self, base_id: str, kind: str, ratio: float = 1.0) -> None:
+        super().__init__("base", base_id, ratio)
         self.kind = kind
         self.colour = QColor("#777777")
         self.air = 0
         self.garrison = 0
         self.badges = False
         self.highlighted = False
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
-        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-        self.setData(ROLE_KIND, "base")
-        self.setData(ROLE_KEY, base_id)
         self.setZValue(20 if kind == "fleet_base" else 18)
+        self._redraw()
 
     def set_look(self, colour: QColor, air: int, garrison: int) -> None:
         if (colour.rgb(), air, garrison) != (self.colour.rgb(), self.air, self.garrison):
-            self.prepareGeometryChange()  # the badges may grow or shrink
             self.colour, self.air, self.garrison = QColor(colour), air, garrison
-            self.update()
+            self._redraw()
 
     def set_badges(self, on: bool) -> None:
         if on != self.badges:
-            self.prepareGeometryChange()
             self.badges = on
+            self._redraw()
 
     def set_highlighted(self, on: bool) -> None:
         if on != self.highlighted:
             self.highlighted = on
-            self.update()
+            self._redraw()
 
-    def boundingRect(self) -> QRectF:
+    def box(self) -> QRectF:
+        """Where the symbol and its badges are drawn, in pixels from the base."""
         r = self.R + 3
         box = QRectF(-r, -r, 2 * r, 2 * r)
         badges = self.badge_rect()
         return box.united(badges.adjusted(-1, -1, 1, 1)) if not badges.isEmpty() else box
 
-    def shape(self) -> QPainterPath:
-        path = QPainterPath()
-        path.addEllipse(QPointF(0, 0), self.R, self.R)
-        return path
+    def _redraw(self) -> None:
+        look = (
+            self.kind,
+            self.colour.rgb(),
+            self.air if self.badges else 0,
+            self.garrison if self.badges else 0,
+            self.badges,
+            self.highlighted,
+            self.ratio,
+        )
+        drawn = _SYMBOLS.get(look)
+        if drawn is None:
+            box = self.box()
+            drawn = _SYMBOLS[look] = (box, _drawn(box, self.ratio, self._draw))
+        self.show_drawing(*drawn)
 
-    def paint(
-        self,
-        painter: QPainter,
-        option: QStyleOptionGraphicsItem,
-        widget: QWidget | None = None,
-    ) -> None:
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    def _draw(self, painter: QPainter) -> None:
         if self.highlighted:
             painter.setPen(QPen(style.SELECTION, 3.0))
             painter.setBrush(Qt.BrushStyle.NoBrush)
@@ -534,13 +561,13 @@ class _BaseSymbol(QGraphicsItem):
         return QRectF(-7.0 * n, 6.0, 14.0 * n, 9.0) if n else QRectF()
 
 
-class _Counter(QGraphicsItem):
+class _Counter(_Mark):
     """A task-force counter beside its base: nation colour, name and fleet CV."""
 
     H = 15.0
 
-    def __init__(self, key: str) -> None:
-        super().__init__()
+    def __init__(self, key: str, ratio: float = 1.0) -> None:
+        super().__init__("task_force", key, ratio)
         self.name = ""
         self.cv: int | None = 0
         self.colour = QColor("#777777")
@@ -549,11 +576,6 @@ class _Counter(QGraphicsItem):
         self.highlighted = False
         self.slot = 0
         self._w = 0.0
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
-        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-        self.setData(ROLE_KIND, "task_force")
-        self.setData(ROLE_KEY, key)
         self.setZValue(40)
 
     def text(self) -> str:
@@ -570,31 +592,25 @@ class _Counter(QGraphicsItem):
         look = (name, cv, colour.rgb(), flagged, slot, compact)
         if look == (self.name, self.cv, self.colour.rgb(), self.flagged, self.slot, self.compact):
             return
-        self.prepareGeometryChange()
         self.name, self.cv, self.colour, self.flagged = name, cv, QColor(colour), flagged
         self.slot, self.compact = slot, compact
         self._w = QFontMetricsF(style.ui_font(7.0, bold=True)).horizontalAdvance(self.text()) + 8
-        self.update()
+        self._redraw()
 
     def set_highlighted(self, on: bool) -> None:
         if on != self.highlighted:
             self.highlighted = on
-            self.update()
+            self._redraw()
 
     def rect(self) -> QRectF:
         """The counter in item (pixel) coordinates: up and right of the base, stacked."""
         return QRectF(7.0, -7.0 - (self.slot + 1) * (self.H + 2), self._w, self.H)
 
-    def boundingRect(self) -> QRectF:
-        return self.rect().adjusted(-3, -6, 3, 3)
+    def _redraw(self) -> None:
+        box = self.rect().adjusted(-3, -6, 3, 3)
+        self.show_drawing(box, _drawn(box, self.ratio, self._draw))
 
-    def paint(
-        self,
-        painter: QPainter,
-        option: QStyleOptionGraphicsItem,
-        widget: QWidget | None = None,
-    ) -> None:
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    def _draw(self, painter: QPainter) -> None:
         rect = self.rect()
         painter.setPen(
             QPen(
@@ -720,6 +736,8 @@ class SeaChart(QGraphicsView):
         self.setFrameShape(QGraphicsView.Shape.NoFrame)
         self.setBackgroundBrush(style.SEA)
         self.setMouseTracking(True)
+        #: device pixels per pixel of the screen the names and symbols are drawn for
+        self._ratio = self.devicePixelRatioF()
 
         self.areas: dict[str, _AreaItem] = {}
         self.area_labels: dict[str, _Label] = {}
@@ -926,7 +944,7 @@ class SeaChart(QGraphicsView):
                 best, best_d = base_id, d
             label = self.base_labels[base_id]
             if best is None and label.isVisible():
-                box = QRectF(label.offset.x(), label.offset.y(), label.w, label.h)
+                box = QRectF(label.corner.x(), label.corner.y(), label.w, label.h)
                 if box.translated(-dx, -dy).contains(QPointF(0, 0)):
                     best, best_d = base_id, 0.0
         if best is not None:
@@ -1030,7 +1048,9 @@ class SeaChart(QGraphicsView):
             self.areas[area.id] = item
             point = scene_point(near_lon(area.lon, mid), area.lat)
             self.label_points[area.id] = point
-            label = _Label(area.name, label_font, style.SEA_AREA_LABEL, "area", area.id)
+            label = _Label(
+                area.name, label_font, style.SEA_AREA_LABEL, "area", area.id, self._ratio
+            )
             label.setPos(point)
             label.setZValue(12)
             self.scene().addItem(label)
@@ -1113,7 +1133,7 @@ class SeaChart(QGraphicsView):
         point = self._base_point(row)
         self.base_points[base_id] = point
         kind = str(row["kind"])
-        symbol = _BaseSymbol(base_id, kind)
+        symbol = _BaseSymbol(base_id, kind, self._ratio)
         symbol.setPos(point)
         self.scene().addItem(symbol)
         self.bases[base_id] = symbol
@@ -1123,6 +1143,7 @@ class SeaChart(QGraphicsView):
             style.TEXT,
             "base",
             base_id,
+            self._ratio,
         )
         label.setPos(point)
         label.setZValue(14)
@@ -1358,7 +1379,7 @@ class SeaChart(QGraphicsView):
             name, cv, colour, flagged, base = wanted[key]
             counter = self.counters.get(key)
             if counter is None:
-                counter = _Counter(key)
+                counter = _Counter(key, self._ratio)
                 self.scene().addItem(counter)
                 self.counters[key] = counter
             slot = slots.get(base, 0)
@@ -1426,16 +1447,18 @@ class SeaChart(QGraphicsView):
         ppd = scale * DEG
         grid = _Grid(48.0)
         self._grid = grid
+        minor, badges = ppd >= MINOR_BASES_FROM, ppd >= BADGES_FROM
         for base_id, symbol in self.bases.items():
-            shown = symbol.kind == "fleet_base" or ppd >= MINOR_BASES_FROM
+            shown = minor or symbol.kind == "fleet_base"
             symbol.setVisible(shown)
-            symbol.set_badges(ppd >= BADGES_FROM)
+            symbol.set_badges(badges)
             if shown:
                 p = self.base_points[base_id]
-                grid.add(QRectF(p.x() * scale - 5, p.y() * scale - 5, 10, 10))
-                badges = symbol.badge_rect()
-                if not badges.isEmpty():
-                    grid.add(badges.translated(p.x() * scale, p.y() * scale))
+                x, y = p.x() * scale, p.y() * scale
+                grid.add(x - 5, y - 5, x + 5, y + 5)
+                marks = symbol.badge_rect()
+                if not marks.isEmpty():
+                    grid.add(*_edges(marks, x, y))
         compact = ppd < FULL_COUNTERS_FROM
         for counter in self.counters.values():
             if counter.compact != compact:
@@ -1444,19 +1467,17 @@ class SeaChart(QGraphicsView):
                 )
             if counter.isVisible():
                 p = counter.pos()
-                grid.add(counter.rect().translated(p.x() * scale, p.y() * scale))
+                grid.add(*_edges(counter.rect(), p.x() * scale, p.y() * scale))
         for area_id in self._area_order:
             label = self.area_labels[area_id]
             if ppd < AREA_LABELS_FROM:
                 label.setVisible(False)
                 continue
             p = self.label_points[area_id]
-            rect = QRectF(
-                p.x() * scale - label.w / 2, p.y() * scale - label.h / 2, label.w, label.h
-            )
-            room = grid.free(rect)
+            left, top = p.x() * scale - label.w / 2, p.y() * scale - label.h / 2
+            room = grid.free(left, top, left + label.w, top + label.h)
             if room:
-                grid.add(rect)
+                grid.add(left, top, left + label.w, top + label.h)
             label.setVisible(room)
         for base_id in self._base_order:
             label = self.base_labels[base_id]
@@ -1467,17 +1488,13 @@ class SeaChart(QGraphicsView):
                 continue
             p = self.base_points[base_id]
             x, y = p.x() * scale, p.y() * scale
+            w, h = label.w, label.h
             placed = False
-            for off in (
-                QPointF(7, -label.h / 2),
-                QPointF(-7 - label.w, -label.h / 2),
-                QPointF(-label.w / 2, -7 - label.h),
-                QPointF(-label.w / 2, 6),
-            ):
-                rect = QRectF(x + off.x(), y + off.y(), label.w, label.h)
-                if grid.free(rect):
-                    grid.add(rect)
-                    label.place(off)
+            for dx, dy in ((7, -h / 2), (-7 - w, -h / 2), (-w / 2, -7 - h), (-w / 2, 6)):
+                left, top = x + dx, y + dy
+                if grid.free(left, top, left + w, top + h):
+                    grid.add(left, top, left + w, top + h)
+                    label.place(QPointF(dx, dy))
                     placed = True
                     break
             label.setVisible(placed)
@@ -1692,15 +1709,16 @@ class SeaChart(QGraphicsView):
             if mark_label is not None:
                 # a repeat must not cover a real name near the edge
                 box = QRectF(
-                    mark_label.offset.x(), mark_label.offset.y(), mark_label.w, mark_label.h
+                    mark_label.corner.x(), mark_label.corner.y(), mark_label.w, mark_label.h
                 )
                 box.translate(ghost.x() * scale, ghost.y() * scale)
-                if not (self._grid.free(box) and drawn.free(box)):
+                edges = _edges(box)
+                if not (self._grid.free(*edges) and drawn.free(*edges)):
                     painter.translate(-at)
                     continue
-                drawn.add(box)
+                drawn.add(*edges)
                 painter.drawPixmap(
-                    QPointF(mark_label.offset.x() - 2, mark_label.offset.y() - 1),
+                    QPointF(mark_label.corner.x() - 2, mark_label.corner.y() - 1),
                     mark_label.pixmap(ratio),
                 )
             painter.translate(-at)
@@ -1742,36 +1760,35 @@ class _Cells(Generic[T]):
         return out
 
 
+def _edges(rect: QRectF, dx: float = 0.0, dy: float = 0.0) -> tuple[float, float, float, float]:
+    """(left, top, right, bottom) of ``rect`` moved by (dx, dy)."""
+    left, top = rect.left() + dx, rect.top() + dy
+    return left, top, left + rect.width(), top + rect.height()
+
+
 class _Grid:
-    """Rectangles in screen space, bucketed so overlap tests stay cheap."""
+    """Rectangles in screen space, (left, top, right, bottom), bucketed so overlap tests
+    stay cheap (plain numbers: the layout makes hundreds of tests a zoom step)."""
 
     def __init__(self, cell: float) -> None:
         self.cell = cell
         self.cells: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
 
-    def _span(self, rect: QRectF) -> tuple[float, float, float, float, range, range]:
-        left, top = rect.left(), rect.top()
-        right, bottom = left + rect.width(), top + rect.height()
+    def free(self, left: float, top: float, right: float, bottom: float) -> bool:
         c = self.cell
-        cols = range(math.floor(left / c), math.floor(right / c) + 1)
-        rows = range(math.floor(top / c), math.floor(bottom / c) + 1)
-        return left, top, right, bottom, cols, rows
-
-    def free(self, rect: QRectF) -> bool:
-        left, top, right, bottom, cols, rows = self._span(rect)
         cells = self.cells
-        for i in cols:
-            for j in rows:
+        for i in range(math.floor(left / c), math.floor(right / c) + 1):
+            for j in range(math.floor(top / c), math.floor(bottom / c) + 1):
                 for ol, ot, orr, ob in cells.get((i, j), ()):
                     if left < orr and ol < right and top < ob and ot < bottom:
                         return False
         return True
 
-    def add(self, rect: QRectF) -> None:
-        left, top, right, bottom, cols, rows = self._span(rect)
+    def add(self, left: float, top: float, right: float, bottom: float) -> None:
+        c = self.cell
         box = (left, top, right, bottom)
-        for i in cols:
-            for j in rows:
+        for i in range(math.floor(left / c), math.floor(right / c) + 1):
+            for j in range(math.floor(top / c), math.floor(bottom / c) + 1):
                 self.cells.setdefault((i, j), []).append(box)
 
 

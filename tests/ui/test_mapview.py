@@ -256,7 +256,7 @@ def test_labels_never_overlap(chart: SeaChart) -> None:
         assert labels
         # labels keep their size on screen: their boxes are in pixels from their anchor
         boxes = [
-            QRectF(label.offset.x(), label.offset.y(), label.w, label.h).translated(
+            QRectF(label.corner.x(), label.corner.y(), label.w, label.h).translated(
                 chart.mapFromScene(label.pos())
             )
             for label in labels
