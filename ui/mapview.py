@@ -473,9 +473,62 @@ def _draw_symbol(painter: QPainter, kind: str, colour: QColor) -> None:
         painter.drawEllipse(QPointF(0, 0), 3.2, 3.2)
 
 
-#: base symbols drawn so far, by everything that shows: (kind, colour, air, garrisons,
-#: badges shown, highlighted, pixel ratio) → (box, pixmap); a few dozen looks in a game
-_SYMBOLS: dict[tuple[str, int, int, int, bool, bool, float], tuple[QRectF, QPixmap]] = {}
+#: base symbols drawn so far, by everything that shows: (kind, colour, air and garrisons
+#: shown, highlighted, pixel ratio) → (box, pixmap); a few dozen looks in a game
+_SYMBOLS: dict[tuple[str, int, int, int, bool, float], tuple[QRectF, QPixmap]] = {}
+
+
+def _badges(air: int, garrison: int) -> list[tuple[int, QColor, str]]:
+    """(count, colour, letter) of the badges shown: Air Points (A), garrisons (G)."""
+    marks = [(air, QColor("#3f7cac"), "A"), (garrison, QColor("#7a6a3a"), "G")]
+    return [m for m in marks if m[0]]
+
+
+def _badge_rect(air: int, garrison: int) -> QRectF:
+    """Where the badges are drawn (empty when none show), in pixels from the base."""
+    n = len(_badges(air, garrison))
+    return QRectF(-7.0 * n, 6.0, 14.0 * n, 9.0) if n else QRectF()
+
+
+def _symbol_drawing(
+    kind: str,
+    colour: QColor,
+    ratio: float,
+    highlighted: bool = False,
+    air: int = 0,
+    garrison: int = 0,
+) -> tuple[QRectF, QPixmap]:
+    """A base's symbol (ringed when highlighted, with its badges) drawn once per look:
+    (where it is drawn from the base, the pixmap)."""
+    look = (kind, colour.rgb(), air, garrison, highlighted, ratio)
+    drawn = _SYMBOLS.get(look)
+    if drawn is None:
+        r = _BaseSymbol.R + 3
+        box = QRectF(-r, -r, 2 * r, 2 * r)
+        badges = _badge_rect(air, garrison)
+        if not badges.isEmpty():
+            box = box.united(badges.adjusted(-1, -1, 1, 1))
+
+        def draw(painter: QPainter) -> None:
+            if highlighted:
+                painter.setPen(QPen(style.SELECTION, 3.0))
+                painter.setBrush(Qt.BrushStyle.NoBrush)
+                painter.drawEllipse(QPointF(0, 0), 8.5, 8.5)
+            _draw_symbol(painter, kind, colour)
+            shown = _badges(air, garrison)
+            x = -7.0 * len(shown)
+            painter.setFont(style.ui_font(6.5, bold=True))
+            for count, fill, letter in shown:
+                rect = QRectF(x + 0.5, 6.0, 13.0, 9.0)
+                painter.setPen(Qt.PenStyle.NoPen)
+                painter.setBrush(fill)
+                painter.drawRoundedRect(rect, 2, 2)
+                painter.setPen(QColor("white"))
+                painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, f"{letter}{count}")
+                x += 14.0
+
+        drawn = _SYMBOLS[look] = (box, _drawn(box, ratio, draw))
+    return drawn
 
 
 class _BaseSymbol(_Mark):
@@ -509,56 +562,15 @@ class _BaseSymbol(_Mark):
             self.highlighted = on
             self._redraw()
 
-    def box(self) -> QRectF:
-        """Where the symbol and its badges are drawn, in pixels from the base."""
-        r = self.R + 3
-        box = QRectF(-r, -r, 2 * r, 2 * r)
-        badges = self.badge_rect()
-        return box.united(badges.adjusted(-1, -1, 1, 1)) if not badges.isEmpty() else box
-
-    def _redraw(self) -> None:
-        look = (
-            self.kind,
-            self.colour.rgb(),
-            self.air if self.badges else 0,
-            self.garrison if self.badges else 0,
-            self.badges,
-            self.highlighted,
-            self.ratio,
-        )
-        drawn = _SYMBOLS.get(look)
-        if drawn is None:
-            box = self.box()
-            drawn = _SYMBOLS[look] = (box, _drawn(box, self.ratio, self._draw))
-        self.show_drawing(*drawn)
-
-    def _draw(self, painter: QPainter) -> None:
-        if self.highlighted:
-            painter.setPen(QPen(style.SELECTION, 3.0))
-            painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.drawEllipse(QPointF(0, 0), 8.5, 8.5)
-        _draw_symbol(painter, self.kind, self.colour)
-        if self.badges:
-            shown = [(n, c, t) for n, c, t in self.badge_list() if n]
-            x = -7.0 * len(shown)
-            painter.setFont(style.ui_font(6.5, bold=True))
-            for count, fill, letter in shown:
-                rect = QRectF(x + 0.5, 6.0, 13.0, 9.0)
-                painter.setPen(Qt.PenStyle.NoPen)
-                painter.setBrush(fill)
-                painter.drawRoundedRect(rect, 2, 2)
-                painter.setPen(QColor("white"))
-                painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, f"{letter}{count}")
-                x += 14.0
-
-    def badge_list(self) -> list[tuple[int, QColor, str]]:
-        """(count, colour, letter) of the badges: Air Points (A), garrisons (G)."""
-        return [(self.air, QColor("#3f7cac"), "A"), (self.garrison, QColor("#7a6a3a"), "G")]
-
     def badge_rect(self) -> QRectF:
         """Where the badges are drawn (empty when none show), in pixels from the base."""
-        n = sum(1 for count, _c, _t in self.badge_list() if count) if self.badges else 0
-        return QRectF(-7.0 * n, 6.0, 14.0 * n, 9.0) if n else QRectF()
+        return _badge_rect(self.air, self.garrison) if self.badges else QRectF()
+
+    def _redraw(self) -> None:
+        shown = (self.air, self.garrison) if self.badges else (0, 0)
+        self.show_drawing(
+            *_symbol_drawing(self.kind, self.colour, self.ratio, self.highlighted, *shown)
+        )
 
 
 class _Counter(_Mark):
@@ -1631,8 +1643,9 @@ class SeaChart(QGraphicsView):
     def drawBackground(self, painter: QPainter, rect: QRectF | QRect) -> None:
         # Qt passes a QRectF; the stubs also allow a QRect
         rect = rect if isinstance(rect, QRectF) else QRectF(rect)
-        painter.fillRect(rect, FRAME)
         chart = self.sceneRect()
+        if not chart.contains(rect):
+            painter.fillRect(rect, FRAME)
         painter.fillRect(rect.intersected(chart), style.SEA)
         if self._land_span is None and not self._sea:
             return
@@ -1705,7 +1718,8 @@ class SeaChart(QGraphicsView):
             at = to_device.map(ghost)
             painter.translate(at)
             if mark_symbol is not None:
-                _draw_symbol(painter, mark_symbol.kind, mark_symbol.colour)
+                box, pixmap = _symbol_drawing(mark_symbol.kind, mark_symbol.colour, ratio)
+                painter.drawPixmap(box.topLeft(), pixmap)
             if mark_label is not None:
                 # a repeat must not cover a real name near the edge
                 box = QRectF(
