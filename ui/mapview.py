@@ -989,8 +989,9 @@ class SeaChart(QGraphicsView):
         ):
             d.clear()
         self._sea = []
-        #: bases and area names repeated past the chart's edges: (kind, key, scene point)
-        self._ghost_points: list[tuple[str, str, QPointF]] = []
+        #: bases and area names repeated past the chart's edges: (kind, key, the symbol's
+        #: repeat for a base, the name's repeat)
+        self._ghosts: list[tuple[str, str, QGraphicsPixmapItem | None, QGraphicsPixmapItem]] = []
         self._borders = []
         self._range = set()
         self._adjacency = self._straits = self._route_halo = None
@@ -1245,13 +1246,15 @@ class SeaChart(QGraphicsView):
         self._borders = borders
         span = 360.0 * DEG
         left, right = west * DEG, east * DEG
-        ghosts: list[tuple[str, str, QPointF]] = []
+        self._ghosts = []
         for kind, points in (("area", self.label_points), ("base", self.base_points)):
             for key, point in points.items():
                 for turn in (-span, span):
                     if left < point.x() + turn < right:
-                        ghosts.append((kind, key, QPointF(point.x() + turn, point.y())))
-        self._ghost_points = ghosts
+                        at = QPointF(point.x() + turn, point.y())
+                        mark = _ghost_item(self.scene(), at, 1.5) if kind == "base" else None
+                        self._ghosts.append((kind, key, mark, _ghost_item(self.scene(), at, 1.6)))
+        self._paint_ghost_symbols()
         # the order names are placed in: big areas first; fleet bases, ports, islands
         self._area_order = sorted(self.areas, key=lambda a: -_area_size(self._area_polys[a]))
         self._sea_cells: _Cells[int] = _Cells(CELL)
@@ -1285,7 +1288,7 @@ class SeaChart(QGraphicsView):
         view = self.team_view()
         self._refresh_bases(board, view)
         self._refresh_routes(board, view)
-        self.resetCachedContent()  # holders' colours past the edges
+        self._paint_ghost_symbols()
         self._sync_counters(self.session.all_orders(), board.state, view)
 
     def _refresh_bases(self, board: Board, view: TeamView | None = None) -> None:
@@ -1510,7 +1513,41 @@ class SeaChart(QGraphicsView):
                     placed = True
                     break
             label.setVisible(placed)
-        self.resetCachedContent()  # the repeated marks past the edges follow the layout
+        self._layout_ghosts(grid, ppd >= AREA_LABELS_FROM)
+
+    def _layout_ghosts(self, grid: _Grid, shown: bool) -> None:
+        """The bases and names of the areas repeated past the edges, at screen size, so the
+        far side of the seam reads like the chart itself (clicks there pick the original).
+        Farther out than area names they are specks; a repeated name never covers a real
+        one or another repeat."""
+        scale = self._layout_scale
+        drawn = _Grid(48.0)
+        for kind, key, mark, name in self._ghosts:
+            symbol = self.bases.get(key) if kind == "base" else None
+            label = self.area_labels[key] if symbol is None else self.base_labels[key]
+            if mark is not None:
+                mark.setVisible(shown and symbol is not None and symbol.isVisible())
+            room = shown and label.isVisible() and (symbol is None or symbol.isVisible())
+            if room:
+                at = name.pos()
+                left = at.x() * scale + label.corner.x()
+                top = at.y() * scale + label.corner.y()
+                edges = (left, top, left + label.w, top + label.h)
+                room = grid.free(*edges) and drawn.free(*edges)
+                if room:
+                    drawn.add(*edges)
+                    name.setPixmap(label.pixmap(self._ratio))
+                    name.setOffset(label.box().topLeft())
+            name.setVisible(room)
+
+    def _paint_ghost_symbols(self) -> None:
+        """The repeated bases in their holders' colours (the same drawings as the bases)."""
+        for _kind, key, mark, _name in self._ghosts:
+            symbol = self.bases.get(key)
+            if mark is not None and symbol is not None:
+                box, pixmap = _symbol_drawing(symbol.kind, symbol.colour, self._ratio)
+                mark.setPixmap(pixmap)
+                mark.setOffset(box.topLeft())
 
     # -- picking ------------------------------------------------------------------------------
     def _route_at(self, scene: QPointF) -> str | None:
@@ -1676,8 +1713,6 @@ class SeaChart(QGraphicsView):
         coast_pen = _cosmetic(style.COAST, 0.7)
         for _bounds, _fill, coast in shown:
             painter.strokePath(coast, coast_pen)
-        if self.px_per_degree() >= AREA_LABELS_FROM:  # farther out they are specks
-            self._draw_ghost_marks(painter, rect)
         painter.restore()
 
     def _land_at_zoom(self) -> list[Tile]:
@@ -1692,51 +1727,6 @@ class SeaChart(QGraphicsView):
                 rings = [simplify(r, COARSE_DEG) for r in rings]
             tiles.extend(land_tiles(rings, west, east))
         return tiles
-
-    def _draw_ghost_marks(self, painter: QPainter, rect: QRectF) -> None:
-        """Bases and names of the repeated areas past the edges, at screen size, so the
-        far side of the seam reads like the chart itself (clicks there pick the original)."""
-        scale = self.transform().m11()
-        drawn = _Grid(48.0)
-        ratio = painter.device().devicePixelRatioF() if painter.device() else 1.0
-        to_device = painter.worldTransform()
-        marks: list[tuple[QPointF, _Label | None, _BaseSymbol | None]] = []
-        for kind, key, ghost in self._ghost_points:
-            if not rect.contains(ghost):
-                continue
-            if kind == "area":
-                label = self.area_labels[key]
-                if label.isVisible():
-                    marks.append((ghost, label, None))
-            else:
-                symbol = self.bases[key]
-                if symbol.isVisible():
-                    label = self.base_labels[key]
-                    marks.append((ghost, label if label.isVisible() else None, symbol))
-        painter.resetTransform()
-        for ghost, mark_label, mark_symbol in marks:
-            at = to_device.map(ghost)
-            painter.translate(at)
-            if mark_symbol is not None:
-                box, pixmap = _symbol_drawing(mark_symbol.kind, mark_symbol.colour, ratio)
-                painter.drawPixmap(box.topLeft(), pixmap)
-            if mark_label is not None:
-                # a repeat must not cover a real name near the edge
-                box = QRectF(
-                    mark_label.corner.x(), mark_label.corner.y(), mark_label.w, mark_label.h
-                )
-                box.translate(ghost.x() * scale, ghost.y() * scale)
-                edges = _edges(box)
-                if not (self._grid.free(*edges) and drawn.free(*edges)):
-                    painter.translate(-at)
-                    continue
-                drawn.add(*edges)
-                painter.drawPixmap(
-                    QPointF(mark_label.corner.x() - 2, mark_label.corner.y() - 1),
-                    mark_label.pixmap(ratio),
-                )
-            painter.translate(-at)
-        painter.setWorldTransform(to_device)
 
 
 T = TypeVar("T")
@@ -1772,6 +1762,18 @@ class _Cells(Generic[T]):
                         seen.add(thing)
                         out.append(thing)
         return out
+
+
+def _ghost_item(scene: QGraphicsScene, at: QPointF, z: float) -> QGraphicsPixmapItem:
+    """A repeat of a mark past the chart's edge: drawn only, never picked."""
+    item = QGraphicsPixmapItem()
+    item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+    item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+    item.setPos(at)
+    item.setZValue(z)
+    item.setVisible(False)
+    scene.addItem(item)
+    return item
 
 
 def _edges(rect: QRectF, dx: float = 0.0, dy: float = 0.0) -> tuple[float, float, float, float]:
