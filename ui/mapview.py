@@ -420,13 +420,13 @@ class _Label(_Mark):
         self.ascent = metrics.ascent()
         self.corner = QPointF(-self.w / 2, -self.h / 2)  # top-left relative to the anchor
         self._pixmaps: dict[float, QPixmap] = {}
-        self.show_drawing(self.box(), self.pixmap(ratio))
+        self.show_drawing(self.box(), self.drawing(ratio))
 
     def box(self) -> QRectF:
         """Where the label (halo included) is drawn, in pixels from its anchor."""
         return QRectF(self.corner.x() - 2, self.corner.y() - 1, self.w + 4, self.h + 2)
 
-    def pixmap(self, ratio: float) -> QPixmap:
+    def drawing(self, ratio: float) -> QPixmap:
         """The label drawn once (halo and all), for the item and its repeats past the edges."""
         cached = self._pixmaps.get(ratio)
         if cached is None:
@@ -780,6 +780,9 @@ class SeaChart(QGraphicsView):
         self._press: QPoint | None = None
         self._carrying: str | None = None  # a task force being dragged
         self._layout_scale = -1.0
+        self._laid_out = QRectF()
+        self._near_bases: set[str] = set()
+        self._near_areas: set[str] = set()
         self._grid = _Grid(48.0)
         self._area_order: list[str] = []
         self._base_order: list[str] = []
@@ -996,6 +999,10 @@ class SeaChart(QGraphicsView):
         self._range = set()
         self._adjacency = self._straits = self._route_halo = None
         self._layout_scale = -1.0
+        self._laid_out = QRectF()
+        self._near_bases, self._near_areas = set(), set()
+        self._base_cells: _Cells[str] = _Cells(CELL)
+        self._label_cells: _Cells[str] = _Cells(CELL)
         self._area_order, self._base_order = [], []  # another scenario's places: laid out anew
         if not self.session.is_open:
             self._world_rect = QRectF()
@@ -1191,7 +1198,7 @@ class SeaChart(QGraphicsView):
         the index the pointer finds bases with."""
         rank = {"fleet_base": 0, "fleet_train": 0, "port": 1, "island": 2}
         self._base_order = sorted(self.bases, key=lambda b: (rank.get(self.bases[b].kind, 3), b))
-        self._base_cells: _Cells[str] = _Cells(CELL)
+        self._base_cells = _Cells(CELL)
         for base_id, point in self.base_points.items():
             self._base_cells.add(base_id, QRectF(point, point))
 
@@ -1257,6 +1264,9 @@ class SeaChart(QGraphicsView):
         self._paint_ghost_symbols()
         # the order names are placed in: big areas first; fleet bases, ports, islands
         self._area_order = sorted(self.areas, key=lambda a: -_area_size(self._area_polys[a]))
+        self._label_cells = _Cells(CELL)
+        for area_id, point in self.label_points.items():
+            self._label_cells.add(area_id, QRectF(point, point))
         self._sea_cells: _Cells[int] = _Cells(CELL)
         for index, (_area, _poly, bounds) in enumerate(sea):
             self._sea_cells.add(index, bounds)
@@ -1453,17 +1463,33 @@ class SeaChart(QGraphicsView):
 
         Greedy placement in screen space — symbols and counters first as obstacles, then
         area names by size, then fleet bases, ports and islands (each tried right, left,
-        above and below its symbol) — so labels never overlap. Run once per zoom step.
+        above and below its symbol) — so labels never overlap. Run once per zoom step, for
+        the part of the chart in view and around it (a pan beyond that lays it out again).
         """
         scale = self.transform().m11()
-        if abs(scale - self._layout_scale) < 1e-9:
+        seen = self.mapToScene(self.viewport().rect()).boundingRect()
+        if abs(scale - self._layout_scale) < 1e-9 and self._laid_out.contains(seen):
             return
         self._layout_scale = scale
+        # the view and as much again on every side: a pan within it needs no new layout
+        region = seen.adjusted(-seen.width(), -seen.height(), seen.width(), seen.height())
+        self._laid_out = region
+        near_bases = set(self._base_cells.within(region))
+        near_areas = set(self._label_cells.within(region))
+        for base_id in self._near_bases - near_bases:
+            if base_id in self.bases:
+                self.bases[base_id].setVisible(False)
+                self.base_labels[base_id].setVisible(False)
+        for area_id in self._near_areas - near_areas:
+            self.area_labels[area_id].setVisible(False)
+        self._near_bases, self._near_areas = near_bases, near_areas
         ppd = scale * DEG
         grid = _Grid(48.0)
         self._grid = grid
         minor, badges = ppd >= MINOR_BASES_FROM, ppd >= BADGES_FROM
         for base_id, symbol in self.bases.items():
+            if base_id not in near_bases:
+                continue
             shown = minor or symbol.kind == "fleet_base"
             symbol.setVisible(shown)
             symbol.set_badges(badges)
@@ -1484,6 +1510,8 @@ class SeaChart(QGraphicsView):
                 p = counter.pos()
                 grid.add(*_edges(counter.rect(), p.x() * scale, p.y() * scale))
         for area_id in self._area_order:
+            if area_id not in near_areas:
+                continue
             label = self.area_labels[area_id]
             if ppd < AREA_LABELS_FROM:
                 label.setVisible(False)
@@ -1495,6 +1523,8 @@ class SeaChart(QGraphicsView):
                 grid.add(left, top, left + label.w, top + label.h)
             label.setVisible(room)
         for base_id in self._base_order:
+            if base_id not in near_bases:
+                continue
             label = self.base_labels[base_id]
             symbol = self.bases[base_id]
             need = BASE_LABELS_FROM if symbol.kind != "fleet_base" else BASE_LABELS_FROM * 0.7
@@ -1513,9 +1543,9 @@ class SeaChart(QGraphicsView):
                     placed = True
                     break
             label.setVisible(placed)
-        self._layout_ghosts(grid, ppd >= AREA_LABELS_FROM)
+        self._layout_ghosts(grid, ppd >= AREA_LABELS_FROM, region)
 
-    def _layout_ghosts(self, grid: _Grid, shown: bool) -> None:
+    def _layout_ghosts(self, grid: _Grid, shown: bool, region: QRectF) -> None:
         """The bases and names of the areas repeated past the edges, at screen size, so the
         far side of the seam reads like the chart itself (clicks there pick the original).
         Farther out than area names they are specks; a repeated name never covers a real
@@ -1523,6 +1553,11 @@ class SeaChart(QGraphicsView):
         scale = self._layout_scale
         drawn = _Grid(48.0)
         for kind, key, mark, name in self._ghosts:
+            if not region.contains(name.pos()):
+                if mark is not None:
+                    mark.setVisible(False)
+                name.setVisible(False)
+                continue
             symbol = self.bases.get(key) if kind == "base" else None
             label = self.area_labels[key] if symbol is None else self.base_labels[key]
             if mark is not None:
@@ -1536,7 +1571,7 @@ class SeaChart(QGraphicsView):
                 room = grid.free(*edges) and drawn.free(*edges)
                 if room:
                     drawn.add(*edges)
-                    name.setPixmap(label.pixmap(self._ratio))
+                    name.setPixmap(label.drawing(self._ratio))
                     name.setOffset(label.box().topLeft())
             name.setVisible(room)
 
@@ -1676,6 +1711,11 @@ class SeaChart(QGraphicsView):
         super().resizeEvent(event)
         if self.px_per_degree() < 0.7 * self._fit_ppd():
             self.fit_world()
+        self._layout_labels()
+
+    def scrollContentsBy(self, dx: int, dy: int) -> None:
+        super().scrollContentsBy(dx, dy)
+        self._layout_labels()  # nothing to do while the view stays in the laid-out part
 
     def drawBackground(self, painter: QPainter, rect: QRectF | QRect) -> None:
         # Qt passes a QRectF; the stubs also allow a QRect
@@ -1746,6 +1786,15 @@ class _Cells(Generic[T]):
         for i in range(math.floor(bounds.left() / c), math.floor(bounds.right() / c) + 1):
             for j in range(math.floor(bounds.top() / c), math.floor(bounds.bottom() / c) + 1):
                 self.cells.setdefault((i, j), []).append(thing)
+
+    def within(self, rect: QRectF) -> list[T]:
+        """Everything in the cells ``rect`` touches (a few beyond it too)."""
+        c = self.cell
+        out: list[T] = []
+        for i in range(math.floor(rect.left() / c), math.floor(rect.right() / c) + 1):
+            for j in range(math.floor(rect.top() / c), math.floor(rect.bottom() / c) + 1):
+                out.extend(self.cells.get((i, j), ()))
+        return out
 
     def near(self, point: QPointF, reach: float) -> list[T]:
         c = self.cell

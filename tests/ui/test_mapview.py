@@ -404,3 +404,16 @@ def test_names_and_counters_are_painted_where_they_stand(
             for y in range(box.top(), box.bottom())
         ]
         assert any(dark), item.data(1)
+
+
+def test_names_are_laid_out_where_the_view_pans_to(chart: SeaChart) -> None:
+    """Close in, names are placed for the part of the chart in view and around it; a pan
+    far away places them there (and hides the ones left behind)."""
+    chart.zoom_to("East Indies")
+    chart.zoom_by(40.0 / chart.px_per_degree())
+    chart.centerOn(chart.base_points["truk"])
+    assert chart.base_labels["truk"].isVisible() and chart.bases["truk"].isVisible()
+    far = "gibraltar" if "gibraltar" in chart.bases else next(iter(chart.bases))
+    chart.centerOn(chart.base_points[far])
+    assert chart.bases[far].isVisible() and chart.base_labels[far].isVisible()
+    assert not chart.base_labels["truk"].isVisible()
