@@ -588,6 +588,8 @@ class _Counter(_Mark):
         self.highlighted = False
         self.slot = 0
         self._w = 0.0
+        #: the counter's drawings by look (zooming in and out swaps the full and short)
+        self._drawings: dict[tuple[str, int, bool, int, bool], tuple[QRectF, QPixmap]] = {}
         self.setZValue(40)
 
     def text(self) -> str:
@@ -619,8 +621,12 @@ class _Counter(_Mark):
         return QRectF(7.0, -7.0 - (self.slot + 1) * (self.H + 2), self._w, self.H)
 
     def _redraw(self) -> None:
-        box = self.rect().adjusted(-3, -6, 3, 3)
-        self.show_drawing(box, _drawn(box, self.ratio, self._draw))
+        look = (self.text(), self.colour.rgb(), self.flagged, self.slot, self.highlighted)
+        drawn = self._drawings.get(look)
+        if drawn is None:
+            box = self.rect().adjusted(-3, -6, 3, 3)
+            drawn = self._drawings[look] = (box, _drawn(box, self.ratio, self._draw))
+        self.show_drawing(*drawn)
 
     def _draw(self, painter: QPainter) -> None:
         rect = self.rect()
@@ -1474,6 +1480,7 @@ class SeaChart(QGraphicsView):
         # the view and as much again on every side: a pan within it needs no new layout
         region = seen.adjusted(-seen.width(), -seen.height(), seen.width(), seen.height())
         self._laid_out = region
+        region = region.intersected(self.sceneRect())
         near_bases = set(self._base_cells.within(region))
         near_areas = set(self._label_cells.within(region))
         for base_id in self._near_bases - near_bases:
@@ -1715,7 +1722,10 @@ class SeaChart(QGraphicsView):
 
     def scrollContentsBy(self, dx: int, dy: int) -> None:
         super().scrollContentsBy(dx, dy)
-        self._layout_labels()  # nothing to do while the view stays in the laid-out part
+        if abs(self.transform().m11() - self._layout_scale) < 1e-9:
+            # a pan (a zoom lays out once it is done): nothing to do while the view stays
+            # in the laid-out part
+            self._layout_labels()
 
     def drawBackground(self, painter: QPainter, rect: QRectF | QRect) -> None:
         # Qt passes a QRectF; the stubs also allow a QRect
