@@ -129,3 +129,21 @@ def test_components_of_a_broken_world() -> None:
     assert not world.is_connected()
     with pytest.raises(ValueError, match="no sea path"):
         world.path("a0", "x")
+
+
+def test_a_route_the_map_cannot_draw_is_left_off_not_raised() -> None:
+    """The scenario editor's map leaves out a route whose ends no sea joins (the graph's
+    own NoSeaPath, a ValueError, since the graph no longer comes from networkx)."""
+    from campaign.scenario_edit import _drawable_route
+
+    world = World(
+        [*line_world(3).areas.values(), SeaArea("x", "X", 0, 0, ((0, 0), (1, 0), (0, 1)))],
+        line_world(3).edges(),
+    )
+    places = [
+        {"id": "p", "sea_area": "a0"},
+        {"id": "q", "sea_area": "x"},
+        {"id": "r", "sea_area": "a2"},
+    ]
+    assert not _drawable_route(world, {"origin": "p", "destination": "q", "via": []}, places)
+    assert _drawable_route(world, {"origin": "p", "destination": "r", "via": []}, places)
