@@ -420,7 +420,14 @@ class _Label(_Mark):
         self.ascent = metrics.ascent()
         self.corner = QPointF(-self.w / 2, -self.h / 2)  # top-left relative to the anchor
         self._pixmaps: dict[float, QPixmap] = {}
-        self.show_drawing(self.box(), self.drawing(ratio))
+        super().setVisible(False)
+
+    def setVisible(self, visible: bool) -> None:
+        """Drawn the first time it is shown: most names are never shown at a zoom, and a
+        new game draws only those the first frame needs."""
+        if visible and self.pixmap().isNull():
+            self.show_drawing(self.box(), self.drawing(self.ratio))
+        super().setVisible(visible)
 
     def box(self) -> QRectF:
         """Where the label (halo included) is drawn, in pixels from its anchor."""
