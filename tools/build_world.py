@@ -84,7 +84,7 @@ WHEEL_DATASETS = "geopandas/datasets/"
 WHEEL_SHAPEFILE = WHEEL_DATASETS + "naturalearth_lowres/naturalearth_lowres"
 
 RES = 0.25  # grid cell size in degrees
-LAT_MIN = -60.0  # southern edge of the board
+LAT_MIN = -58.0  # southern edge of the board (in the Drake Passage; see OFF_BOARD)
 LAT_MAX = 80.0  # northern edge of the board
 # Icebound waters without naval operations are off the board too: boxes of
 # (lon_min, lon_max, lat_min, lat_max).
@@ -92,12 +92,18 @@ OFF_BOARD: tuple[tuple[float, float, float, float], ...] = (
     (60.0, 180.0, 66.0, 90.0),  # Arctic Ocean coast of Siberia (east of Novaya Zemlya)
     (-180.0, -45.0, 66.0, 90.0),  # Arctic Ocean coast of North America, Baffin Bay
     (-96.0, -76.0, 50.0, 70.0),  # Hudson Bay and Foxe Basin
+    # The Southern Ocean south of 50°S, but for the Drake Passage round Cape Horn
+    (-180.0, -80.0, -90.0, -50.0),
+    (-54.0, 180.0, -90.0, -50.0),
 )
 KM_PER_DEG = 111.32  # length of one degree of latitude (and of longitude at the equator)
 AREA_SIMPLIFY = 0.5  # degrees (coverage simplification tolerance), sea-area outlines
 WRAP_PAD = 60.0  # degrees of longitude repeated beyond ±180 when tracing outlines
 LAND_SIMPLIFY = 0.1  # degrees, coastline for drawing
 LAND_MIN_AREA = 0.02  # square degrees; smaller land rings are dropped from land.json
+# Regions whose water meets along fewer cell edges than this (a corner where three or four
+# regions meet on the grid) are not neighbours, unless a row of straits.csv joins them.
+MIN_SEA_BORDER = 3
 
 # Annex B "Length of Route" column, by serial.
 CHART_CLASS: dict[int, str] = {
@@ -591,9 +597,10 @@ def main(argv: list[str] | None = None) -> int:
     edges: dict[tuple[str, str], tuple[str, str]] = {}
     for (i, j), n in sorted(counts.items()):
         a, b = sorted((ids[i], ids[j]))
-        edges[(a, b)] = ("sea", "")
-        if n < 3:
-            print(f"  note: {a} / {b} touch along only {n} cell edge(s)")
+        if n >= MIN_SEA_BORDER:
+            edges[(a, b)] = ("sea", "")
+        else:
+            print(f"  note: {a} / {b} touch along only {n} cell edge(s): not neighbours")
     for a, b, name in straits:
         if (a, b) in edges:
             print(f"  note: strait {name!r} ({a} / {b}) is also open water in the raster")
