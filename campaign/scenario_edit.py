@@ -715,8 +715,8 @@ class Draft:
             value: Any = int(text) if kind is int and INT_RE.fullmatch(text.strip()) else text
             lines.append(f"{key} = {_toml(value)}")
         for key in self.meta:
-            if key not in kinds:
-                lines.append(f"{key} = {_toml(self.meta[key])}")
+            if key not in kinds and self.meta[key]:
+                lines.append(f"{_toml_key(key)} = {_toml(self.meta[key])}")
         if self.options:
             lines += ["", "[options]"]
             for name in sorted(self.options):

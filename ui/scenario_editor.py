@@ -76,7 +76,7 @@ from PySide6.QtWidgets import (
 from campaign import paths
 from campaign.csvdata import Column, InputError, Problem, describe
 from campaign.options import RULE_OPTIONS
-from campaign.scenario import META_FILE, PERIODS, Scenario
+from campaign.scenario import META_FILE, META_KEYS, PERIODS, Scenario
 from campaign.scenario_edit import (
     SCHEMAS,
     Check,
@@ -518,13 +518,37 @@ class SettingsPage(QScrollArea):
             widget.setToolTip(option.meaning)
             self.fields[key] = widget
             form.addRow(name, widget)
+        self.form = form
+        #: the keys of settings the format does not have, shown so they can be cleared
+        self.unknown: list[str] = []
         inner = QWidget()
         inner.setLayout(form)
         self.setWidget(inner)
         self.setWidgetResizable(True)
 
+    def _show_unknown(self) -> None:
+        """A row for each setting or option in the file that the format does not have (the
+        validator refuses them): clear it to leave it out."""
+        draft = self.editor.draft
+        known = {key for key, *_ in META_KEYS}
+        unknown = [k for k in draft.meta if k not in known and draft.meta[k]]
+        unknown += [f"options.{n}" for n in draft.options if n not in RULE_OPTIONS]
+        if unknown == self.unknown:
+            return
+        for key in self.unknown:
+            self.form.removeRow(self.fields.pop(key))
+        self.unknown = unknown
+        for key in unknown:
+            line = QLineEdit()
+            line.setPlaceholderText("cleared: left out")
+            line.editingFinished.connect(lambda k=key, w=line: self.editor.edit_meta(k, w.text()))
+            self.tips[key] = "not a setting of scenario.toml: clear it to leave it out"
+            self.fields[key] = line
+            self.form.addRow(f"{key} (unknown)", line)
+
     def refresh(self) -> None:
         """Show the draft's settings (after an edit, an undo, another draft)."""
+        self._show_unknown()
         draft = self.editor.draft
         for key, widget in self.fields.items():
             if key.startswith("options."):

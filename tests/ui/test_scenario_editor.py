@@ -445,3 +445,21 @@ def test_text_that_would_reorder_itself_is_shown_written_out(editor: ScenarioEdi
     assert shown == "Scapa\\u202eFlow"
     assert model.data(model.index(0, 1), Qt.ItemDataRole.EditRole) == "Scapa\u202eFlow"
     assert any(p.field == "name" and p.row == 2 for p in editor.check_now().problems)
+
+
+def test_a_setting_the_format_does_not_have_can_be_cleared(
+    editor: ScenarioEditor, tmp_path: Path
+) -> None:
+    folder = tmp_path / "odd"
+    shutil.copytree(paths.scenario_dir("1942"), folder)
+    with (folder / "scenario.toml").open("a", encoding="utf-8") as toml:
+        toml.write('author = "me"\n')
+    assert editor.open_folder(folder)
+    problems = editor.check_now().problems
+    assert [(p.file, p.field) for p in problems] == [("scenario.toml", "author")]
+    field = editor.settings.fields["author"]
+    assert isinstance(field, QLineEdit) and field.text() == "me"
+    field.clear()
+    field.editingFinished.emit()
+    assert editor.check_now().problems == []
+    assert "author" not in editor.settings.fields
