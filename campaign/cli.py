@@ -18,6 +18,8 @@ from typing import Any, TextIO
 from . import __version__, calculator, paths
 from .cli_ai import add_commands as add_ai_commands
 from .cli_control import ControlCliError, add_commands
+from .cli_seats import SeatsCliError
+from .cli_seats import add_commands as add_seat_commands
 from .csvdata import INT_RE, InputError, Problem
 from .dice import SeededDice
 from .engine import Campaign
@@ -413,27 +415,6 @@ def cmd_report(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def cmd_seats(args: argparse.Namespace) -> int:
-    from .board import Board
-    from .seats import reissue, seat_codes
-
-    with opened(args.game) as game:
-        teams = Board(game.scenario, game.state()).teams()
-        names = game.scenario.by_id("nations")
-        if args.reissue:
-            if args.reissue not in teams:
-                raise CliError(f"unknown team '{args.reissue}'; valid: " + ", ".join(teams))
-            reissue(game, args.reissue)
-        codes = seat_codes(game, teams)
-    if args.json:
-        _print_json([{"nation": n, "name": names[n]["name"], "code": codes[n]} for n in teams])
-    else:
-        width = max(len(str(names[n]["name"])) for n in teams)
-        for n in teams:
-            _say(f"{names[n]['name']!s:<{width}}  {codes[n]}")
-    return EXIT_OK
-
-
 def _rolls(text: str) -> list[int]:
     parts = [x.strip() for x in text.split(",") if x.strip()]
     if not parts or not all(INT_RE.fullmatch(x) and len(x) <= 3 for x in parts):
@@ -721,10 +702,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--nation", help="a team's view (fog of war); default: Game Control")
     p.add_argument("--turn", type=_whole, help="which turn (default: the last resolved)")
 
-    p = add("seats", cmd_seats, "each team's seat code (made the first time they are asked for)")
-    p.add_argument("game")
-    p.add_argument("--reissue", metavar="NATION", help="give this team a new code first")
-
+    add_seat_commands(add)  # the room: seats, serve, clock
     add_commands(add)  # Game Control's table: edit, audit, rule, pack, handoff
     add_ai_commands(add)  # the computer opponent: ai, play
 
@@ -853,7 +831,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             _say(f"Orders refused — {exc}", file=sys.stderr)
         return EXIT_INVALID
-    except (CliError, ControlCliError, GameFileError) as exc:
+    except (CliError, ControlCliError, SeatsCliError, GameFileError) as exc:
         if getattr(args, "json", False):
             _print_json({"error": str(exc)})
         else:
