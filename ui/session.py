@@ -31,6 +31,7 @@ from campaign.gamefile import SUFFIX, GameFile
 from campaign.losses import LossPolicy, SpreadLosses
 from campaign.operations import BattleChoice
 from campaign.orders import OrderProblem, Orders, OrdersError
+from campaign.rules import problem_in_words
 from campaign.scenario import Scenario, load_scenario
 from campaign.state import GameState
 from campaign.tactical import BattleSetup, TacticalBattle
@@ -56,6 +57,7 @@ class GameSession(QObject):
     eventsAdded = Signal(list)  # new events (list[Event]) from a resolved step
     dirtyChanged = Signal(bool)
     stepResolved = Signal(int)  # the step number just resolved
+    ordersArrived = Signal(list)  # nations whose orders another program stored (the seats)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -118,7 +120,8 @@ class GameSession(QObject):
         scenario = scenario or load_scenario(paths.scenario_dir("1942"))
         working = self._new_working_copy()
         GameFile.create(working, scenario, name=name)
-        self._attach(working, None, dirty=True)
+        # not "changed" until something is done in it: a fresh game is made again in a click
+        self._attach(working, None, dirty=False)
 
     def open(self, path: str | Path) -> None:
         """Open a saved game: its working copy is made with the backup API."""
@@ -198,6 +201,20 @@ class GameSession(QObject):
         self._set_dirty(True)
         self.ordersChanged.emit(nation)
         return []
+
+    def orders_arrived(self, nations: list[str]) -> None:
+        """Orders stored in this game by another program (the team seats): the views of
+        those nations' orders are out of date."""
+        self._set_dirty(True)
+        self.ordersArrived.emit(nations)
+        for nation in nations:
+            self.ordersChanged.emit(nation)
+
+    def problem_text(self, problem: OrderProblem, orders: Orders | None = None) -> str:
+        """A problem in words, its order named as a person names it (not the file's
+        ``task_forces[0]``); ``orders`` are those checked (default: the stored ones)."""
+        orders = orders or self.all_orders().get(problem.nation)
+        return problem_in_words(self.board(), orders, problem)
 
     def clear_orders(self, nation: str) -> None:
         self.require().clear_orders(nation)
