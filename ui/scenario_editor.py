@@ -99,6 +99,7 @@ from campaign.validation import REF_TABLES
 
 from .dialogs import save_first
 from .scenario_map import (
+    LIFT_WORDS,
     MOVE_BASE,
     NEW_BASE,
     ROUTE,
@@ -1041,6 +1042,7 @@ class ScenarioEditor(QMainWindow):
         table = self.current_table()
         if table is not None:
             self.pages[table].size_columns()
+            self.record_chosen(table, self.pages[table].current_row())  # shown on the map
 
     def _on_page(self, method: str) -> None:
         """Copy, paste or clear on the table shown (the Edit menu's cell entries)."""
@@ -1123,7 +1125,14 @@ class ScenarioEditor(QMainWindow):
         elif table in ("lsp", "lsp_supply", "garrisons") and record["base"].strip() in board.bases:
             self.chart.set_selection("base", record["base"].strip())
         elif table == "routes" and record["id"].strip() in board.route_rows:
-            self.chart.set_selection("route", record["id"].strip())
+            line = board.route(record["id"].strip())
+            self.chart.set_selection("route", line.id)
+            label = line.length.label
+            self.map_status.setText(
+                f"{line.name}: {line.moves} move{'s' if line.moves != 1 else ''} — {label} "
+                f"({LIFT_WORDS[label]}); {line.tonnage} tonnage points lift "
+                f"{line.effective_lift}"
+            )
         elif table == "sea_areas" and record["id"].strip() in self.chart.areas:
             self.chart.set_selection("area", record["id"].strip())
 
