@@ -38,7 +38,7 @@ RADIUS = 11.0  # px on screen, at every zoom
 class Mark:
     """One place on the chart where something happened this turn."""
 
-    key: str  # "area:<id>", "base:<id>" or "route:<id>"
+    key: str  # "area:<sea area id>"
     point: QPointF
     kind: str  # the first marked event's kind (gives the symbol)
     events: list[Event] = field(default_factory=list)
@@ -120,18 +120,17 @@ class TurnMarks:
         return marks
 
     def _where(self, e: Event) -> tuple[str, QPointF | None]:
+        """One mark per sea area (a battle and the landing it covered share it), placed
+        at the area's name; a landing's place gives its area."""
         chart = self.chart
-        target = str(e.data.get("target") or e.data.get("place") or "")
-        if target and target in chart.base_points:  # type: ignore[attr-defined]
-            return f"base:{target}", chart.base_points[target]  # type: ignore[attr-defined]
         area = str(e.data.get("area") or "")
+        place = str(e.data.get("target") or e.data.get("place") or "")
+        if not area and place:
+            board = self.session.board()
+            if place in board.bases:
+                area = board.area_of(place)
         if area and area in chart.label_points:  # type: ignore[attr-defined]
             return f"area:{area}", chart.label_points[area]  # type: ignore[attr-defined]
-        route = str(e.data.get("route") or "")
-        geo = chart._route_geo.get(route)  # type: ignore[attr-defined]
-        if geo is not None and geo.segments:
-            line = geo.segments[len(geo.segments) // 2]
-            return f"route:{route}", line.center()
         return "", None
 
     def _draw(self, mark: Mark) -> None:

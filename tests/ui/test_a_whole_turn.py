@@ -65,7 +65,9 @@ def test_a_whole_turn_through_the_window(qtbot: object, person: Person) -> None:
     others = {k for k in w.chart.counters if not k.startswith(("japan:", "public:"))}
     assert others == set(), others  # no other nation's task force as its own counter
     assert own, "Japan's own task forces are on its chart"
-    everyone = next(a for a in w.findChildren(type(w.control_action)) if "Game Control" in a.text())
+    everyone = next(
+        a for a in w.findChildren(type(w.control_action)) if a.text() == "View as &Game Control"
+    )
     everyone.trigger()
     assert w.orders.nation.count() == 9 and not w.banner.isVisible()
     assert any(k.startswith("usa:") for k in w.chart.counters)
@@ -82,7 +84,12 @@ def test_a_whole_turn_through_the_window(qtbot: object, person: Person) -> None:
     assert {"naval_combat", "merchant_combat", "unit_sunk"} <= kinds
 
     # 4. the chart shows what happened, and a mark opens its events
-    assert any(k.startswith("area:") for k in w.chart.marks.marks)
+    battle = next(k for k in w.chart.marks.marks if k.startswith("area:"))
+    w.chart.centerOn(w.chart.marks.marks[battle].point)
+    spot = w.chart.mapFromScene(w.chart.marks.marks[battle].point)
+    QTest.mouseClick(w.chart.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(spot))
+    assert "what happened here" in w.details.text() and "Battle in" in w.details.text()
+    assert w.legend.isVisible() and "Route cut" in " ".join(t for _, t in w.legend.rows)
 
     # 5. a click on Pearl Harbour: its In Port card in Details
     w.chart.zoom_to("Pacific")
