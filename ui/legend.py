@@ -5,9 +5,9 @@ Flag, and the marks of the last turn. It floats in a corner of the map and can b
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt
+from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, QSettings, Qt
 from PySide6.QtGui import QColor, QPainter, QPen, QPixmap, QPolygonF
-from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QWidget
+from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QToolButton, QVBoxLayout, QWidget
 
 from . import style
 from .mapmarks import MARKED
@@ -18,7 +18,7 @@ SWATCH = 18  # px
 
 
 class MapLegend(QFrame):
-    """A small key over the chart's lower-left corner."""
+    """A key over the chart's lower-left corner, folded to its button until opened."""
 
     def __init__(self, session: GameSession, parent: QWidget) -> None:
         super().__init__(parent)
@@ -28,15 +28,31 @@ class MapLegend(QFrame):
             "#mapLegend { background: rgba(255,255,255,228); border: 1px solid #9db4c8;"
             " border-radius: 4px; } QLabel { background: transparent; }"
         )
-        self.grid = QGridLayout(self)
-        self.grid.setContentsMargins(8, 6, 8, 6)
+        column = QVBoxLayout(self)
+        column.setContentsMargins(4, 2, 4, 4)
+        column.setSpacing(2)
+        self.toggle = QToolButton()
+        self.toggle.setText("Legend")
+        self.toggle.setCheckable(True)
+        self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.toggle.setArrowType(Qt.ArrowType.RightArrow)
+        self.toggle.setAutoRaise(True)
+        self.toggle.setToolTip("Show or hide the key to the chart")
+        self.toggle.toggled.connect(self.expand)
+        column.addWidget(self.toggle, 0, Qt.AlignmentFlag.AlignLeft)
+        self.body = QWidget()
+        self.grid = QGridLayout(self.body)
+        self.grid.setContentsMargins(4, 0, 4, 0)
         self.grid.setHorizontalSpacing(6)
         self.grid.setVerticalSpacing(2)
+        self.body.hide()
+        column.addWidget(self.body)
         self.rows: list[tuple[QPixmap, str]] = []
         self._columns = -1
         parent.installEventFilter(self)
         session.gameChanged.connect(self.rebuild)
         self.rebuild()
+        self.expand(QSettings().value("legendOpen", "false") == "true")
 
     def rebuild(self) -> None:
         """The rows for the open game (its nations' colours), laid out for the space."""
@@ -56,11 +72,24 @@ class MapLegend(QFrame):
             (_line(style.ROUTE_CONTESTED, 3.0), "Route contested"),
             (_line(style.ROUTE_CUT, 2.0, dash=True), "Route cut (dashed: no tonnage)"),
             (_counter(), "Task force (CV); flag: on an operation"),
-            (_mark("naval_combat"), "Last turn: battle (✝ sunk, ◐ damaged)"),
+            (_mark("naval_combat"), "Last turn: battle (ships sunk, damaged)"),
             (_mark("landing_succeeded"), "Last turn: landing"),
             (_mark("merchant_combat"), "Last turn: merchant combat"),
         ]
         self.rows = rows
+        self._columns = -1
+        self.place()
+
+    @property
+    def expanded(self) -> bool:
+        return self.toggle.isChecked()
+
+    def expand(self, on: bool) -> None:
+        """Open the key (or fold it to its button); the choice is remembered."""
+        self.toggle.setChecked(on)
+        self.toggle.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
+        self.body.setVisible(on)
+        QSettings().setValue("legendOpen", "true" if on else "false")
         self._columns = -1
         self.place()
 
@@ -69,6 +98,7 @@ class MapLegend(QFrame):
             item = self.grid.takeAt(0)
             widget = item.widget() if item is not None else None
             if widget is not None:
+                widget.hide()
                 widget.deleteLater()
         for i, (pixmap, text) in enumerate(self.rows):
             column, row = divmod(i, per_column)
@@ -78,7 +108,12 @@ class MapLegend(QFrame):
             label.setFont(style.ui_font(8.0))
             self.grid.addWidget(icon, row, 2 * column)
             self.grid.addWidget(label, row, 2 * column + 1)
-        self.adjustSize()
+            if self.body.isVisible():
+                icon.show()  # now, so the layout counts them before the size is taken
+                label.show()
+        self.grid.activate()
+        self.layout().activate()
+        self.resize(self.layout().sizeHint())
 
     def place(self) -> None:
         """Keep to the lower-left corner of the chart, at most about a third of its height
@@ -86,12 +121,13 @@ class MapLegend(QFrame):
         parent = self.parentWidget()
         if parent is None:
             return
-        per_column = max(4, int(parent.height() * 0.36) // (SWATCH + 2))
+        per_column = max(4, int(parent.height() * 0.5) // (SWATCH + 2))
         columns = -(-len(self.rows) // per_column)
         if columns != self._columns:
             self._columns = columns
             self._lay_out(-(-len(self.rows) // columns))
         self.move(8, max(8, parent.height() - self.height() - 8))
+        self.raise_()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.parentWidget() and event.type() == QEvent.Type.Resize:

@@ -723,10 +723,8 @@ class MainWindow(QMainWindow):
             action.setEnabled(team is None)
         if team is not None and self.session.is_open:
             name = self.session.board().name_of(team)
-            self.banner.setText(
-                f"Team view: {name} — only what the {name} team may know is shown "
-                "(View → View as Game Control to see everything)"
-            )
+            self.banner.setText(f"Team view: {name} — only what the {name} team may know")
+            self.banner.setToolTip("View → View as Game Control shows everything again")
             self.banner.show()
             if self.control_action.isChecked():
                 self.set_control_mode(False)

@@ -13,7 +13,12 @@ from dataclasses import dataclass, field
 
 from PySide6.QtCore import QPointF
 from PySide6.QtGui import QBrush, QColor, QPen
-from PySide6.QtWidgets import QGraphicsEllipseItem, QGraphicsItem, QGraphicsSimpleTextItem
+from PySide6.QtWidgets import (
+    QGraphicsEllipseItem,
+    QGraphicsItem,
+    QGraphicsRectItem,
+    QGraphicsSimpleTextItem,
+)
 
 from campaign.events import Event
 
@@ -151,10 +156,15 @@ class TurnMarks:
         box = text.boundingRect()
         text.setPos(-box.width() / 2, -box.height() / 2)
         if mark.sunk or mark.damaged:
-            count = QGraphicsSimpleTextItem(_tally(mark), dot)
+            plate = QGraphicsRectItem(dot)
+            count = QGraphicsSimpleTextItem(_tally(mark), plate)
             count.setFont(style.ui_font(7.5, bold=True))
             count.setBrush(QBrush(QColor(colour)))
-            count.setPos(RADIUS + 2, -RADIUS)
+            box = count.boundingRect().adjusted(-3, -1, 3, 1)
+            plate.setRect(box)
+            plate.setBrush(QBrush(QColor(255, 255, 255, 225)))
+            plate.setPen(QPen(QColor(colour), 0.8))
+            plate.setPos(RADIUS + 4, -box.height() / 2)
         self.chart.scene().addItem(dot)  # type: ignore[attr-defined]
         self.items.append(dot)
 
@@ -174,7 +184,7 @@ class TurnMarks:
 def _tally(mark: Mark) -> str:
     parts = []
     if mark.sunk:
-        parts.append(f"{mark.sunk}✝")
+        parts.append(f"{mark.sunk} sunk")
     if mark.damaged:
-        parts.append(f"{mark.damaged}◐")
-    return " ".join(parts)
+        parts.append(f"{mark.damaged} damaged")
+    return ", ".join(parts)
