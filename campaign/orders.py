@@ -233,6 +233,16 @@ class Choices:
 
 
 @dataclass(frozen=True)
+class Reason:
+    """Why an order was given, in one line for the team's report: ``order`` names it as a
+    problem would (``escorts[0]``, ``operations[1]``, ``tonnage['japan_korea']``); the
+    computer opponent gives one for each of its orders (docs/computer-opponent.md)."""
+
+    order: str
+    text: str
+
+
+@dataclass(frozen=True)
 class Orders:
     nation: str
     turn: int
@@ -248,6 +258,7 @@ class Orders:
     operations: tuple[Operation, ...] = ()
     cards: tuple[CardPlay, ...] = ()
     choices: Choices = field(default_factory=Choices)
+    reasons: tuple[Reason, ...] = ()
 
     def to_json(self) -> str:
         return json.dumps(orders_to_data(self), indent=2, ensure_ascii=False)
@@ -390,6 +401,7 @@ SECTION_FIELDS: dict[str, tuple[str, ...]] = {
     "raids": _fields(Raid),
     "operations": _fields(Operation),
     "cards": _fields(CardPlay),
+    "reasons": _fields(Reason),
 }
 
 KNOWN_KEYS = {
@@ -407,6 +419,7 @@ KNOWN_KEYS = {
     "operations",
     "cards",
     "choices",
+    "reasons",
     "notes",
 }
 
@@ -523,6 +536,9 @@ def parse_orders(data: Any, nation: str | None = None) -> Orders:
         for w, c in r.items(d, "cards")
     )
     choices = r.choices(d)
+    reasons = tuple(
+        Reason(r.text(x, "order", w), r.text(x, "text", w)) for w, x in r.items(d, "reasons")
+    )
     if r.problems:
         raise OrdersError(r.problems)
     return Orders(
@@ -540,6 +556,7 @@ def parse_orders(data: Any, nation: str | None = None) -> Orders:
         operations,
         cards,
         choices,
+        reasons,
     )
 
 

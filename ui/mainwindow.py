@@ -39,7 +39,7 @@ from campaign.tactical import RULE_SETS, BattleSetup, TacticalBattle
 from campaign.tactical.outcome import expand_forces, in_rule_set_terms
 from campaign.tactical.simulate import available
 
-from . import export
+from . import export, solo
 from .battle import BattleWindow
 from .battlechoice import BattleChoiceDialog
 from .battlesetup import TYPED, FightDialog
@@ -54,6 +54,7 @@ from .oddschart import OddsPanel
 from .orders import ORDERS_FILTER, OrdersEditor
 from .printouts import HandoffDialog, TeamPacksDialog, write_handoffs, write_team_packs
 from .report import ReportPanel
+from .scenario_editor import add_to_menu
 from .session import GameSession, discard_recovery
 from .tacticalodds import ComingBattle, TacticalOddsPanel
 from .turnbar import TurnBar
@@ -157,6 +158,7 @@ class MainWindow(QMainWindow):
         self.session.gameChanged.connect(self._battles)
         self._update_title()
         self.odds.set_battles([])
+        self.solo = solo.install(self)  # Solo menu: the computer opponent, the score
 
     def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
         dock = QDockWidget(title, self)
@@ -238,6 +240,7 @@ class MainWindow(QMainWindow):
             self.export_handoffs,
             tip="What the land and economic games need from this turn, as CSV and PDF",
         )
+        self.scenario_editor = add_to_menu(self, file)
         file.addSeparator()
         self._action(file, "&Quit", self.close, QKeySequence.StandardKey.Quit)
 
