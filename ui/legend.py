@@ -28,7 +28,7 @@ class MapLegend(QFrame):
             "#mapLegend { background: rgba(255,255,255,228); border: 1px solid #9db4c8;"
             " border-radius: 4px; } QLabel { background: transparent; }"
         )
-        column = QVBoxLayout(self)
+        self.column = column = QVBoxLayout(self)
         column.setContentsMargins(4, 2, 4, 4)
         column.setSpacing(2)
         self.toggle = QToolButton()
@@ -112,8 +112,8 @@ class MapLegend(QFrame):
                 icon.show()  # now, so the layout counts them before the size is taken
                 label.show()
         self.grid.activate()
-        self.layout().activate()
-        self.resize(self.layout().sizeHint())
+        self.column.activate()
+        self.resize(self.column.sizeHint())
 
     def place(self) -> None:
         """Keep to the lower-left corner of the chart, at most about a third of its height

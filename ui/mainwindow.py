@@ -758,7 +758,7 @@ class MainWindow(QMainWindow):
     def enlarge_report(self) -> None:
         """Toggle the report between about a third and three quarters of the height."""
         self.set_map_only(False)
-        height = self.centralWidget().height() + self.bottom.height()
+        height = self.chart.height() + self.banner.height() + self.bottom.height()
         large = self.bottom.height() < height * 0.6
         share = 0.75 if large else 0.32
         self.resizeDocks([self.bottom], [int(height * share)], Qt.Orientation.Vertical)
