@@ -822,7 +822,7 @@ class CarrierBattle(TurnBattle):
     def result(self) -> BattleResult:
         ships: dict[str, Ship] = {}
         for sid, ship in self.ships.items():
-            out = ship.copy()
+            out = ship.copy(air_groups=False)  # its groups' copies are put in below
             carrier = self.carriers.get(sid)
             if carrier is not None:
                 out.damage = carrier.damage
@@ -844,8 +844,8 @@ class CarrierBattle(TurnBattle):
             elif group.base in self.carriers and self.carriers[group.base].sunk:
                 out_group.lost = group.aircraft
             groups[gid] = out_group
-        for ship in ships.values():
-            ship.air_groups = [groups[g.id] for g in ship.air_groups]
+        for sid, ship in ships.items():
+            ship.air_groups = [groups[g.id] for g in self.ships[sid].air_groups]
         return BattleResult(self.rule_set, self.turn, self.winner, ships, groups, list(self.log))
 
     # -- queries ------------------------------------------------------------------------
