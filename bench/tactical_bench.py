@@ -16,7 +16,7 @@ target with "ok" or "UNDER TARGET" / "OVER TARGET".
 * One process (information): the same with ``workers=1`` — what a core does alone with
   the sources.
 * First results: seconds to the first figures a window shows (the first 50 battles, fought
-  in the calling process while the pool works), target under 0.5 s.
+  in the calling process before the pool is given the rest), target under 0.5 s.
 * Narrated (information): whole battles with their words, as the drill-down window plays
   them, with dice drawn beforehand and a log that only counts, so only the rules are timed.
 * Seeded (information): ``--seeded`` narrated battles with real ``SeededDice``, whose

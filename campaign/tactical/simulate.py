@@ -427,8 +427,11 @@ def _fight_in_pool(
 ) -> TacticalOdds:
     """The preview's battles in batches of ``every``, fought by a pool of processes; each
     batch's counts are added as it comes in (the sums do not depend on the order). The
-    first batch is fought here while the pool starts, so the first figures come as soon as
-    without one."""
+    first batch is fought here before the others are handed out, so the first figures come
+    as soon as without a pool (whose workers would share the cores with it)."""
+    _fight(plan, odds, 0, every)
+    if on_progress:
+        on_progress(odds)
     built = compiled.ready()  # the rule sets compiled from the present sources, if built
     plan.compiled = str(built) if built else ""
     data = pickle.dumps(plan, protocol=pickle.HIGHEST_PROTOCOL)
@@ -438,9 +441,6 @@ def _fight_in_pool(
         for start in range(every, runs, every)
     ]
     try:
-        _fight(plan, odds, 0, every)
-        if on_progress:
-            on_progress(odds)
         for done in as_completed(batches):
             odds.add(done.result())
             if on_progress:
