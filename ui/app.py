@@ -13,7 +13,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QByteArray, QCoreApplication, QSettings, Qt
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from campaign import __version__
@@ -107,6 +107,9 @@ def start(game: str | None = None) -> tuple[QApplication, MainWindow]:
     from .mainwindow import MainWindow
 
     window = MainWindow()
+    geometry = QSettings().value("geometry")
+    if isinstance(geometry, QByteArray):
+        window.restoreGeometry(geometry)  # where and how big the user left it
     if not window.offer_recovery():
         if game:
             try:
