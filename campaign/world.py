@@ -108,8 +108,13 @@ def connected_components(
         part = {start}
         fringe = [start]
         while fringe:
-            fringe = [w for v in fringe for w in neighbours.get(v, ()) if w not in part]
-            part.update(fringe)
+            reached = []
+            for v in fringe:
+                for w in neighbours.get(v, ()):
+                    if w not in part:
+                        part.add(w)
+                        reached.append(w)
+            fringe = reached
         seen |= part
         parts.append(part)
     return parts
@@ -204,9 +209,13 @@ class World:
             fringe, moves = [area], 0
             while fringe:
                 moves += 1
-                fringe = [w for v in fringe for w in self.adjacency[v] if w not in found]
-                for w in fringe:
-                    found[w] = moves
+                reached = []
+                for v in fringe:
+                    for w in self.adjacency[v]:
+                        if w not in found:
+                            found[w] = moves
+                            reached.append(w)
+                fringe = reached
             self._distances[area] = found
         return found
 
