@@ -376,7 +376,10 @@ class MainWindow(QMainWindow):
 
         help_ = bar.addMenu("&Help")
         for label, doc in DOCUMENTS.items():
-            self._action(help_, label, lambda _c=False, t=label, f=doc: self.show_document(t, f))
+            key = QKeySequence.StandardKey.HelpContents if doc == "user-guide.md" else None
+            self._action(
+                help_, label, lambda _c=False, t=label, f=doc: self.show_document(t, f), key
+            )
         help_.addSeparator()
         self._action(help_, "&About Sea Control", self.about)
 

@@ -281,3 +281,22 @@ def test_every_document_opens_from_the_help_menu(qtbot: object) -> None:
         assert len(text) > 500 and "cannot be read" not in text, file
     window.show_document("Readings of the &rules", "rules-notes.md")
     assert window.documents and window.documents[-1].isVisible()
+
+
+def test_the_user_guide_shows_its_pictures(qtbot: object) -> None:
+    import re
+
+    from PySide6.QtCore import QUrl
+    from PySide6.QtGui import QImage, QTextDocument
+
+    from campaign import paths
+    from ui.helpdocs import DocumentWindow
+
+    doc = DocumentWindow("User guide", "user-guide.md")
+    qtbot.addWidget(doc)  # type: ignore[attr-defined]
+    text = (paths.docs_dir() / "user-guide.md").read_text(encoding="utf-8")
+    pictures = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", text)
+    assert len(pictures) >= 8
+    for picture in pictures:
+        data = doc.browser.loadResource(QTextDocument.ResourceType.ImageResource, QUrl(picture))
+        assert not QImage.fromData(data).isNull(), picture  # found and readable
