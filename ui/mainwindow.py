@@ -192,7 +192,11 @@ class MainWindow(QMainWindow):
             action.setShortcut(shortcut)
         if tip:
             action.setStatusTip(tip)
-        action.triggered.connect(slot)
+        # a checkable action hands its slot the new state; any other calls it bare (a
+        # slot with an optional argument must not receive Qt's "checked" flag as one)
+        action.triggered.connect(
+            lambda checked=False: slot(checked) if action.isCheckable() else slot()
+        )
         menu.addAction(action)
         return action
 
@@ -217,14 +221,14 @@ class MainWindow(QMainWindow):
             self._action(
                 file,
                 "&Load orders files…",
-                self.load_orders_files,
+                lambda: self.load_orders_files(),
                 "Ctrl+L",
                 "Load one or more nations' orders files (JSON); each file names its nation",
             ),
             self._action(
                 file,
                 "Save &every nation's orders…",
-                self.save_orders_files,
+                lambda: self.save_orders_files(),
                 tip="Write each nation's orders as <nation>.json into a folder",
             ),
         ]
