@@ -965,6 +965,7 @@ class MainWindow(QMainWindow):
         super().showEvent(event)
         if not self._sized:  # docks take their sizes once the window has its own
             self._sized = True
+            self.chart.setFocus()  # keys start on the chart, not in the dice box
             saved = QSettings().value("windowState")
             if isinstance(saved, QByteArray) and self.restoreState(saved, LAYOUT_VERSION):
                 return  # the layout the user left
