@@ -133,7 +133,7 @@ class Solo(QObject):
         self.suggest_action.setStatusTip(
             "The computer's orders for the nation in the orders panel, to edit"
         )
-        menu.addAction("Computer gives its orders &now", lambda: self.give_orders(force=True))
+        menu.addAction("Computer gives its orders no&w", lambda: self.give_orders(force=True))
         self.score = QTextBrowser()
         window.report.tabs.addTab(self.score, "Score")
         self.session.gameChanged.connect(self._turn_started)

@@ -63,7 +63,7 @@ def test_a_whole_turn_through_the_window(qtbot: object, person: Person) -> None:
     # 2. View as a team (through the menu and its dialog): Japan's view everywhere
     person.team = "Japan"
     action = next(
-        a for a in w.findChildren(type(w.control_action)) if "View as a &team" in a.text()
+        a for a in w.findChildren(type(w.control_action)) if "View as a te&am" in a.text()
     )
     action.trigger()
     assert w.orders.team == "japan" and w.orders.nation.count() == 1
