@@ -983,7 +983,7 @@ class ScenarioEditor(QMainWindow):
             return
         refs = self.draft.referrers(table, rows)
         if refs:
-            listed = "\n".join(self.draft.describe(r) for r in refs[:15])
+            listed = "\n".join(plain(self.draft.describe(r)) for r in refs[:15])
             more = f"\n… and {len(refs) - 15} more" if len(refs) > 15 else ""
             answer = QMessageBox.question(
                 self,
@@ -1345,6 +1345,12 @@ class ScenarioEditor(QMainWindow):
             event.accept()
         else:
             event.ignore()
+
+
+def plain(text: str) -> str:
+    """Text from a file made safe for a message box, which would take tags for rich text:
+    controls written out, angle brackets shown as ‹ ›."""
+    return escaped(text).replace("<", "‹").replace(">", "›")
 
 
 def _builtin(folder: Path) -> bool:

@@ -308,16 +308,20 @@ def test_deleting_a_base_others_refer_to_asks_first(
     editor.open_builtin("1942")
     row = editor.draft.find("bases", "scapa_flow")
     assert row is not None
+    home = editor.draft.find("units", "uk_bb_home_fleet") or 0
+    editor.edit_cell("units", home, "id", "<img src='x'>")  # not an id: shown, never run
     editor.show_kind("bases")
     editor.pages["bases"].select(row)
     answers.questions.append(QMessageBox.StandardButton.Cancel)
     editor.delete_records()
     assert editor.draft.find("bases", "scapa_flow") == row
     assert "units.csv, row" in answers.asked[-1] and ": base" in answers.asked[-1]
+    assert "(‹img src='x'›)" in answers.asked[-1] and "<img" not in answers.asked[-1]
     answers.questions.append(QMessageBox.StandardButton.Yes)
     editor.delete_records()
     assert editor.draft.find("bases", "scapa_flow") is None
     assert any("'scapa_flow' is not a base" in p.message for p in editor.check_now().problems)
+    editor.undo.undo()
     editor.undo.undo()
     assert editor.draft.find("bases", "scapa_flow") == row
     assert editor.check_now().problems == []
