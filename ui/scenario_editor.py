@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
     QAbstractTableModel,
+    QEvent,
     QItemSelectionModel,
     QModelIndex,
     QObject,
@@ -1371,6 +1372,20 @@ class EditorLauncher(QObject):
         super().__init__(window)
         self.window = window
         self.editor: ScenarioEditor | None = None
+        window.installEventFilter(self)  # closing the app asks for the editor's edits too
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """The main window closing takes the editor with it: unsaved edits are asked
+        about first (Cancel keeps both open)."""
+        if (
+            watched is self.window
+            and event.type() == QEvent.Type.Close
+            and self.editor is not None
+            and not self.editor.maybe_discard()
+        ):
+            event.ignore()
+            return True
+        return super().eventFilter(watched, event)
 
     def open_editor(self) -> ScenarioEditor:
         if self.editor is None:

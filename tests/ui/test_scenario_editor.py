@@ -473,3 +473,20 @@ def test_a_setting_the_format_does_not_have_can_be_cleared(
     field.editingFinished.emit()
     assert editor.check_now().problems == []
     assert "author" not in editor.settings.fields
+
+
+def test_closing_the_app_asks_for_the_editors_unsaved_edits(
+    window: object, answers: Answers
+) -> None:
+    from ui.mainwindow import MainWindow
+
+    assert isinstance(window, MainWindow)
+    editor = window.scenario_editor.open_editor()
+    editor.open_builtin("1942")
+    editor.edit_cell("units", 0, "name", "Lady Lex")
+    answers.questions.append(QMessageBox.StandardButton.Cancel)
+    assert not window.close()
+    assert window.isVisible() and editor.isVisible()
+    assert answers.asked[-1].startswith("Unsaved scenario")
+    editor.undo.setClean()
+    answers.questions.append(QMessageBox.StandardButton.Discard)  # the game, at teardown
