@@ -19,7 +19,7 @@ from campaign.gamefile import GameFile
 from campaign.opponent import LEVELS, POSTURES, computer_orders, default_posture
 from campaign.opponent.belief import belief_state
 from campaign.opponent.play import Seat, advise, play_turns
-from campaign.orders import OrdersError, load_orders
+from campaign.orders import Orders, OrdersError, load_orders
 from campaign.scenario import Scenario, load_scenario
 from campaign.score import SIDES, Baseline, game_score, turn_score
 from campaign.state import GameState, Unit
@@ -234,3 +234,84 @@ def test_a_state_without_contested_areas_scores_no_sea_areas(scenario: Scenario)
     s = initial_state(scenario)
     score = turn_score(scenario, s, GameState.from_json(s.to_json()), [])
     assert all(score.sides[x].sea_areas == 0 for x in SIDES)
+
+
+# -- forces handed to the computer ----------------------------------------------------------
+def _atlantic(scenario: Scenario) -> frozenset[str]:
+    areas = scenario.world.areas
+    return frozenset(a for a, x in areas.items() if -80 < x.lon < 0 and x.lat > 0)
+
+
+def test_the_computer_commands_the_atlantic_escorts_and_nothing_else(
+    scenario: Scenario,
+) -> None:
+    from campaign.opponent import Scope
+    from campaign.orders import Escort, TaskForce
+    from campaign.production import with_production
+    from campaign.rules import check_orders
+    from campaign.state import initial_state
+
+    state = initial_state(scenario)
+    board = Board(scenario, with_production(scenario, state))
+    force_h = tuple(
+        u.id for u in state.units.values() if u.base == "gibraltar" and u.nation == "uk"
+    )
+    indian = next(
+        u.id
+        for u in state.units.values()
+        if u.nation == "uk"
+        and u.type == "escort"
+        and board.area_of(u.base) not in _atlantic(scenario)
+    )
+    mine = Orders(
+        "uk",
+        1,
+        escorts=(Escort("uk_india_cape", (indian,)),),
+        task_forces=(TaskForce("h", "Force H", "gibraltar", force_h, 1),),
+    )
+    scope = Scope(areas=_atlantic(scenario), parts=frozenset({"escorts"}))
+    view = team_view(scenario, state, [], "uk")
+    orders = computer_orders(scenario, view, "admiral", scope=scope, keep=mine)
+    assert check_orders(board, orders, {}) == []
+    # the person's own orders stay as they were
+    assert orders.task_forces == mine.task_forces
+    assert orders.escorts[0] == mine.escorts[0]
+    assert not orders.operations and not orders.raids and not orders.tonnage
+    # the computer's escorts are Atlantic units, each with its reason
+    added = orders.escorts[1:]
+    assert added
+    for e in added:
+        for u in e.units:
+            assert board.area_of(state.units[u].base) in scope.areas
+    named = {r.order for r in orders.reasons}
+    assert {f"escorts[{i}]" for i in range(1, len(orders.escorts))} <= named
+
+
+def test_the_computer_commands_one_task_force(scenario: Scenario) -> None:
+    from campaign.opponent import Scope
+    from campaign.orders import TaskForce
+    from campaign.production import with_production
+    from campaign.rules import check_orders
+    from campaign.state import initial_state
+
+    state = initial_state(scenario)
+    board = Board(scenario, with_production(scenario, state))
+    truk = tuple(u.id for u in state.units.values() if u.base == "truk" and u.type != "submarine")
+    home = tuple(u.id for u in state.units.values() if u.base == "nagasaki" and u.type == "heavy")
+    mine = Orders(
+        "japan",
+        1,
+        task_forces=(
+            TaskForce("south", "South Seas Force", "truk", truk, 1),
+            TaskForce("home", "Main Body", "nagasaki", home, 1, stance="stay"),
+        ),
+    )
+    scope = Scope(units=frozenset(truk), parts=frozenset({"fleet"}))
+    view = team_view(scenario, state, [], "japan")
+    orders = computer_orders(scenario, view, "admiral", scope=scope, keep=mine)
+    assert check_orders(board, orders, {}) == []
+    assert mine.task_forces[1] in orders.task_forces  # not handed over: kept
+    assert mine.task_forces[0] not in orders.task_forces  # handed over: the computer's
+    theirs = {u for tf in orders.task_forces if tf.id != "home" for u in tf.units}
+    assert theirs and theirs <= set(truk)
+    assert not orders.escorts and not orders.raids

@@ -187,6 +187,10 @@ class Planner:
         self.options = scenario.meta.options
         self.baseline = Baseline.of(scenario)
         self.sections: dict[str, Section] = {}
+        #: what stays the person's when only some forces are handed to the computer
+        self.keep = Orders(nation, board.state.turn)
+        self.flags_used = 0  # Naval Operations Flags the person's own orders take
+        self.cards_used: set[str] = set()  # cards the person's own orders play
         self.tonnage: dict[str, int] = {}
         self.tonnage_reasons: dict[str, str] = {}
         self.used: set[str] = set()  # units given an order
@@ -399,7 +403,7 @@ class Planner:
                 out.setdefault(raid.route, []).append((raid.area, units, air))
         return out
 
-    def escorts(self) -> dict[str, float]:
+    def escorts(self, give: bool = True) -> dict[str, float]:
         """Step 5a: each escort goes where it saves the most tonnage (greedy on the exact
         expected loss); escorts that save nothing cover the busiest routes against raiders
         the model did not foresee. Returns each own route's expected loss."""
@@ -430,6 +434,8 @@ class Planner:
 
         before = {r: loss(r, [], []) for r in mine}
         current = dict(before)
+        if not give:
+            return current
         section = self.section("escorts")
         if self.level.weigh_merchant:
             pool.sort(key=lambda u: (-defence_cv(u), u.id))
