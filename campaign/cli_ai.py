@@ -87,18 +87,20 @@ def cmd_play(args: argparse.Namespace) -> int:
 
         score = play_turns(campaign, seats, args.turns, args.seed, on_turn=told)
         end = campaign.state.turn
+        over = end > campaign.scenario.meta.last_turn
     if args.json:
         _print_json(
             {
                 "computer": nations,
                 "from_turn": start,
                 "to_turn": end,
+                "game_over": over,
                 "score": score.to_data(),
             }
         )
         return EXIT_OK
     _say(f"Played turns {start}–{end - 1}; the computer gave the orders of {', '.join(nations)}.")
-    for line in format_score(score):
+    for line in format_score(score, final=over):
         _say(line)
     return EXIT_OK
 

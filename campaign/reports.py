@@ -193,8 +193,10 @@ def _score_and_reasons(campaign: Campaign, nation: str | None, turn: int) -> lis
     if nation is not None:
         side = Board(campaign.scenario, campaign.state).side(nation)
     lines = ["", "Solo score"]
+    last = campaign.scenario.meta.last_turn
+    final = campaign.state.turn > last and turn >= last
     if side in ("allies", "axis") or nation is None:
-        lines += [f"  {line}" for line in format_score(score, turn, side)]
+        lines += [f"  {line}" for line in format_score(score, turn, side, final)]
     else:
         lines.append("  (a neutral is not scored)")
     if nation is not None:

@@ -315,3 +315,19 @@ def test_the_computer_commands_one_task_force(scenario: Scenario) -> None:
     theirs = {u for tf in orders.task_forces if tf.id != "home" for u in tf.units}
     assert theirs and theirs <= set(truk)
     assert not orders.escorts and not orders.raids
+
+
+def test_the_final_score_names_the_winner(scenario: Scenario) -> None:
+    from campaign.score import GameScore, TurnScore, format_score
+    from campaign.score import SideScore as S
+
+    turn = TurnScore(
+        24,
+        {
+            "allies": S("allies", 1.0, 0, 0, 0, 0, 0, 12.0),
+            "axis": S("axis", 1.0, 0, 0, 0, 0, 0, 10.0),
+        },
+    )
+    lines = format_score(GameScore([turn]), final=True)
+    assert lines[-1] == "Final score after turn 24: Allies +2.0, Axis -2.0 — Allies win"
+    assert format_score(GameScore([turn]), side="axis")[0].startswith("Axis: 10.0 points")

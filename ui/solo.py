@@ -398,7 +398,8 @@ class Solo(QObject):
         if side == "neutral":
             lines.append("A neutral is not scored.")
         else:
-            lines += format_score(game_score(campaign), None, side)
+            over = self.session.state.turn > self.session.scenario.meta.last_turn
+            lines += format_score(game_score(campaign), None, side, over)
         seats = self.seats()
         if seats:
             names = ", ".join(str(board.nations[n]["name"]) for n in seats)

@@ -131,8 +131,17 @@ def _hand_over(planner: Planner, scope: Scope, draft: Orders) -> Orders:
     for tf in kept.task_forces:
         planner.lsp[tf.base] = planner.lsp.get(tf.base, 0) - tf.lsp
     planner.flags_used = len(kept.operations)
+    planner.military_flags -= sum(1 for op in kept.operations if op.kind == "major_invasion")
     planner.cards_used = {c.card for c in kept.cards}
     return kept
+
+
+def _military_ok(planner: Planner, chosen: list[OpCandidate], c: OpCandidate) -> bool:
+    """A major invasion takes a Military Operations Flag as well: one is still free."""
+    if c.op.kind != "major_invasion":
+        return True
+    majors = sum(1 for x in chosen if x.op.kind == "major_invasion")
+    return majors < planner.military_flags
 
 
 def _conflicts(a: OpCandidate, b: OpCandidate) -> bool:
@@ -169,7 +178,7 @@ def _choose_operations(
         for c in cands:
             if len(chosen) >= limit:
                 break
-            if not any(_conflicts(c, x) for x in chosen):
+            if not any(_conflicts(c, x) for x in chosen) and _military_ok(planner, chosen, c):
                 chosen.append(c)
         return chosen
     # look-ahead: add the operation that most improves the resolved turn, while it helps
@@ -202,7 +211,11 @@ def _choose_operations(
     best_value = worth(chosen)
     pool = list(cands)
     while len(chosen) < min(flags + extra, lv.max_operations):
-        tried = [c for c in pool if not any(_conflicts(c, x) for x in chosen)]
+        tried = [
+            c
+            for c in pool
+            if not any(_conflicts(c, x) for x in chosen) and _military_ok(planner, chosen, c)
+        ]
         tried = tried[: lv.lookahead_candidates]
         if not tried:
             break

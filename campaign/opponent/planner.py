@@ -190,6 +190,8 @@ class Planner:
         #: what stays the person's when only some forces are handed to the computer
         self.keep = Orders(nation, board.state.turn)
         self.flags_used = 0  # Naval Operations Flags the person's own orders take
+        #: Military Operations Flags left for major invasions (002 "Amphibious Operations")
+        self.military_flags = board.flags(nation)[1]
         self.cards_used: set[str] = set()  # cards the person's own orders play
         self.tonnage: dict[str, int] = {}
         self.tonnage_reasons: dict[str, str] = {}
@@ -774,9 +776,10 @@ class Planner:
             holder = self.b.holder(place)
             if not self.b.enemies(self.nation, holder) or self.b.side(holder) == "neutral":
                 continue
-            if self.b.on_land_map(place):
-                continue
+            major = self.b.on_land_map(place)
             craft = [u for u in units if u.type == "landing_craft"]
+            if major and (not craft or self.military_flags < 1):
+                continue  # 002: a major invasion needs landing craft and a Military flag
             escorts = sorted(
                 (u for u in units if u.type in FLEET_TYPES), key=lambda u: (fleet_cv(u), u.id)
             )
@@ -798,11 +801,16 @@ class Planner:
             )
             landing_cv = self.side_cv(invasion_units, [], area) + MANPOWER_CV * troops
             defence = 8 * defenders + 10 * defence_air
-            p_land = _landing_chance(landing_cv, defence, bool(craft))
             w_base = float(option(self.options, "score_base"))
             w_inv = float(option(self.options, "score_invasion"))
             w_area = float(option(self.options, "score_sea_area"))
-            gain = (w_base + w_inv + w_area) * self.posture.ground
+            if major:
+                # the troops go ashore and the land game decides (002 "Major Invasions")
+                p_land, gain = 1.0, (w_inv + w_area) * self.posture.ground
+                troops = capacity
+            else:
+                p_land = _landing_chance(landing_cv, defence, bool(craft))
+                gain = (w_base + w_inv + w_area) * self.posture.ground
             cover = TaskForce(
                 f"cover_{place}",
                 f"{self.b.place_name(place)} covering force",
@@ -824,7 +832,7 @@ class Planner:
                 OpCandidate(
                     Operation(
                         f"take_{place}",
-                        "minor_invasion",
+                        "major_invasion" if major else "minor_invasion",
                         area,
                         tuple(t.id for t in forces),
                         target=place,
@@ -835,7 +843,10 @@ class Planner:
                     p * gain + exchange,
                     p,
                     foe_cv,
-                    f"invade {self.b.place_name(place)}: {troops} troop point(s) and CV "
+                    f"major landing at {self.b.place_name(place)}: {troops} troop point(s) "
+                    f"go ashore for the land game if the covering force wins (P {p:.0%})"
+                    if major
+                    else f"invade {self.b.place_name(place)}: {troops} troop point(s) and CV "
                     f"{landing_cv} against about {defenders} garrison(s) and {defence_air} "
                     f"Air Point(s); P(success) {p:.0%}",
                 )
@@ -913,9 +924,14 @@ class Planner:
             cv = sum(fleet_cv(u) for u in ships)
             if cv < 3:
                 continue
+            foe_cv = self.side_cv(*self.opposition(self.b.area_of(base))[:2], self.b.area_of(base))
+            if self.level.weigh_merchant and foe_cv > 3 * cv:
+                continue  # outmatched: it would only lose ships; it stays in port
             self.lsp[base] -= 1
             for u in ships:
                 self.used.add(u.id)
+            areas = self.guard_areas(base) if self.level.weigh_merchant else ()
+            first = ", ".join(self.b.area_name(a) for a in areas[:3])
             section.add(
                 TaskForce(
                     f"guard_{base}",
@@ -923,10 +939,31 @@ class Planner:
                     base,
                     tuple(u.id for u in ships),
                     1,
+                    intervene_in=areas,
                 ),
                 f"{self.b.place_name(base)} squadron (CV {cv}) stands by to intervene against "
-                "enemy operations within 4 sea areas",
+                "enemy operations within 4 sea areas"
+                + (f", first where its side's places and routes are: {first}" if first else ""),
             )
+
+    def guard_areas(self, base: str) -> tuple[str, ...]:
+        """The sea areas a squadron at ``base`` stands ready in, first choice first: where
+        its side holds places and its routes end, then the nearest (002 *Any enemy TF
+        within range may choose to intervene*); every area in reach is named, so it still
+        meets an enemy operation anywhere in range."""
+        worth: dict[str, int] = {}
+        for place in self.b.bases:
+            if self.b.friendly(self.nation, self.b.holder(place)):
+                area = self.b.area_of(place)
+                worth[area] = worth.get(area, 0) + 1
+        for r in self.b.route_ids():
+            if self.b.friendly(self.nation, self.b.route_nation(r)):
+                line = self.b.route(r)
+                for end in (line.origin, line.destination):
+                    area = self.b.area_of(end)
+                    worth[area] = worth.get(area, 0) + 2
+        reach = self.b.areas_within(base, self.b.naval_range())
+        return tuple(sorted(reach, key=lambda a: (-worth.get(a, 0), self.b.distance(base, a), a)))
 
 
 def _add_air(air: list[tuple[str, int]], air_id: str) -> list[tuple[str, int]]:
