@@ -186,6 +186,7 @@ def _score_and_reasons(campaign: Campaign, nation: str | None, turn: int) -> lis
     """The solo score after ``turn`` (a team reads its own side's figures: the enemy's rest
     on tonnage it may not know) and, in a team's report, the reasons its orders gave."""
     from .board import Board
+    from .orders import live_reasons
     from .score import format_score, game_score
 
     score = game_score(campaign)
@@ -201,9 +202,10 @@ def _score_and_reasons(campaign: Campaign, nation: str | None, turn: int) -> lis
         lines.append("  (a neutral is not scored)")
     if nation is not None:
         stored = campaign.orders(turn).get(nation)
-        if stored is not None and stored.reasons:
+        reasons = live_reasons(stored) if stored is not None else []
+        if reasons:
             lines += ["", "Why these orders"]
-            lines += [f"  • {r.order}: {r.text}" for r in stored.reasons]
+            lines += [f"  • {r.text}" for r in reasons]
     return lines
 
 

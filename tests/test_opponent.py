@@ -19,7 +19,7 @@ from campaign.gamefile import GameFile
 from campaign.opponent import LEVELS, POSTURES, computer_orders, default_posture
 from campaign.opponent.belief import belief_state
 from campaign.opponent.play import Seat, advise, play_turns
-from campaign.orders import Orders, OrdersError, load_orders
+from campaign.orders import Orders, OrdersError, live_reasons, load_orders, order_keys
 from campaign.scenario import Scenario, load_scenario
 from campaign.score import SIDES, Baseline, game_score, turn_score
 from campaign.state import GameState, Unit
@@ -50,11 +50,9 @@ def test_every_nation_of_1942_gets_whole_orders_that_pass_the_check(
             assert c.check(orders) == [], nation
             c.set_orders(nation, orders)
             kinds |= {op.kind for op in orders.operations}
-            # every order has its reason, named as a problem would name it
+            # every order has its reason, named by the order's key
             named = {r.order for r in orders.reasons}
-            for section in ("supplies", "escorts", "task_forces", "raids", "operations"):
-                for i in range(len(getattr(orders, section))):
-                    assert f"{section}[{i}]" in named, (nation, section, i)
+            assert set(order_keys(orders)) == named, nation
         c.resolve(seed=1)
     assert "minor_invasion" in kinds
     assert "sea_control" in kinds or "surface_raid" in kinds
@@ -65,7 +63,7 @@ def test_an_escort_reason_gives_the_expected_loss_before_and_after(
 ) -> None:
     with new_game(tmp_path / "g.seacontrol", scenario) as c:
         orders = advise(c, "uk")
-    texts = [r.text for r in orders.reasons if r.order.startswith("escorts")]
+    texts = [r.text for r in orders.reasons if r.order.startswith("escort ")]
     assert any("expected loss" in t and "→" in t for t in texts), texts
 
 
@@ -151,15 +149,21 @@ def test_orders_keep_their_reasons_and_old_files_stay_valid() -> None:
         {
             "nation": "japan",
             "tonnage": {"japan_korea": 10},
-            "reasons": [{"order": "tonnage['japan_korea']", "text": "short route"}],
+            "reasons": [
+                {"order": "tonnage japan_korea", "text": "short route"},
+                {"order": "escort japan_korea", "text": "no longer given"},
+            ],
             "notes": "free text",
         }
     )
     orders = load_orders(text, "japan")
     assert orders.reasons[0].text == "short route"
-    assert json.loads(orders.to_json())["reasons"] == [
-        {"order": "tonnage['japan_korea']", "text": "short route"}
-    ]
+    assert json.loads(orders.to_json())["reasons"][0] == {
+        "order": "tonnage japan_korea",
+        "text": "short route",
+    }
+    # a reason whose order was edited away is not shown
+    assert [r.text for r in live_reasons(orders)] == ["short route"]
     old = load_orders(json.dumps({"nation": "japan", "tonnage": {"japan_korea": 10}}))
     assert old.reasons == ()
     with pytest.raises(OrdersError, match="reasons"):
@@ -284,7 +288,7 @@ def test_the_computer_commands_the_atlantic_escorts_and_nothing_else(
         for u in e.units:
             assert board.area_of(state.units[u].base) in scope.areas
     named = {r.order for r in orders.reasons}
-    assert {f"escorts[{i}]" for i in range(1, len(orders.escorts))} <= named
+    assert {f"escort {e.route}" for e in added} <= named
 
 
 def test_the_computer_commands_one_task_force(scenario: Scenario) -> None:

@@ -36,7 +36,7 @@ from campaign import paths
 from campaign.engine import Campaign
 from campaign.opponent import LEVELS, Scope
 from campaign.opponent.play import advise
-from campaign.orders import Orders, OrdersError
+from campaign.orders import Orders, OrdersError, live_reasons
 from campaign.scenario import load_scenario
 from campaign.score import format_score, game_score
 from campaign.world import World
@@ -406,9 +406,10 @@ class Solo(QObject):
             lines += ["", f"The computer plays: {names}."]
         if viewer:
             orders = campaign.orders().get(viewer)
-            if orders is not None and orders.reasons:
+            reasons = live_reasons(orders) if orders is not None else []
+            if reasons:
                 lines += ["", f"Why {board.name_of(viewer)}'s orders this turn:"]
-                lines += [f"  • {r.text}" for r in orders.reasons]
+                lines += [f"  • {r.text}" for r in reasons]
         self.score.setPlainText("\n".join(lines))
 
 

@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from ..board import Board
-from ..orders import CardPlay, Operation, Orders, Reason, TaskForce
+from ..orders import CardPlay, Operation, Orders, Reason, TaskForce, order_key
 from ..rules import check_orders
 from ..scenario import Scenario
 from ..score import Baseline
@@ -315,10 +315,11 @@ def _assemble(planner: Planner, view: TeamView) -> Orders:
     for name in SECTIONS:
         section = planner.sections.get(name, Section())
         parts[name] = tuple(section.items)
-        reasons += [Reason(f"{name}[{i}]", r) for i, r in enumerate(section.reasons)]
-    reasons += [
-        Reason(f"tonnage['{r}']", why) for r, why in sorted(planner.tonnage_reasons.items())
-    ]
+        reasons += [
+            Reason(order_key(name, item), r)
+            for item, r in zip(section.items, section.reasons, strict=True)
+        ]
+    reasons += [Reason(f"tonnage {r}", why) for r, why in sorted(planner.tonnage_reasons.items())]
     return Orders(
         view.nation,
         view.turn,

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
 from ..board import Board
-from ..orders import Orders, Reason
+from ..orders import Orders, live_reasons
 
 #: the kinds of orders a scope may hand over: supplies, transfers and tonnage; escorts;
 #: submarine raids; task forces with their operations, interventions and cards
@@ -153,34 +153,15 @@ def rebuild(
     sources: Iterable[Orders],
 ) -> Orders:
     """``base`` with new sections and tonnage; each order keeps the reason it had in
-    ``sources`` (found by the order itself), under its new place."""
-    said: dict[int, str] = {}
-    for source in sources:
-        by_place = {r.order: r.text for r in source.reasons}
-        for name in SECTION_PART:
-            for i, item in enumerate(getattr(source, name)):
-                text = by_place.get(f"{name}[{i}]")
-                if text:
-                    said[id(item)] = text
-    reasons: list[Reason] = []
-    items = {name: tuple(sections.get(name, ())) for name in SECTION_PART}
-    for name in SECTION_PART:
-        for i, item in enumerate(items[name]):
-            if id(item) in said:
-                reasons.append(Reason(f"{name}[{i}]", said[id(item)]))
-    for source in sources:
-        reasons += [
-            r for r in source.reasons if r.order.startswith("tonnage[") and r.order[9:-2] in tonnage
-        ]
-    unique: dict[str, Reason] = {}
-    for r in reasons:
-        unique.setdefault(r.order, r)
-    return replace(
+    ``sources`` (reasons name their orders by key: :func:`campaign.orders.order_key`)."""
+    pooled = tuple(r for source in sources for r in source.reasons)
+    rebuilt = replace(
         base,
         tonnage=dict(tonnage),
-        reasons=tuple(unique.values()),
-        **items,  # type: ignore[arg-type]
+        reasons=pooled,
+        **{name: tuple(sections.get(name, ())) for name in SECTION_PART},  # type: ignore[arg-type]
     )
+    return replace(rebuilt, reasons=tuple(live_reasons(rebuilt)))
 
 
 __all__ = ["PARTS", "Scope", "air_in", "merge", "rebuild", "split", "units_in"]
