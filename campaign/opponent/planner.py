@@ -353,8 +353,9 @@ class Planner:
             safe = 1.0 - min(threat.get(r, 0.0) / tons, 0.9)
             return (float(line.length.multiplier) * safe, r)
 
-        best = sorted(working, key=worth, reverse=True)[: 1 if not self.level.weigh_merchant else 2]
-        if not self.level.weigh_merchant:
+        if self.level.weigh_merchant:
+            best = sorted(working, key=worth, reverse=True)[:2]
+        else:  # the novice feeds its busiest route
             best = [max(working, key=lambda r: (self.state.routes.get(r, 0), r))]
         share, extra = divmod(pool, len(best))
         for i, r in enumerate(best):
@@ -469,13 +470,7 @@ class Planner:
                     current[gain_at[1]] -= gain_at[0]
                     self.air_left[air_id] -= 1
         busiest = sorted(mine, key=lambda r: (-self.state.routes.get(r, 0), r))
-        spare = [
-            u
-            for u in pool
-            if self.free(u) and (u.type == "escort" or not self.level.weigh_merchant)
-        ]
-        if not self.level.weigh_merchant:
-            spare = [u for u in pool if self.free(u) and u.type == "escort"]
+        spare = [u for u in pool if self.free(u) and u.type == "escort"]
         for i, unit in enumerate(spare):
             if not busiest:
                 break
