@@ -7,6 +7,7 @@ Every command that prints data takes ``--json``.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import re
 import sys
@@ -17,6 +18,8 @@ from typing import Any, TextIO
 from . import __version__, calculator, paths
 from .cli_ai import add_commands as add_ai_commands
 from .cli_control import ControlCliError, add_commands
+from .cli_seats import SeatsCliError
+from .cli_seats import add_commands as add_seat_commands
 from .csvdata import INT_RE, InputError, Problem
 from .dice import SeededDice
 from .engine import Campaign
@@ -403,27 +406,6 @@ def cmd_report(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def cmd_seats(args: argparse.Namespace) -> int:
-    from .board import Board
-    from .seats import reissue, seat_codes
-
-    with opened(args.game) as game:
-        teams = Board(game.scenario, game.state()).teams()
-        names = game.scenario.by_id("nations")
-        if args.reissue:
-            if args.reissue not in teams:
-                raise CliError(f"unknown team '{args.reissue}'; valid: " + ", ".join(teams))
-            reissue(game, args.reissue)
-        codes = seat_codes(game, teams)
-    if args.json:
-        _print_json([{"nation": n, "name": names[n]["name"], "code": codes[n]} for n in teams])
-    else:
-        width = max(len(str(names[n]["name"])) for n in teams)
-        for n in teams:
-            _say(f"{names[n]['name']!s:<{width}}  {codes[n]}")
-    return EXIT_OK
-
-
 def _rolls(text: str) -> list[int]:
     parts = [x.strip() for x in text.split(",") if x.strip()]
     if not parts or not all(INT_RE.fullmatch(x) and len(x) <= 3 for x in parts):
@@ -554,7 +536,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
         setup = _load_setup(args.kind, args.setup)
         _note_ignored(args.kind, setup)
         try:
-            odds = simulate(args.kind, setup, args.runs, seed=args.seed or "odds")
+            odds = simulate(args.kind, setup, args.runs, seed=args.seed or "odds", workers=None)
         except ValueError as exc:  # e.g. a set-up's campaign_units not understood
             raise CliError(f"{args.setup}: {exc}") from None
         if args.json:
@@ -706,10 +688,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--nation", help="a team's view (fog of war); default: Game Control")
     p.add_argument("--turn", type=_whole, help="which turn (default: the last resolved)")
 
-    p = add("seats", cmd_seats, "each team's seat code (made the first time they are asked for)")
-    p.add_argument("game")
-    p.add_argument("--reissue", metavar="NATION", help="give this team a new code first")
-
+    add_seat_commands(add)  # the room: seats, serve, clock
     add_commands(add)  # Game Control's table: edit, audit, rule, pack, handoff
     add_ai_commands(add)  # the computer opponent: ai, play
 
@@ -814,8 +793,15 @@ def _merchant_args(p: argparse.ArgumentParser, odds: bool = False) -> None:
     )
 
 
+@functools.cache
+def _parser() -> argparse.ArgumentParser:
+    """The parser, built once a process (building it costs more than most commands: a
+    program that runs ``main`` many times, or a test, pays it once)."""
+    return build_parser()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    parser = _parser()
     args = parser.parse_args(argv)
     try:
         return int(args.func(args))
@@ -831,7 +817,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             _say(f"Orders refused — {exc}", file=sys.stderr)
         return EXIT_INVALID
-    except (CliError, ControlCliError, GameFileError) as exc:
+    except (CliError, ControlCliError, SeatsCliError, GameFileError) as exc:
         if getattr(args, "json", False):
             _print_json({"error": str(exc)})
         else:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..dice import SeededDice
+from ..dice import UnloggedDice
 from ..options import option
 from ..orders import Orders
 from ..scenario import Scenario
@@ -72,7 +72,8 @@ def play_out(
     total = 0.0
     for s in range(seeds):
         work = GameState.from_json(frozen)
-        turn = Turn(scenario, work, orders, SeededDice(f"lookahead/{belief.turn}/{s}"))
+        # the faces of SeededDice, logged nowhere: an imagined turn is not part of the game
+        turn = Turn(scenario, work, orders, UnloggedDice(f"lookahead/{belief.turn}/{s}"))
         for step in STEPS:
             work.step = step.number
             step.run(turn)

@@ -198,7 +198,7 @@ def test_game_control_fights_a_battle_out_at_step_8(
     assert watched == ["carrier"]
 
 
-def test_fight_it_out_odds_for_the_coming_battle(window: MainWindow) -> None:
+def test_fight_it_out_odds_for_the_coming_battle(window: MainWindow, qtbot: object) -> None:
     from campaign import paths
     from campaign.orders import load_orders
 
@@ -209,6 +209,7 @@ def test_fight_it_out_odds_for_the_coming_battle(window: MainWindow) -> None:
     panel.rule_set.setCurrentIndex(panel.rule_set.findData("carrier"))
     panel.runs.setValue(100)
     panel.go.click()
+    qtbot.waitUntil(lambda: not panel.running, timeout=120_000)  # type: ignore[attr-defined]
     assert panel.odds is not None and panel.odds.runs == 100
     text = panel.table.toPlainText()
     assert "100 battles" in text and "Akagi" in text and "±" in text
