@@ -32,6 +32,7 @@ from .orders import LIMITS as ORDERS_LIMITS
 from .orders import Choices, OrderProblem, OrdersError, load_orders, parse_orders
 from .reports import format_situation, format_team_view, situation
 from .scenario import Scenario, load_scenario, write_scenario
+from .snapshot import scenario_from_game
 from .tactical import RULE_SETS, BattleSetup, SetupError, find_setup, ignored_conditions
 from .tactical import run as run_battle
 from .tactical.outcome import in_rule_set_terms
@@ -188,11 +189,19 @@ def cmd_view(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    notes: list[str] = []
     with opened(args.game) as game:
-        written = write_scenario(game.scenario, args.folder)
+        scenario = game.scenario
+        if args.position:  # the game as it stands, at the start of its current turn
+            scenario, notes = scenario_from_game(scenario, game.turn_start(game.state().turn))
+        written = write_scenario(scenario, args.folder)
     if args.json:
-        _print_json({"folder": str(args.folder), "files": [p.name for p in written]})
+        _print_json(
+            {"folder": str(args.folder), "files": [p.name for p in written], "notes": notes}
+        )
     else:
+        for note in notes:
+            _say(f"Note: {note}")
         _say(f"Exported {len(written)} files to {args.folder}")
     return EXIT_OK
 
@@ -649,6 +658,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("export", cmd_export, "write a game's scenario as CSV files into a folder")
     p.add_argument("game")
     p.add_argument("folder")
+    p.add_argument(
+        "--position",
+        action="store_true",
+        help="the game's position at the start of its current turn, as a new scenario",
+    )
 
     p = add("import", cmd_import, "make a new game from a scenario folder")
     p.add_argument("folder")
