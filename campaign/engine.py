@@ -57,8 +57,12 @@ class Campaign:
         self.losses: LossPolicy = losses or SpreadLosses()
 
     @classmethod
-    def open(cls, path: str | Path, losses: LossPolicy | None = None) -> Campaign:
-        return cls(GameFile.open(path), losses)
+    def open(
+        cls, path: str | Path, losses: LossPolicy | None = None, altered_ok: bool = False
+    ) -> Campaign:
+        """Open a game (a file changed outside Sea Control only with ``altered_ok``:
+        :attr:`GameFile.integrity` then says what was found)."""
+        return cls(GameFile.open(path, altered_ok=altered_ok), losses)
 
     def close(self) -> None:
         self.game.close()
@@ -98,9 +102,13 @@ class Campaign:
         return str(rolls[-1]["hash"]) if rolls else GENESIS
 
     def chain_head(self) -> str:
-        """The hash every printed report and pack carries as its anchor (the one place to
-        change when the game file's own chain replaces the dice chain)."""
-        return self.dice_head()
+        """The game file's chain head (:mod:`campaign.seal`): the hash every printed report
+        and pack carries as its anchor, covering every record of the file."""
+        return self.game.chain_head()[1]
+
+    def chain_link(self) -> int:
+        """How many writes the chain holds (printed beside its head)."""
+        return self.game.chain_head()[0]
 
     def verify_dice(self) -> list[str]:
         """Problems with the dice log (an edited, removed or reordered roll)."""
@@ -248,10 +256,7 @@ class Campaign:
     def reopen_turn(self, turn: int) -> GameState:
         """Undo back to the start of ``turn``; its orders are kept to be changed or resolved
         again, later turns' orders are dropped."""
-        state = self.game.reopen_turn(turn)
-        with self.game.db.atomic():
-            self.game.db.execute("DELETE FROM orders WHERE turn > ?", [turn])
-        return state
+        return self.game.reopen_turn(turn)
 
     def rule_on_card(self, card: str, ruling: str) -> Event:
         """Record Game Control's ruling on a card played for *some other advantage outside
