@@ -492,6 +492,13 @@ def parse_table(schema: TableSchema, data: bytes) -> tuple[Table, list[Problem]]
         )
         return table, problems
     table.incomplete = False
+    problems += duplicate_keys(schema, table, file)
+    return table, problems
+
+
+def duplicate_keys(schema: TableSchema, table: Table, file: str) -> list[Problem]:
+    """A row whose key (``schema.key``) an earlier row of ``table`` already has."""
+    problems = []
     for key in schema.key:
         first: dict[Any, int] = {}
         for row, line in zip(table.rows, table.line_of, strict=True):
@@ -502,7 +509,7 @@ def parse_table(schema: TableSchema, data: bytes) -> tuple[Table, list[Problem]]
                 first[v] = line
         if len(schema.key) > 1:
             break
-    return table, problems
+    return problems
 
 
 def read_table(schema: TableSchema, path: Path) -> tuple[Table, list[Problem]]:

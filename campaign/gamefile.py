@@ -45,7 +45,16 @@ import sqlite_utils
 
 from . import __version__
 from . import seal as sealing
-from .csvdata import InputError, Problem, Row, Table, format_cell, parse_cell, value_ok
+from .csvdata import (
+    InputError,
+    Problem,
+    Row,
+    Table,
+    duplicate_keys,
+    format_cell,
+    parse_cell,
+    value_ok,
+)
 from .dice import Roll, verify_chain
 from .events import Event
 from .orders import LIMITS as ORDERS_LIMITS
@@ -53,7 +62,7 @@ from .scenario import Scenario, parse_meta, scenario_from_tables
 from .schemas import TABLES, TableSchema, table_name
 from .seal import Integrity, Link, Seal, TableDigest
 from .state import GameState, initial_state, read_state
-from .untrusted import JsonInputError, read_json, shown
+from .untrusted import JsonInputError, kind_of, read_json, shown
 
 #: "SeaC" — marks a SQLite file as a Sea Control game.
 APPLICATION_ID = 0x53656143
@@ -95,6 +104,7 @@ ADDED_COLUMNS = {("sc_bases", "land_map"): 2}
 ROW_ORDER = {"meta": "[key]", "current": "id", "turn_starts": "turn", "events": "seq"}
 ROW_ORDER |= {"orders": "turn, nation", "dice": "seq", "chain": "link", "seal": "id"}
 APPEND_ONLY = ("events", "dice")
+REQUIRED_META = ("name", "scenario_toml", "program_version")
 UNSEALED = ("chain", "seal")  # the seal's own tables: they check themselves
 
 
@@ -119,9 +129,9 @@ def _from_sql(schema: TableSchema, record: dict[str, Any]) -> Row:
     for col in schema.columns:
         value = record[col.name]
         if col.kind == "idlist":
-            value = value.split(";") if value else []
-        elif col.kind == "bool":
-            value = None if value is None else bool(value)
+            value = str(value).split(";") if value else []
+        elif col.kind == "bool" and isinstance(value, int):
+            value = bool(value)
         row[col.name] = value
     return row
 
@@ -200,7 +210,7 @@ class GameFile:
         self._scenario = scenario
         self.integrity = Integrity(sealing.UNKEYED)
         self._digests = _Digests(db, ())
-        self._checked_state = ""  # the last state text read or written whole
+        self._checked_state: str | None = None  # the last state text read or written whole
         self._reason = ""  # Game Control's words when accepting an altered file
 
     @property
@@ -271,6 +281,8 @@ class GameFile:
         if not path.is_file():
             raise GameFileError(f"{path}: no such game file")
         _clean_stale_temps(path)
+        if not Path(f"{path}-journal").exists():  # else SQLite first rolls back a hot journal
+            _check_length(path)
         try:
             db = _connect(path)
         except sqlite3.Error as exc:
@@ -309,33 +321,49 @@ class GameFile:
         game.integrity = game._verify() if version >= 3 else Integrity(sealing.ALTERED)
         if game.integrity.altered and version >= 3 and not altered_ok:
             raise GameFileError(f"{path}: {game.integrity.summary()}")
-        db.execute("PRAGMA journal_mode=DELETE")
+        trusted = game.integrity.verified  # written last by this machine, as sealed
+        try:
+            game._read_all(version, trusted)
+        except GameFileError as exc:
+            if game.integrity.altered and game.integrity.problems:
+                raise GameFileError(
+                    f"{exc}\n(The seal found it changed outside Sea Control: "
+                    + "; ".join(game.integrity.problems)
+                    + ".)"
+                ) from None
+            raise
+        return game
+
+    def _read_all(self, version: int, trusted: bool) -> None:
+        """Migrate an older file, then read its scenario and state (checked), and, unless
+        this machine sealed it, every other record too."""
+        self.db.execute("PRAGMA journal_mode=DELETE")
         while version < SCHEMA_VERSION:
-            with game._writing(migrating=version + 1):
-                MIGRATIONS[version](db)
-                db.execute(f"PRAGMA user_version={version + 1}")
+            with self._writing(migrating=version + 1):
+                MIGRATIONS[version](self.db)
+                self.db.execute(f"PRAGMA user_version={version + 1}")
             version += 1
         try:
-            game._scenario = _load_scenario(db)
+            self._scenario = _load_scenario(self.db)
         except InputError as exc:
-            raise GameFileError(f"{path}: the scenario inside is invalid:\n{exc}") from None
-        game.state()
-        return game
+            raise GameFileError(f"{self.path}: the scenario inside is invalid:\n{exc}") from None
+        self.state()
+        if not trusted and (problems := self.unreadable()):
+            raise GameFileError(f"{self.path} is damaged: " + "; ".join(problems[:8]))
 
     def _verify(self) -> Integrity:
         links = [
             Link(int(r[0]), str(r[1]), str(r[2]))
             for r in self.db.execute("SELECT link, digest, head FROM chain ORDER BY link")
         ]
-        row = self.db.execute(
-            "SELECT link, head, key_id, mac, tables FROM seal WHERE id = 1"
-        ).fetchone()
+        rows = self.db.execute("SELECT id, link, head, key_id, mac, tables FROM seal").fetchall()
         found = None
-        if row is not None:
+        if len(rows) == 1 and rows[0][0] == 1:  # one seal, and only one
             try:
-                tables = json.loads(row[4])
+                tables = json.loads(rows[0][5])
                 if isinstance(tables, dict):
-                    found = Seal(int(row[0]), str(row[1]), str(row[2]), str(row[3]), tables)
+                    _id, link, head, kid, mac, _tables = rows[0]
+                    found = Seal(int(link), str(head), str(kid), str(mac), tables)
             except (TypeError, ValueError):
                 found = None
         return sealing.verify(links, found, self._digests.hexdigests(), sealing.machine_key())
@@ -401,9 +429,25 @@ class GameFile:
         return [str(r[0]) for r in self.db.execute("SELECT head FROM chain ORDER BY link")]
 
     def check(self) -> list[str]:
-        """Everything ``validate`` looks at beyond what opening checks: every turn's
-        starting state, every orders record, every event, the dice chain."""
-        problems: list[str] = []
+        """Everything ``validate`` looks at beyond what opening checks: every record read
+        as the program would read it (:meth:`unreadable`), and the dice chain."""
+        problems = self.unreadable()
+        try:
+            rolls = [Roll(**{k: r[k] for k in Roll.__dataclass_fields__}) for r in self.dice_rows()]
+            problems += [f"dice log: {p}" for p in verify_chain(rolls)]
+        except (TypeError, KeyError):
+            problems.append("the dice log cannot be read")
+        return problems
+
+    def unreadable(self) -> list[str]:
+        """Records the program could not read: the meta it needs, every turn's starting
+        state, every orders record, every event."""
+        problems = [f"its meta table has no '{k}'" for k in REQUIRED_META if not self.meta(k)]
+        self._checked_state = None
+        try:
+            self.state()
+        except GameFileError as exc:
+            problems.append(str(exc).removeprefix(f"{self.path} is damaged: "))
         for turn in self.turns():
             try:
                 self.turn_start(turn)
@@ -423,11 +467,6 @@ class GameFile:
                 Event.from_row(row)
             except (TypeError, ValueError, KeyError, AttributeError, RecursionError):
                 problems.append(f"event {row.get('seq')} cannot be read")
-        try:
-            rolls = [Roll(**{k: r[k] for k in Roll.__dataclass_fields__}) for r in self.dice_rows()]
-            problems += [f"dice log: {p}" for p in verify_chain(rolls)]
-        except (TypeError, KeyError):
-            problems.append("the dice log cannot be read")
         return problems
 
     # -- writing -----------------------------------------------------------------------
@@ -739,7 +778,7 @@ def _check_schema(db: sqlite_utils.Database, path: Path, version: int) -> None:
     want = {(t, n): sql for t, n, _tb, sql in expected}
     have = {(t, n): sql for t, n, _tb, sql in found}
     faults = [
-        f"a {t} '{shown(n)}' of another program" for t, n in sorted(have.keys() - want.keys())
+        f"{_a(t)} {shown(n)} of another program" for t, n in sorted(have.keys() - want.keys())
     ]
     faults += [f"no {t} '{n}'" for t, n in sorted(want.keys() - have.keys())]
     for t, n in sorted(want.keys() & have.keys()):
@@ -752,6 +791,10 @@ def _check_schema(db: sqlite_utils.Database, path: Path, version: int) -> None:
         f"{path} is not a game file as Sea Control writes it: {'; '.join(faults[:8])}. "
         "It is not opened: a game file holds Sea Control's own tables and nothing else."
     )
+
+
+def _a(kind: str) -> str:
+    return f"an {kind}" if kind[:1] in "aeiou" else f"a {kind}"
 
 
 def _columns(db: sqlite_utils.Database, table: str, version: int) -> str:
@@ -779,6 +822,8 @@ def _check_length(path: Path) -> None:
     with path.open("rb") as f:
         header = f.read(100)
     size = path.stat().st_size
+    if size == 0 or not header.startswith(b"SQLite format 3\0"):
+        raise GameFileError(f"{path}: not a Sea Control game file (not an SQLite database)")
     page = int.from_bytes(header[16:18], "big")
     page = 65536 if page == 1 else page
     if len(header) < 100 or page < 512 or page & (page - 1):
@@ -812,19 +857,29 @@ def _load_scenario(db: sqlite_utils.Database) -> Scenario:
             if not bad:
                 table.rows.append(row)
                 table.line_of.append(record["row_order"] + 2)
+        problems += duplicate_keys(schema, table, f"sc_{name}")
         tables[name] = table
     return scenario_from_tables(meta, tables, problems)
 
 
 def _recheck(schema: TableSchema, row: Row, name: str, order: int) -> list[Problem]:
     """Check cells read from the file as strictly as cells read from a CSV (a typed value
-    that is plainly fine is not turned into text and parsed again: a tenth of the cost)."""
+    that is plainly fine is not turned into text and parsed again: a tenth of the cost).
+    A cell of the wrong type that reads well as text (``'3'`` in a column of numbers) is
+    kept as the value it reads as."""
     problems = []
     for col in schema.columns:
         value = row[col.name]
         if value_ok(col, value):
             continue
-        message = parse_cell(col, format_cell(col, value))[1]
+        try:
+            if col.kind == "bool" and value is not None:
+                raise TypeError("a yes or no is kept as 1 or 0")
+            text = format_cell(col, value)
+        except (TypeError, ValueError, OverflowError):
+            message: str | None = f"holds {kind_of(value)}, not a value of kind {col.kind}"
+        else:
+            row[col.name], message = parse_cell(col, text)
         if message:
             problems.append(Problem(f"sc_{name}", order + 2, col.name, message))
     return problems

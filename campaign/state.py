@@ -13,7 +13,7 @@ from typing import Any
 
 from .record import TurnRecord
 from .scenario import Scenario
-from .untrusted import JsonInputError, JsonLimits, conforms, read_json, shown
+from .untrusted import JsonInputError, JsonLimits, conforms, field_name, read_json, shown
 
 #: how much of a stored state is read: a 1942 game's state is some 40 KB
 STATE_LIMITS = JsonLimits(
@@ -169,9 +169,9 @@ def read_state(text: str, scenario: Scenario) -> GameState:
     for name, items in keyed.items():
         for key, item in items.items():
             if getattr(item, "id", key) != key:
-                problems.append(f"{name}.{shown(key)} holds the id {shown(item.id)}")
+                problems.append(f"{name}.{field_name(key)} holds the id {shown(item.id)}")
             if getattr(item, "nation", "") not in nations:
-                problems.append(f"{name}.{shown(key)} is of no nation of the scenario")
+                problems.append(f"{name}.{field_name(key)} is of no nation of the scenario")
     if not problems and not 0 <= state.step <= 10:
         problems.append(f"step {state.step} is not a step of the turn (0 to 10)")
     if problems:
