@@ -7,8 +7,11 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from campaign import gamefile, seal
 from campaign.autoplay import standing_orders
+from campaign.cli import main
 from campaign.engine import Campaign
 from campaign.gamefile import GameFile
 from campaign.scenario import load_scenario
@@ -31,6 +34,15 @@ def played_game(path: Path, turns: int = 2, seats: bool = True) -> Path:
                 c.set_orders(nation, standing_orders(board, nation))
             c.resolve(seed=7)
     return path
+
+
+def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    """Run the command line as a person would: its exit code and all it printed (never a
+    traceback)."""
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out + err
 
 
 def sql(path: Path, *statements: str, args: tuple[Any, ...] = ()) -> None:

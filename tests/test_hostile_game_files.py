@@ -40,7 +40,7 @@ from campaign.gamefile import GameFile, GameFileError
 from campaign.scenario import load_scenario
 from campaign.schemas import TABLES, table_name
 
-from .gamefiles import MINI, forge, played_game, sql
+from .gamefiles import MINI, cli, forge, played_game, sql
 
 
 @dataclass(frozen=True)
@@ -341,13 +341,6 @@ CASES = [
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return played_game(tmp_path_factory.mktemp("hostile-games") / "template.seacontrol")
-
-
-def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out + err
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])

@@ -22,14 +22,13 @@ from typing import Any
 import pytest
 
 from campaign import seal
-from campaign.cli import main
 from campaign.engine import Campaign
 from campaign.events import Event
 from campaign.gamefile import SCHEMA_VERSION, GameFile, GameFileError
 from campaign.reports import turn_report
 from campaign.teampack import team_pack
 
-from .gamefiles import fingerprint, forge, played_game, sql, tables
+from .gamefiles import cli, fingerprint, forge, played_game, sql, tables
 
 
 @pytest.fixture(scope="module")
@@ -42,13 +41,6 @@ def game(template: Path, tmp_path: Path) -> Path:
     path = tmp_path / "game.seacontrol"
     shutil.copyfile(template, path)
     return path
-
-
-def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out + err
 
 
 def other_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> bytes:
