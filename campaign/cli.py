@@ -7,6 +7,7 @@ Every command that prints data takes ``--json``.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import re
 import sys
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from . import __version__, calculator, paths
+from .cli_ai import add_commands as add_ai_commands
 from .cli_control import ControlCliError, add_commands
 from .csvdata import INT_RE, InputError, Problem
 from .dice import SeededDice
@@ -617,7 +619,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
         setup = _load_setup(args.kind, args.setup)
         _note_ignored(args.kind, setup)
         try:
-            odds = simulate(args.kind, setup, args.runs, seed=args.seed or "odds")
+            odds = simulate(args.kind, setup, args.runs, seed=args.seed or "odds", workers=None)
         except ValueError as exc:  # e.g. a set-up's campaign_units not understood
             raise CliError(f"{args.setup}: {exc}") from None
         if args.json:
@@ -783,6 +785,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--reissue", metavar="NATION", help="give this team a new code first")
 
     add_commands(add)  # Game Control's table: edit, audit, rule, pack, handoff
+    add_ai_commands(add)  # the computer opponent: ai, play
 
     p = add("calc", cmd_calc, "the umpire's calculator: a table by hand with given dice")
     p.add_argument("table", choices=("naval", "merchant"))
@@ -885,8 +888,15 @@ def _merchant_args(p: argparse.ArgumentParser, odds: bool = False) -> None:
     )
 
 
+@functools.cache
+def _parser() -> argparse.ArgumentParser:
+    """The parser, built once a process (building it costs more than most commands: a
+    program that runs ``main`` many times, or a test, pays it once)."""
+    return build_parser()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    parser = _parser()
     args = parser.parse_args(argv)
     try:
         return int(args.func(args))

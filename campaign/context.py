@@ -96,35 +96,39 @@ class Turn:
         orders = self.orders.get(nation)
         return orders.choices if orders is not None else Choices()
 
-    def hit_unit(self, unit: Unit, context: str, witnesses: Iterable[str] = ()) -> None:
-        """One step of loss on a unit: ready → damaged → sunk (002 "Damage").
+    def hit_unit(
+        self, unit: Unit, context: str, witnesses: Iterable[str] = (), steps: int = 1
+    ) -> None:
+        """``steps`` steps of loss on a unit: ready → damaged → sunk (002 "Damage").
 
-        Its owner, Game Control and the ``witnesses`` (the nations of the combat that did
-        it) learn of it; nobody else does (docs/team-views.md)."""
+        One event says where the unit ended (a ready unit taking two steps is reported
+        sunk once, not damaged and then sunk). Its owner, Game Control and the
+        ``witnesses`` (the nations of the combat that did it) learn of it; nobody else does
+        (docs/team-views.md)."""
         seen = (*sorted({unit.nation, *witnesses} - {UMPIRE}), UMPIRE)
-        if unit.state == "ready":
-            unit.state = "damaged"
-            if unit.carries_air:
-                unit.carries_air = False
-                self.land_carrier_air(unit)
-            self.emit(
-                "unit_damaged",
-                f"{unit.name} ({self.board.name_of(unit.nation)}) is damaged — {context}.",
-                unit.nation,
-                seen,
-                unit=unit.id,
-                context=context,
-            )
-        elif unit.state == "damaged":
-            unit.state = "sunk"
-            self.emit(
-                "unit_sunk",
-                f"{unit.name} ({self.board.name_of(unit.nation)}) is sunk — {context}.",
-                unit.nation,
-                seen,
-                unit=unit.id,
-                context=context,
-            )
+        before = unit.state
+        for _ in range(steps):
+            if unit.state == "ready":
+                unit.state = "damaged"
+                if unit.carries_air:
+                    unit.carries_air = False
+                    self.land_carrier_air(unit)
+            elif unit.state == "damaged":
+                unit.state = "sunk"
+        if unit.state == before:
+            return
+        kind, words = (
+            ("unit_damaged", "damaged") if unit.state == "damaged" else ("unit_sunk", "sunk")
+        )
+        self.emit(
+            kind,
+            f"{unit.name} ({self.board.name_of(unit.nation)}) is {words} — {context}.",
+            unit.nation,
+            seen,
+            unit=unit.id,
+            context=context,
+            steps=steps,
+        )
 
     def land_carrier_air(self, unit: Unit) -> None:
         """002: *Damaged Carrier units cannot carry their air unit any longer – this must be

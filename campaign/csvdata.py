@@ -160,6 +160,11 @@ class Table:
     incomplete: bool = False
 
 
+def describe(col: Column) -> str:
+    """What a cell of this column must hold (for messages and the editor's tooltips)."""
+    return _describe(col)
+
+
 def _describe(col: Column) -> str:
     if col.kind == "enum":
         return "one of " + ", ".join(col.choices)
@@ -453,15 +458,7 @@ def parse_table(schema: TableSchema, data: bytes) -> tuple[Table, list[Problem]]
                 )
                 return table, problems
             if len(record) > len(header):
-                problems.append(
-                    Problem(
-                        file,
-                        line,
-                        "",
-                        f"has {len(record)} cells but the header has {len(header)} columns "
-                        "(an unquoted comma?)",
-                    )
-                )
+                problems.append(too_many_cells(file, line, len(record), len(header)))
                 continue
             row: Row = {}
             ok = True
@@ -510,6 +507,12 @@ def duplicate_keys(schema: TableSchema, table: Table, file: str) -> list[Problem
         if len(schema.key) > 1:
             break
     return problems
+
+
+def too_many_cells(file: str, line: int, cells: int, columns: int) -> Problem:
+    """A record longer than its header: its cells cannot be told apart."""
+    message = f"has {cells} cells but the header has {columns} columns (an unquoted comma?)"
+    return Problem(file, line, "", message)
 
 
 def read_table(schema: TableSchema, path: Path) -> tuple[Table, list[Problem]]:

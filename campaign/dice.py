@@ -3,6 +3,8 @@
 * :class:`SeededDice` — counter-based: roll *n* of seed *s* is derived from
   ``sha256(f"{s}:{n}")``, so the same seed gives the same rolls on every Python version
   and platform (``random.randint`` is not guaranteed to).
+* :class:`UnloggedDice` — the same stream as :class:`SeededDice`, kept in no log, for bulk
+  callers whose dice are not part of the game (odds checks, a look-ahead).
 * :class:`ManualDice` — an umpire rolls real dice and types each value in; the engine asks
   with the roll's purpose and accepts only legal values.
 * :class:`ScriptedDice` — tests give the exact rolls; asking for a roll that was not
@@ -18,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import struct
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -129,6 +132,16 @@ class Dice(ABC):
         """The face rolled (1..sides)."""
 
 
+class _NotLogged(Dice):
+    """Dice whose rolls go in no log: imagined battles and combats, never the game's."""
+
+    def roll(self, purpose: str, sides: int = 6, reason: str = "") -> int:
+        """One die, not logged."""
+        if sides < 2:
+            raise ValueError("a die has at least 2 sides")
+        return self._value(purpose, sides)
+
+
 class SeededDice(Dice):
     """Counter-based dice: the *n*-th draw of seed *s* never changes."""
 
@@ -150,7 +163,39 @@ class SeededDice(Dice):
                 return draw % sides + 1
 
 
-class PreviewDice(Dice):
+#: the first 8 bytes of a digest as a big-endian number (SeededDice's draw)
+_FIRST_8 = struct.Struct(">Q")
+
+
+class UnloggedDice(_NotLogged, SeededDice):
+    """:class:`SeededDice`'s very stream (the *n*-th draw of seed *s* is the same face),
+    kept in no log: for bulk callers whose dice are not part of the game — exact-odds
+    checks, the computer opponent's look-ahead, thousands of imaginary combats. A game's
+    own dice stay :class:`SeededDice`, each roll logged and hash-chained; these save the
+    log's JSON and SHA-256 per roll (the stream's own SHA-256 per draw remains)."""
+
+    source = "unlogged"
+
+    def __init__(self, seed: int | str) -> None:
+        super().__init__(seed, DiceLog())
+
+    def rolls(self, count: int, purpose: str, sides: int = 6) -> list[int]:
+        """``count`` faces in one go: the same faces ``count`` calls of :meth:`roll` give."""
+        if sides < 2:
+            raise ValueError("a die has at least 2 sides")
+        limit = (1 << 64) - ((1 << 64) % sides)
+        sha, unpack, prefix, n = hashlib.sha256, _FIRST_8.unpack_from, self.seed + ":", self.counter
+        out: list[int] = []
+        while len(out) < count:
+            n += 1
+            (draw,) = unpack(sha((prefix + str(n)).encode()).digest())
+            if draw < limit:
+                out.append(draw % sides + 1)
+        self.counter = n
+        return out
+
+
+class PreviewDice(_NotLogged):
     """Seeded dice that keep no log: for odds previews, whose thousands of imaginary
     battles are not part of the game (nothing they roll is ever shown as a roll).
 
@@ -170,12 +215,6 @@ class PreviewDice(Dice):
 
     def _value(self, purpose: str, sides: int) -> int:
         return int(self._random() * sides) + 1
-
-    def roll(self, purpose: str, sides: int = 6, reason: str = "") -> int:
-        """One die, not logged (the preview's rolls are never shown)."""
-        if sides < 2:
-            raise ValueError("a die has at least 2 sides")
-        return self._value(purpose, sides)
 
     def rolls(self, count: int, purpose: str, sides: int = 6) -> list[int]:
         """``count`` dice in one go, without naming each (the hot path of a preview)."""

@@ -23,7 +23,7 @@ from . import control
 from .board import Board
 from .control import Edit
 from .dice import GENESIS, Dice, DiceLog, Roll, ScriptedDice, SeededDice, verify_chain
-from .events import UMPIRE, Event, visible
+from .events import UMPIRE, Event, in_force, visible
 from .gamefile import GameFile
 from .losses import LossPolicy, SpreadLosses
 from .operations import BattleChoice, BattlePreview, preview_battles
@@ -91,8 +91,17 @@ class Campaign:
         return {n: load_orders(text, n) for n, text in self.game.orders(turn).items()}
 
     def events(self, nation: str | None = None, turn: int | None = None) -> list[Event]:
-        """The event log, as ``nation`` may see it (``None``: Game Control sees all)."""
-        return visible([Event.from_row(r) for r in self.game.events(turn)], nation)
+        """The event log as the game now stands (:func:`~campaign.events.in_force`: not
+        what a reopened turn set aside), as ``nation`` may see it (``None``: Game Control
+        sees all)."""
+        everything = in_force(Event.from_row(r) for r in self.game.events())
+        return visible([e for e in everything if turn is None or e.turn == turn], nation)
+
+    def set_aside(self) -> list[Event]:
+        """Events a reopened turn set aside (kept in the log for the audit)."""
+        everything = [Event.from_row(r) for r in self.game.events()]
+        kept = {id(e) for e in in_force(everything)}
+        return [e for e in everything if id(e) not in kept]
 
     def dice_log(self) -> list[Roll]:
         return [Roll(**{k: r[k] for k in Roll.__dataclass_fields__}) for r in self.game.dice_rows()]
@@ -317,7 +326,7 @@ class Campaign:
         made from (docs/team-views.md). Its own orders for this turn, if stored, give its
         task forces and flags before they are resolved."""
         orders = self.orders().get(nation)
-        everything = [Event.from_row(r) for r in self.game.events()]
+        everything = in_force(Event.from_row(r) for r in self.game.events())
         return team_view(self.scenario, self.state, everything, nation, orders)
 
     def report(self, nation: str | None = None, turn: int | None = None) -> str:

@@ -86,6 +86,18 @@ class Event:
         )
 
 
+def in_force(events: Iterable[Event]) -> list[Event]:
+    """The events of the game as it now stands: a reopened turn (Turn → Reopen) sets aside
+    everything that happened from that turn's start until the reopening. The log keeps
+    them (it is append-only, for the audit); reports, views and the map read these."""
+    kept: list[Event] = []
+    for e in events:
+        if e.kind == "turn_reopened":
+            kept = [k for k in kept if k.turn < e.turn or k.kind == "turn_reopened"]
+        kept.append(e)
+    return kept
+
+
 def visible(events: Iterable[Event], viewer: str | None) -> list[Event]:
     """The events ``viewer`` may see: all of them, whole, for Game Control (``None`` or
     "umpire"); for a team, public events and those naming its nation, and the public form

@@ -12,6 +12,8 @@ tonnage losses, all in steps.
 from __future__ import annotations
 
 import math
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -24,7 +26,7 @@ from .forces import attack_cv, carries_air, defence_cv, land_air_cv, surface_ran
 from .losses import Casualty, LossRequest
 from .options import RULE_OPTIONS, option
 from .record import RouteResult
-from .state import Unit
+from .state import GameState, Unit
 
 #: odds columns, interdictor : escort — "1:3 or less" … "4:1 or more"
 ODDS_COLUMNS: tuple[Fraction, ...] = (
@@ -282,6 +284,44 @@ def merchant_warfare(t: Turn) -> None:
             )
 
 
+def combat_values(
+    state: GameState,
+    raid_units: Sequence[Unit],
+    raid_air: Sequence[tuple[str, int]],
+    escort_units: Sequence[Unit],
+    escort_air: Sequence[tuple[str, int]],
+    surface_units: Sequence[Unit] = (),
+) -> tuple[int, int, int, list[str]]:
+    """(raiders' CV, escorts' CV, column shift, its reasons) of a merchant combat (002
+    "Calculating Losses", "Column shifts"): Commerce Attack against Commerce Defence, with
+    the land-based Air Points in range (``raid_air`` / ``escort_air``: (air id, points));
+    *Air Supremacy (3 : 1 or better) in area = 2 column shift in favour*; *Outclassed by
+    surface raider = 2 column shift disadvantage* (``surface_units``: the surface raiders).
+    Step 9 and the computer opponent's estimates both ask this."""
+    a_cv = sum(attack_cv(u) for u in raid_units) + sum(
+        land_air_cv(state.air[a].kind, p, "attack") for a, p in raid_air
+    )
+    e_cv = sum(defence_cv(u) for u in escort_units) + sum(
+        land_air_cv(state.air[a].kind, p, "defence") for a, p in escort_air
+    )
+    raid_air_points = sum(p for _, p in raid_air) + sum(1 for u in raid_units if carries_air(u))
+    escort_air_points = sum(p for _, p in escort_air) + sum(
+        1 for u in escort_units if carries_air(u)
+    )
+    shift = 0
+    reasons = []
+    if raid_air_points and raid_air_points >= 3 * escort_air_points:
+        shift += 2
+        reasons.append("raiders' air supremacy +2")
+    elif escort_air_points and escort_air_points >= 3 * raid_air_points:
+        shift -= 2
+        reasons.append("escorts' air supremacy −2")
+    if surface_units and surface_rank(surface_units) > surface_rank(escort_units):
+        shift += 2
+        reasons.append("escorts outclassed by surface raider +2")
+    return a_cv, e_cv, shift, reasons
+
+
 def _merchant_combat(
     t: Turn,
     board: Board,
@@ -302,30 +342,11 @@ def _merchant_combat(
     ]
     raid_air = [(a, p) for r in raiders for a, p in r.air if board.air_in_range(a, area)]
     escort_air = [(a, p) for e in escorts for a, p in e.air if board.air_in_range(a, area)]
-    a_cv = sum(attack_cv(u) for u in raid_units) + sum(
-        land_air_cv(state.air[a].kind, p, "attack") for a, p in raid_air
+    surface_units = [state.units[x] for r in raiders if r.surface for x in r.units]
+    a_cv, e_cv, shift, reasons = combat_values(
+        state, raid_units, raid_air, escort_units, escort_air, surface_units
     )
-    e_cv = sum(defence_cv(u) for u in escort_units) + sum(
-        land_air_cv(state.air[a].kind, p, "defence") for a, p in escort_air
-    )
-    raid_air_points = sum(p for _, p in raid_air) + sum(1 for u in raid_units if carries_air(u))
-    escort_air_points = sum(p for _, p in escort_air) + sum(
-        1 for u in escort_units if carries_air(u)
-    )
-    shift = 0
-    reasons = []
-    if raid_air_points and raid_air_points >= 3 * escort_air_points:
-        shift += 2
-        reasons.append("raiders' air supremacy +2")
-    elif escort_air_points and escort_air_points >= 3 * raid_air_points:
-        shift -= 2
-        reasons.append("escorts' air supremacy −2")
     surface = any(r.surface for r in raiders)
-    if surface and surface_rank(
-        u for r in raiders if r.surface for u in (state.units[x] for x in r.units)
-    ) > surface_rank(escort_units):
-        shift += 2
-        reasons.append("escorts outclassed by surface raider +2")
     raid_nations = {r.nation for r in raiders}
     escort_nations = {e.nation for e in escorts} | {owner}
     german = sum(1 for u in raid_units if u.type == "submarine" and u.nation == "germany")
@@ -413,11 +434,12 @@ def _merchant_combat(
         escorts=[u.id for u in escort_units],
     )
     for chosen in (escort_loss, raider_loss):
-        for cid in chosen:
+        for cid, steps in Counter(chosen).items():
             if cid in state.units:
-                t.hit_unit(state.units[cid], context, everyone)
+                t.hit_unit(state.units[cid], context, everyone, steps)
             else:
-                _lose_air_point(t, board, cid.split(":")[1], context, everyone)
+                for _ in range(steps):
+                    _lose_air_point(t, board, cid.split(":")[1], context, everyone)
 
 
 def _losses(

@@ -37,7 +37,8 @@ from interdictor's score.* The 36 pairs of faces are each resolved with
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -46,6 +47,7 @@ from typing import Any
 
 from campaign import merchant_warfare as mw
 from campaign import naval_combat as nc
+from campaign.dice import Dice
 from campaign.merchant_warfare import DEFAULT_SHORT_ROW, MerchantCombat
 from campaign.naval_combat import CombatSide, Modifier
 
@@ -59,6 +61,7 @@ __all__ = [
     "fire_steps",
     "merchant_odds",
     "naval_odds",
+    "sample_combat",
     "step_counts",
 ]
 
@@ -82,15 +85,29 @@ def probability(p: Fraction) -> dict[str, Any]:
     return {"p": round(float(p), 6), "exact": exact(p)}
 
 
+def _moments(dist: Mapping[int, Fraction]) -> tuple[int, int, int, int]:
+    """(Σ n, Σ k·n, Σ k²·n, d): the distribution's probabilities as whole numbers ``n`` of
+    parts ``1/d`` (``d`` their common denominator), so that the sums are integer sums."""
+    d = math.lcm(*(p.denominator for p in dist.values())) if dist else 1
+    s0 = s1 = s2 = 0
+    for k, p in dist.items():
+        n = p.numerator * (d // p.denominator)
+        s0 += n
+        s1 += k * n
+        s2 += k * k * n
+    return s0, s1, s2, d
+
+
 def mean(dist: Mapping[int, Fraction]) -> Fraction:
     """The exact mean of a distribution ``value → probability``."""
-    return sum((k * p for k, p in dist.items()), Fraction(0))
+    _, s1, _, d = _moments(dist)
+    return Fraction(s1, d)
 
 
 def variance(dist: Mapping[int, Fraction]) -> Fraction:
-    """The exact variance of a distribution ``value → probability``."""
-    m = mean(dist)
-    return sum(((k - m) ** 2 * p for k, p in dist.items()), Fraction(0))
+    """The exact variance of a distribution ``value → probability``: Σ (k − m)² p."""
+    s0, s1, s2, d = _moments(dist)
+    return Fraction(s2 * d * d - 2 * s1 * s1 * d + s1 * s1 * s0, d**3)
 
 
 def sd(dist: Mapping[int, Fraction]) -> float:
@@ -233,8 +250,14 @@ def average_cv_per_step(side: CombatSide) -> Fraction:
     return Fraction(max(side.cv, 0), 2 * max(side.units, 1))
 
 
-def _estimated_loss(side: CombatSide, steps: int) -> Fraction:
-    return min(Fraction(max(side.cv, 0)), steps * average_cv_per_step(side))
+def _lost_parts(side: CombatSide, steps: int, cv_lost: CvLost | None, unit: int) -> int:
+    """The CV ``side`` loses for ``steps`` steps, in parts of 1/``unit`` CV (``unit`` a
+    multiple of its steps, two a unit): ``cv_lost``'s figure, else every step at the side's
+    :func:`average_cv_per_step`, never more than the CV it has."""
+    if cv_lost is not None:
+        return cv_lost(steps) * unit
+    cv = max(side.cv, 0)
+    return min(cv * unit, steps * cv * (unit // (2 * max(side.units, 1))))
 
 
 @dataclass(frozen=True)
@@ -358,14 +381,12 @@ def naval_odds(
     sink_a = a_steps_to_sink if a_steps_to_sink is not None else 2 * max(a.units, 1)
     sink_b = b_steps_to_sink if b_steps_to_sink is not None else 2 * max(b.units, 1)
 
-    def loss_a(j: int) -> Fraction:
-        return Fraction(a_cv_lost(j)) if a_cv_lost is not None else _estimated_loss(a, j)
-
-    def loss_b(i: int) -> Fraction:
-        return Fraction(b_cv_lost(i)) if b_cv_lost is not None else _estimated_loss(b, i)
-
-    lost_a = [loss_a(j) for j in range(len(cb))]
-    lost_b = [loss_b(i) for i in range(len(ca))]
+    # the CV lost counted in parts of 1/unit CV, so that the pairs below compare whole
+    # numbers (the estimate, a step at cv / (2 × units), is a whole number of parts)
+    unit = math.lcm(2 * max(a.units, 1), 2 * max(b.units, 1))
+    lost_a = [_lost_parts(a, j, a_cv_lost, unit) for j in range(len(cb))]
+    lost_b = [_lost_parts(b, i, b_cv_lost, unit) for i in range(len(ca))]
+    cv_a, cv_b = a.cv * unit, b.cv * unit
     a_wins = level = tie_steps = 0
     for i, x in enumerate(ca):
         if not x:
@@ -375,9 +396,9 @@ def naval_odds(
                 continue
             winner, why = nc.battle_winner(
                 lost_a[j],
-                max(a.cv - lost_a[j], Fraction(0)),
+                max(cv_a - lost_a[j], 0),
                 lost_b[i],
-                max(b.cv - lost_b[i], Fraction(0)),
+                max(cv_b - lost_b[i], 0),
                 wiped_a=j >= sink_a,
                 wiped_b=i >= sink_b,
                 annihilated_can_win=annihilated_can_win,
@@ -425,6 +446,30 @@ def fire_steps(side: CombatSide, enemy: CombatSide, rolls: Sequence[int]) -> int
     if len(rolls) != len(table):
         raise ValueError(f"{side.name}: CV {side.cv} rolls {len(table)} dice, not {len(rolls)}")
     return sum(row[r] for row, r in zip(table, rolls, strict=True))
+
+
+def sample_combat(a: CombatSide, b: CombatSide, dice: Dice) -> tuple[int, int]:
+    """One two-sided naval combat fought with ``dice``, for bulk callers (odds checks, the
+    computer opponent's look-ahead): (steps ``a`` inflicts on ``b``, steps ``b`` inflicts
+    on ``a``). Step 8 rolls the same dice in the same order — ``a``'s, then ``b``'s — and
+    reads them with :func:`campaign.naval_combat.fire`; this reads them in each side's
+    cached table (:func:`fire_steps`) and builds no labelled result. Pass
+    :class:`~campaign.dice.UnloggedDice` so that no roll is logged: an imagined combat is
+    not part of the game's dice log."""
+    table_a, table_b = _face_steps(a, b), _face_steps(b, a)
+    return _read(table_a, dice.rolls(len(table_a), "naval combat fire")), _read(
+        table_b, dice.rolls(len(table_b), "naval combat fire")
+    )
+
+
+def _read(table: tuple[tuple[int, ...], ...], rolls: Sequence[int]) -> int:
+    """The steps of ``rolls`` read in a side's face table (one row per die)."""
+    if len(table) == 1:
+        return table[0][rolls[0]]
+    total = 0
+    for row, face in zip(table, rolls, strict=True):
+        total += row[face]
+    return total
 
 
 # --------------------------------------------------------------------- merchant warfare
@@ -509,14 +554,6 @@ class MerchantOdds:
         return "\n".join(line.rstrip() for line in lines)
 
 
-def _tally(keys: Iterable[int]) -> dict[int, Fraction]:
-    """Each of 36 equally likely results → its probability, by value."""
-    out: dict[int, Fraction] = {}
-    for k in keys:
-        out[k] = out.get(k, Fraction(0)) + Fraction(1, FACES * FACES)
-    return dict(sorted(out.items()))
-
-
 def escort_steps_lost(c: MerchantCombat, steps: int) -> int:
     """Escort steps lost, none when there are no escorts (escort CV 0).
 
@@ -535,21 +572,33 @@ def merchant_odds(c: MerchantCombat, short_row: str = DEFAULT_SHORT_ROW) -> Merc
     Cached (the inputs are frozen and the result read-only).
     """
     mw.colour_table(short_row)  # an unknown reading is refused before anything else
-    results = [
-        mw.resolve(c, a, e, short_row) for a in range(1, FACES + 1) for e in range(1, FACES + 1)
-    ]
-    first = results[0]
-    colours: dict[str, Fraction] = {}
-    for r in results:
-        code = r.colour or "none"
-        colours[code] = colours.get(code, Fraction(0)) + Fraction(1, FACES * FACES)
+    # resolve reads the two faces only through their difference: each of the 11
+    # differences is resolved once and weighs the pairs of faces that give it
+    colours: Counter[str] = Counter()
+    raider: Counter[int] = Counter()
+    escort: Counter[int] = Counter()
+    tonnage: Counter[int] = Counter()
+    for difference in range(1 - FACES, FACES):
+        pairs = FACES - abs(difference)
+        r = mw.resolve(c, max(1, 1 + difference), max(1, 1 - difference), short_row)
+        colours[r.colour or "none"] += pairs
+        raider[r.raider_steps] += pairs
+        escort[escort_steps_lost(c, r.escort_steps)] += pairs
+        tonnage[r.tonnage_lost] += pairs
     return MerchantOdds(
         c,
         short_row,
-        first.base_column,
-        first.column,
-        MappingProxyType({k: colours[k] for k in COLOUR_ORDER if k in colours}),
-        MappingProxyType(_tally(r.raider_steps for r in results)),
-        MappingProxyType(_tally(escort_steps_lost(c, r.escort_steps) for r in results)),
-        MappingProxyType(_tally(r.tonnage_lost for r in results)),
+        r.base_column,  # the odds column is the same whatever the faces
+        r.column,
+        MappingProxyType(
+            {k: Fraction(colours[k], FACES * FACES) for k in COLOUR_ORDER if k in colours}
+        ),
+        MappingProxyType(_shares(raider)),
+        MappingProxyType(_shares(escort)),
+        MappingProxyType(_shares(tonnage)),
     )
+
+
+def _shares(counts: Mapping[int, int]) -> dict[int, Fraction]:
+    """Pairs of faces (of 36) → probability, by value."""
+    return {k: Fraction(n, FACES * FACES) for k, n in sorted(counts.items())}

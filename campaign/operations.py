@@ -213,21 +213,24 @@ def preview_battles(t: Turn) -> list[BattlePreview]:
         keys = sorted(plan.sides, key=lambda k: (k != plan.attacker, k))[:2]
         a, b = plan.sides[keys[0]], plan.sides[keys[1]]
         names = {f.key: [tfs[k].name for k in f.task_forces] for f in (a, b)}
-        units = {f.key: [u.id for u in f.units] for f in (a, b)}
-        casualties = {f.key: tuple(unit_casualty(u, fleet_cv) for u in f.units) for f in (a, b)}
-        out.append(
-            BattlePreview(
-                plan.area,
-                board.area_name(plan.area),
-                replace(_side_of(t, board, a, plan.area, peek=True), name=board.name_of(a.key)),
-                replace(_side_of(t, board, b, plan.area, peek=True), name=board.name_of(b.key)),
-                names,
-                units,
-                casualties,
-                bool(option(t.options, "annihilated_can_win")),
-            )
-        )
+        out.append(battle_preview(t, board, plan.area, a, b, names))
     return out
+
+
+def battle_preview(
+    t: Turn, board: Board, area: str, a: Force, b: Force, names: dict[str, list[str]]
+) -> BattlePreview:
+    """Two forces as the damage table will see them (cards looked at, not spent)."""
+    return BattlePreview(
+        area,
+        board.area_name(area),
+        replace(_side_of(t, board, a, area, peek=True), name=board.name_of(a.key)),
+        replace(_side_of(t, board, b, area, peek=True), name=board.name_of(b.key)),
+        names,
+        {f.key: [u.id for u in f.units] for f in (a, b)},
+        {f.key: tuple(unit_casualty(u, fleet_cv) for u in f.units) for f in (a, b)},
+        bool(option(t.options, "annihilated_can_win")),
+    )
 
 
 def naval_operations(t: Turn) -> None:
@@ -412,8 +415,17 @@ def _battle(t: Turn, board: Board, area: str, sides: dict[str, Force], attacker:
     where = board.area_name(area)
     na, nb = board.name_of(a.key), board.name_of(b.key)
     if t.fight is not None:
+        names = {f.key: [_tf_name(t, k) for k in f.task_forces] for f in (a, b)}
         rule_set = t.fight(
-            BattleChoice(area, where, na, nb, [u.name for u in a.units], [u.name for u in b.units])
+            BattleChoice(
+                area,
+                where,
+                na,
+                nb,
+                [u.name for u in a.units],
+                [u.name for u in b.units],
+                battle_preview(t, board, area, a, b, names),
+            )
         )
         if rule_set:
             winner = _tactical_battle(t, board, area, a, b, rule_set)
@@ -456,8 +468,8 @@ def _battle(t: Turn, board: Board, area: str, sides: dict[str, Force], attacker:
             tuple(unit_casualty(u, fleet_cv) for u in force.units),
             context,
         )
-        for uid in t.take_losses(request):
-            t.hit_unit(t.state.units[uid], context, nations)
+        for uid, steps in Counter(t.take_losses(request)).items():
+            t.hit_unit(t.state.units[uid], context, nations, steps)
         cv_after = sum(fleet_cv(u) for u in force.units) + sum(
             land_air_cv(t.state.air[x].kind, p, "fleet") for x, p in force.air if x in t.state.air
         )
@@ -510,6 +522,15 @@ class BattleChoice:
     side_b: str
     units_a: list[str]
     units_b: list[str]
+    #: both sides as the damage table sees them, with its exact odds (``preview.odds()``)
+    preview: BattlePreview | None = None
+
+
+def _tf_name(t: Turn, key: TFKey) -> str:
+    nation, tf_id = key
+    orders = t.orders.get(nation)
+    found = [tf.name for tf in orders.task_forces if tf.id == tf_id] if orders else []
+    return found[0] if found else tf_id
 
 
 def _tactical_battle(
@@ -576,9 +597,10 @@ def _tactical_battle(
     )
     winner = a.key if decided == "a" else b.key
     for loss in losses:
-        unit = t.state.units[loss.unit]
-        for _ in range(loss.steps):
-            t.hit_unit(unit, f"battle in {where} ({loss.why})", nations)
+        if loss.steps:
+            t.hit_unit(
+                t.state.units[loss.unit], f"battle in {where} ({loss.why})", nations, loss.steps
+            )
     t.emit(
         "battle_result",
         f"{board.name_of(winner)} win in {where} (fought out with the {rule_set} rules).",
@@ -805,11 +827,11 @@ def _landing(
                 protect=("manpower", "tank"),
             )
         )
-        for cid in chosen:
+        for cid, steps in Counter(chosen).items():
             if cid in t.state.units:
-                t.hit_unit(t.state.units[cid], context, fought)
+                t.hit_unit(t.state.units[cid], context, fought, steps)
             else:
-                survivors -= 1
+                survivors -= steps
         d_candidates = [
             Casualty(
                 f"garrison_{i + 1}", defender, "garrison", f"garrison {i + 1}", cv_now=GARRISON_CV

@@ -92,6 +92,32 @@ RULE_OPTIONS: dict[str, RuleOption] = {
             "true: an amphibious operation may be one task force covering its own landing "
             "(002 asks for a covering force and an invasion force)",
         ),
+        RuleOption(
+            "score_delivered",
+            10,
+            "solo score: points for delivering a whole turn's starting lift on working "
+            "routes (campaign/score.py; the naval rules set no victory conditions)",
+        ),
+        RuleOption(
+            "score_tonnage_sunk",
+            1,
+            "solo score: points per per cent of the enemy side's starting tonnage sunk",
+        ),
+        RuleOption(
+            "score_fleet_cv",
+            1,
+            "solo score: points per per cent of the enemy side's starting Fleet CV lost to "
+            "damage and sinking",
+        ),
+        RuleOption("score_base", 5, "solo score: points per base or island taken from the enemy"),
+        RuleOption(
+            "score_sea_area",
+            2,
+            "solo score: points per sea area won by an operation (contested for the enemy)",
+        ),
+        RuleOption(
+            "score_invasion", 3, "solo score: points per landing that succeeds, minor or major"
+        ),
     )
 }
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from .untrusted import (
@@ -232,6 +233,16 @@ class Choices:
 
 
 @dataclass(frozen=True)
+class Reason:
+    """Why an order was given, in one line for the team's report: ``order`` names it as a
+    problem would (``escorts[0]``, ``operations[1]``, ``tonnage['japan_korea']``); the
+    computer opponent gives one for each of its orders (docs/computer-opponent.md)."""
+
+    order: str
+    text: str
+
+
+@dataclass(frozen=True)
 class Orders:
     nation: str
     turn: int
@@ -247,6 +258,7 @@ class Orders:
     operations: tuple[Operation, ...] = ()
     cards: tuple[CardPlay, ...] = ()
     choices: Choices = field(default_factory=Choices)
+    reasons: tuple[Reason, ...] = ()
 
     def to_json(self) -> str:
         return json.dumps(orders_to_data(self), indent=2, ensure_ascii=False)
@@ -389,6 +401,7 @@ SECTION_FIELDS: dict[str, tuple[str, ...]] = {
     "raids": _fields(Raid),
     "operations": _fields(Operation),
     "cards": _fields(CardPlay),
+    "reasons": _fields(Reason),
 }
 
 KNOWN_KEYS = {
@@ -406,6 +419,7 @@ KNOWN_KEYS = {
     "operations",
     "cards",
     "choices",
+    "reasons",
     "notes",
 }
 
@@ -522,6 +536,9 @@ def parse_orders(data: Any, nation: str | None = None) -> Orders:
         for w, c in r.items(d, "cards")
     )
     choices = r.choices(d)
+    reasons = tuple(
+        Reason(r.text(x, "order", w), r.text(x, "text", w)) for w, x in r.items(d, "reasons")
+    )
     if r.problems:
         raise OrdersError(r.problems)
     return Orders(
@@ -539,6 +556,7 @@ def parse_orders(data: Any, nation: str | None = None) -> Orders:
         operations,
         cards,
         choices,
+        reasons,
     )
 
 
@@ -563,6 +581,21 @@ def load_orders(text: str | bytes, nation: str | None = None) -> Orders:
     if problems:
         raise OrdersError(problems)
     return orders
+
+
+def read_orders_file(path: str | Path, nation: str | None = None) -> Orders:
+    """Orders from a JSON file (the app's *Open orders*, the command line's ``orders``).
+
+    A file larger than :data:`LIMITS` allows is refused unread; an unreadable file or bad
+    orders raise :class:`OrdersError` naming the file and every problem."""
+    path = Path(path)
+    try:
+        with path.open("rb") as f:
+            text = f.read(LIMITS.max_bytes + 1)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise OrdersError([OrderProblem(nation or "?", str(path), "orders file", reason)]) from None
+    return load_orders(text, nation)
 
 
 def range_cards(orders: Iterable[Orders], nation: str, tf_id: str) -> int:

@@ -180,7 +180,31 @@ def turn_report(campaign: Campaign, nation: str | None = None, turn: int | None 
         lines += [f"  • {text}" for text in texts] or ["  (nothing to report)"]
     for extra in sorted(k for k in by_step if k == 0 or k > len(STEPS)):
         lines += ["", "Between turns"] + [f"  • {text}" for text in by_step[extra]]
+    lines += _score_and_reasons(campaign, nation, turn)
     return "\n".join(lines)
+
+
+def _score_and_reasons(campaign: Campaign, nation: str | None, turn: int) -> list[str]:
+    """The solo score after ``turn`` (a team reads its own side's figures: the enemy's rest
+    on tonnage it may not know) and, in a team's report, the reasons its orders gave."""
+    from .board import Board
+    from .score import format_score, game_score
+
+    score = game_score(campaign)
+    side = None
+    if nation is not None:
+        side = Board(campaign.scenario, campaign.state).side(nation)
+    lines = ["", "Solo score"]
+    if side in ("allies", "axis") or nation is None:
+        lines += [f"  {line}" for line in format_score(score, turn, side)]
+    else:
+        lines.append("  (a neutral is not scored)")
+    if nation is not None:
+        stored = campaign.orders(turn).get(nation)
+        if stored is not None and stored.reasons:
+            lines += ["", "Why these orders"]
+            lines += [f"  • {r.order}: {r.text}" for r in stored.reasons]
+    return lines
 
 
 def format_team_view(view: TeamView, scenario: Scenario) -> str:

@@ -7,6 +7,7 @@ pass :func:`check_turn`.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Mapping
 
@@ -43,6 +44,7 @@ class _Check:
         self.o = orders
         self.others = others
         self.nation = orders.nation
+        self.who = board.name_of(orders.nation)  # the nation in the messages' words
         self.problems: list[OrderProblem] = []
         self.options = board.scenario.meta.options
 
@@ -56,7 +58,8 @@ class _Check:
             self.bad(where, R_UNITS, f"there is no unit '{unit_id}'")
             return False
         if unit.nation != self.nation:
-            self.bad(where, R_UNITS, f"{unit.name} is {unit.nation}'s, not {self.nation}'s")
+            owner = self.b.name_of(unit.nation)
+            self.bad(where, R_UNITS, f"{unit.name} is {owner}'s, not {self.who}'s")
             return False
         if unit.state == "sunk":
             self.bad(where, R_UNITS, f"{unit.name} has been sunk")
@@ -112,7 +115,7 @@ class _Check:
                 self.bad(
                     f"supplies (LSP from {self.b.place_name(origin)})",
                     R_LSP,
-                    f"moves {n} LSP but {self.nation} has only {have} there",
+                    f"moves {n} LSP but {self.who} has only {have} there",
                 )
 
     def lsp_supply(self) -> Counter[str]:
@@ -147,7 +150,7 @@ class _Check:
                 self.bad(where, R_TRANSFER, f"{base['name']} has no port facilities")
             holder = self.b.holder(t.to)
             if not self.b.friendly(self.nation, holder):
-                self.bad(where, R_TRANSFER, f"{base['name']} is held by {holder}")
+                self.bad(where, R_TRANSFER, f"{base['name']} is held by {self.b.name_of(holder)}")
 
     def air_transfers(self) -> Counter[str]:
         """Step 3 for land-based Air Points; returns the points each air unit sends away
@@ -271,7 +274,9 @@ class _Check:
                     )
                 elif not self.b.open_to(self.nation, end):
                     self.bad(
-                        where, R_ROUTE, f"{self.b.place_name(end)} is held by {self.b.holder(end)}"
+                        where,
+                        R_ROUTE,
+                        f"{self.b.place_name(end)} is held by {self.b.name_of(self.b.holder(end))}",
                     )
             for area in r.via:
                 if area not in self.b.world:
@@ -305,7 +310,7 @@ class _Check:
             self.bad(
                 "tonnage",
                 R_ROUTE,
-                f"allocates {sum(allocation.values())} tonnage points; {self.nation} has {total}",
+                f"allocates {sum(allocation.values())} tonnage points; {self.who} has {total}",
             )
 
     # -- step 5 --------------------------------------------------------------------------
@@ -352,7 +357,7 @@ class _Check:
                 self.bad(
                     f"task forces at {self.b.place_name(base)}",
                     R_LSP,
-                    f"allocate {n} LSP but {self.nation} will have {projected[base]} there "
+                    f"allocate {n} LSP but {self.who} will have {projected[base]} there "
                     "after this turn's supplies",
                 )
         for i, raid in enumerate(self.o.raids):
@@ -412,7 +417,9 @@ class _Check:
             )
         elif not self.b.friendly(self.nation, self.b.holder(tf.base)):
             self.bad(
-                where, R_TF, f"{self.b.place_name(tf.base)} is held by {self.b.holder(tf.base)}"
+                where,
+                R_TF,
+                f"{self.b.place_name(tf.base)} is held by {self.b.name_of(self.b.holder(tf.base))}",
             )
         if not tf.units:
             self.bad(where, R_TF, "has no units")
@@ -515,7 +522,7 @@ class _Check:
                     continue
                 if tf_id in in_op:
                     self.bad(where, R_FLAGS, f"'{tf.name}' is already in {in_op[tf_id]}")
-                in_op[tf_id] = where
+                in_op[tf_id] = order_in_words(self.b, self.o, where).lower()
                 if tf.lsp < 1:
                     self.bad(
                         where,
@@ -558,7 +565,7 @@ class _Check:
             self.bad(
                 "operations",
                 R_FLAGS,
-                f"{naval} operations need {naval} Naval Operations Flags; {self.nation} has "
+                f"{naval} operations need {naval} Naval Operations Flags; {self.who} has "
                 f"{have_naval} this turn" + (f" and {extra} from cards" if extra else ""),
             )
         if military > have_military:
@@ -566,7 +573,7 @@ class _Check:
                 "operations",
                 R_AMPHIB,
                 f"{military} major invasion(s) need Military Operations Flags; "
-                f"{self.nation} has {have_military}",
+                f"{self.who} has {have_military}",
             )
 
     def extra_flags(self) -> int:
@@ -779,3 +786,59 @@ def check_turn(board: Board, all_orders: Mapping[str, Orders]) -> list[OrderProb
     for orders in all_orders.values():
         problems += check_orders(board, orders, all_orders)
     return problems
+
+
+_ORDER_PATH = re.compile(r"^(?P<kind>[a-z_]+)\[(?P<index>\d+)\]")
+_KIND_NAMES = {
+    "sea_control": "sea control",
+    "minor_invasion": "minor invasion",
+    "major_invasion": "major invasion",
+    "surface_raid": "surface raid",
+}
+
+
+def order_in_words(board: Board, orders: Orders, order: str) -> str:
+    """Which order a problem is about, as a person names it ("Task force 'TF 17'",
+    "Escort on Halifax – UK", "Operation 2: sea control in the Natuna Sea") instead of the
+    orders file's path (``task_forces[0]``), which the JSON output and tests keep."""
+    found = _ORDER_PATH.match(order)
+    if found is None:
+        if order.startswith("tonnage["):
+            return f"Tonnage on {_route(board, order[9:-2], orders.nation)}"
+        if order.startswith("choices"):
+            return "The owner's choices"
+        return order
+    kind, index = found["kind"], int(found["index"])
+    items = getattr(orders, kind, ())
+    if not isinstance(items, tuple) or index >= len(items):
+        return order
+    item = items[index]
+    number = index + 1
+    if kind == "task_forces":
+        return f"Task force '{item.name or item.id}'"
+    if kind == "operations":
+        where = board.area_name(item.area) if item.area in board.world else item.area
+        return f"Operation {number}: {_KIND_NAMES.get(item.kind, item.kind)} in {where}"
+    if kind == "escorts":
+        return f"Escort {number}, on {_route(board, item.route, orders.nation)}"
+    if kind == "raids":
+        return f"Raid {number}, on {_route(board, item.route, orders.nation)}"
+    if kind == "supplies":
+        return f"Supplies {number}, on {_route(board, item.route, orders.nation)}"
+    if kind == "transfers":
+        return f"Transfer of {board.unit_name(item.unit)}"
+    if kind == "air_transfers":
+        return f"Air Points moved: {board.air_name(item.air)}"
+    if kind == "fleet_trains":
+        return f"Fleet train '{item.name or item.id}'"
+    if kind == "new_routes":
+        return f"New route {number}"
+    if kind == "cards":
+        return f"Advantage Card {number}"
+    return order
+
+
+def _route(board: Board, route_id: str, viewer: str) -> str:
+    if route_id in board.route_rows:
+        return f"route {board.route_name_for(route_id, viewer)}"
+    return f"route '{route_id}' (unknown)"

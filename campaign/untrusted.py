@@ -116,11 +116,19 @@ def field_name(key: str, limit: int = 60) -> str:
     return escaped(key[:limit]) + ("…" if len(key) > limit else "")
 
 
+#: what :func:`terminal_safe` writes out: the characters :func:`_escape_char` changes,
+#: but tab and newline
+_TERMINAL_UNSAFE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff" + "".join(sorted(BIDI_CONTROLS)) + "]"
+)
+
+
 def terminal_safe(text: str) -> str:
     """Text from a file made safe to print on a terminal: every control character but
     tab and newline written out, so an escape sequence in a shared file cannot clear,
-    recolour or retitle the reader's terminal, and a lone surrogate cannot stop the print."""
-    return "".join(ch if ch in "\t\n" else _escape_char(ch) for ch in text)
+    recolour or retitle the reader's terminal, and a lone surrogate cannot stop the print.
+    (One pass of a regular expression: the CLI prints everything through here.)"""
+    return _TERMINAL_UNSAFE.sub(lambda m: _escape_char(m.group()), text)
 
 
 # -- JSON ---------------------------------------------------------------------------------

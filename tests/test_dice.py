@@ -8,7 +8,15 @@ from dataclasses import replace
 
 import pytest
 
-from campaign.dice import DiceError, DiceLog, ManualDice, ScriptedDice, SeededDice, verify_chain
+from campaign.dice import (
+    DiceError,
+    DiceLog,
+    ManualDice,
+    ScriptedDice,
+    SeededDice,
+    UnloggedDice,
+    verify_chain,
+)
 
 
 def test_seeded_dice_are_the_same_on_every_run_and_version() -> None:
@@ -16,6 +24,19 @@ def test_seeded_dice_are_the_same_on_every_run_and_version() -> None:
     # If these change, saved games no longer replay.
     assert SeededDice(1942).rolls(12, "golden") == [5, 4, 4, 6, 5, 5, 3, 2, 3, 5, 1, 3]
     assert SeededDice("midway").roll("x", sides=100) == SeededDice("midway").roll("y", sides=100)
+
+
+def test_unlogged_dice_roll_the_seeded_stream_and_log_nothing() -> None:
+    logged, quiet = SeededDice("same"), UnloggedDice("same")
+    asked = [(6, 1), (10, 1), (6, 5), (3, 2), (100, 1), (6, 1), (2, 7), (6, 40)]
+    for sides, count in asked:
+        want = [logged.roll("x", sides) for _ in range(count)]
+        assert quiet.rolls(count, "x", sides) == want
+        assert quiet.roll("y", sides) == logged.roll("y", sides)
+    assert logged.counter == quiet.counter
+    assert quiet.log.rolls == []
+    with pytest.raises(ValueError, match="at least 2 sides"):
+        quiet.rolls(2, "x", sides=1)
 
 
 def test_seeded_dice_are_fair_enough() -> None:

@@ -166,17 +166,17 @@ def test_invalid_orders_are_refused_whole_with_every_reason(game: Path) -> None:
             c.set_orders("blue", parse_orders(bad, "blue"))
         text = str(info.value)
         for words in (
-            "allocate 5 LSP but blue will have",
-            "already in task_forces[0]",
+            "allocate 5 LSP but Blueland will have",
+            "already in operation 2: sea control in",
             "is not a fleet base",
             "3 manpower/tank points but the invasion force can land 2",
-            "3 operations need 3 Naval Operations Flags; blue has 2",
+            "3 operations need 3 Naval Operations Flags; Blueland has 2",
             "each card may only be played ONCE",
             "effective lift is 6",
-            "moves 4 LSP but blue has only 2 there",
-            "Red Harbour is held by red",
+            "moves 4 LSP but Blueland has only 2 there",
+            "Red Harbour is held by Redland",
             "surface raiders need a task force",
-            "allocates 36 tonnage points; blue has 20",
+            "allocates 36 tonnage points; Blueland has 20",
             "'Far' has no LSP allocated",
         ):
             assert words in text, words
@@ -212,6 +212,23 @@ def test_reopening_a_turn_resolves_it_again_the_same_way(game: Path) -> None:
         c.resolve(seed=3)
         assert c.state.to_json() == first
         assert c.verify_dice() == []
+
+
+def test_a_reopened_turn_sets_its_results_aside_but_the_log_keeps_them(game: Path) -> None:
+    with Campaign.open(game) as c:
+        give(c, BLUE, RED)
+        c.resolve(seed=3)
+        first = [e.text for e in c.events(turn=1)]
+        c.reopen_turn(1)
+        now = c.events(turn=1)
+        assert [e.kind for e in now] == ["turn_reopened"]  # the report starts afresh
+        aside = c.set_aside()  # kept for the audit, with the next turn's start
+        assert [e.text for e in aside if e.turn == 1] == first
+        assert [e.kind for e in aside if e.turn == 2] == ["turn_started"]
+        assert [e.kind for e in c.events("red", 1)] == ["turn_reopened"]  # teams are told
+        c.resolve(seed=3)
+        again = [e.text for e in c.events(turn=1)]
+        assert again[0] == "Turn 1 reopened from its start." and again[1:] == first
 
 
 def test_team_reports_hide_what_the_enemy_cannot_know(game: Path) -> None:

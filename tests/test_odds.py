@@ -22,7 +22,7 @@ import pytest
 from campaign import merchant_warfare as mw
 from campaign import naval_combat as nc
 from campaign.calculator import calc_merchant, calc_naval, format_merchant, format_naval
-from campaign.dice import SeededDice
+from campaign.dice import SeededDice, UnloggedDice
 from campaign.merchant_warfare import MerchantCombat
 from campaign.naval_combat import CombatSide
 from campaign.odds import (
@@ -30,6 +30,7 @@ from campaign.odds import (
     fire_steps,
     merchant_odds,
     naval_odds,
+    sample_combat,
     step_counts,
 )
 
@@ -219,6 +220,27 @@ def test_fire_steps_is_fire() -> None:
         fire_steps(a, b, [1])
 
 
+def test_sample_combat_is_step_8s_fire_with_the_same_dice_and_logs_nothing() -> None:
+    """The bulk path rolls what step 8 rolls (a's dice, then b's, from the same stream) and
+    reads the same steps as ``fire``; its dice are in no log."""
+    sides = [
+        CombatSide("a", cv=45, lsp=0),
+        CombatSide("b", cv=15, air_points=1, column_shift=1),
+        CombatSide("c", cv=0),
+        CombatSide("d", cv=61, units=3, at_own_fleet_base_area=True, die_bonus=2),
+        CombatSide("e", cv=7, minor_invasion_without_landing_craft=True),
+    ]
+    game, bulk = SeededDice("combats"), UnloggedDice("combats")
+    for a, b in itertools.product(sides, repeat=2):
+        for _ in range(20):
+            rolls_a = game.rolls(len(nc.dice_for(a.cv)), "a fire")
+            rolls_b = game.rolls(len(nc.dice_for(b.cv)), "b fire")
+            expected = (nc.fire(a, b, rolls_a).steps, nc.fire(b, a, rolls_b).steps)
+            assert sample_combat(a, b, bulk) == expected
+    assert bulk.counter == game.counter
+    assert bulk.log.rolls == []
+
+
 def test_large_forces_are_enumerated_by_convolution() -> None:
     # 10 + 10 dice: 6**20 products would never finish; timings live in bench/combat_bench.py
     odds = naval_odds(CombatSide("a", cv=200, units=20), CombatSide("b", cv=190, units=18))
@@ -301,6 +323,9 @@ def test_merchant_odds_without_combat_and_without_escorts() -> None:
         MerchantCombat(attack_cv=24, escort_cv=18, german_sub_units=8),
         MerchantCombat(attack_cv=10, escort_cv=10, other_units=2, surface_raider=True, shift=1),
         MerchantCombat(attack_cv=6, escort_cv=12, other_units=3, attack_bonus=2, escort_bonus=1),
+        MerchantCombat(attack_cv=12, escort_cv=0, other_units=4, shift=-2),
+        MerchantCombat(attack_cv=3, escort_cv=20, german_sub_units=2),  # no combat
+        MerchantCombat(attack_cv=40, escort_cv=4, german_sub_units=9, attack_bonus=-3, shift=3),
     ],
 )
 def test_merchant_odds_equal_merchant_distribution(combat: MerchantCombat, reading: str) -> None:

@@ -63,6 +63,18 @@ def test_a_force_sunk_to_the_last_unit_does_not_win_by_losing_less(game: Path) -
         assert any(e.kind == "sea_control" for e in c.events())
 
 
+def test_a_unit_sunk_by_two_steps_at_once_is_reported_once(game: Path) -> None:
+    """Issue 15: the report listed every sunk unit twice (damaged, then sunk)."""
+    with Campaign.open(game) as c:
+        give(c, _blue_carriers_in_the_east(), RED_BATTLESHIPS)
+        c.resolve(dice=scripted({8: [1, 6]}))  # Red's battleships take 2 steps
+        about = [e for e in c.events() if e.data.get("unit") == "red_bb1"]
+        assert [(e.kind, e.data["steps"]) for e in about] == [("unit_sunk", 2)]
+        assert "is sunk" in about[0].text
+        carrier = [e.kind for e in c.events() if e.data.get("unit") == "blue_cv1"]
+        assert carrier == ["air_landed", "unit_damaged"]  # one step: damaged, air ashore
+
+
 def game_with_options(tmp_path: Path, folder: Path, options: str) -> Path:
     """A new game of the scenario in ``folder`` with this ``[options]`` table."""
     with_options(folder, options)
@@ -506,7 +518,7 @@ def test_choices_given_on_the_command_line_while_the_turn_is_resolved(
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"blue": {"losses": ["red_bb1"]}}), encoding="utf-8")
     assert main(["resolve", str(game), "--choices", str(bad)]) == 1
-    assert "red's, not blue's" in capsys.readouterr().err
+    assert "Redland's, not Blueland's" in capsys.readouterr().err
     good = tmp_path / "choices.json"
     good.write_text(json.dumps({"blue": {"losses": ["blue_cv1"]}}), encoding="utf-8")
     with Campaign.open(game) as c:

@@ -115,3 +115,53 @@ def test_set_ups_without_campaign_units_have_no_step_losses() -> None:
     setup = BattleSetup.load(MIDWAY.with_name("surface-example.json"))
     odds = simulate("surface", setup, 5)
     assert not odds.has_steps and "steps_lost" not in odds.to_dict()
+
+
+def test_worker_processes_fight_the_very_same_battles() -> None:
+    """Battle i has the dice seeded "seed/i" wherever it is fought: the odds from a pool of
+    worker processes, in batches that come in in any order, are the odds fought in this
+    process, battle for battle; progress comes batch by batch."""
+    available()
+    setup = BattleSetup.load(MIDWAY)
+    units = campaign_units(setup)
+    here = simulate("carrier", setup, 120, seed="w", units=units, workers=1)
+    seen: list[int] = []
+    pooled = simulate(
+        "carrier",
+        setup,
+        120,
+        seed="w",
+        units=units,
+        workers=2,
+        every=25,
+        on_progress=lambda o: seen.append(o.runs),
+    )
+    assert pooled.to_dict() == here.to_dict() and pooled.runs == 120
+    # the first batch is fought here; the others come in as they are done
+    assert seen[0] == 25 and seen[-1] == 120 and len(seen) == 5 and seen == sorted(seen)
+    assert pooled.campaign_winners == here.campaign_winners
+
+
+def test_a_stopped_pool_keeps_the_figures_so_far() -> None:
+    available()
+    setup = BattleSetup.load(MIDWAY.with_name("surface-example.json"))
+
+    def stop(odds: TacticalOdds) -> None:
+        raise KeyboardInterrupt  # what a caller's Stop raises
+
+    with pytest.raises(KeyboardInterrupt):
+        simulate("surface", setup, 400, workers=2, every=20, on_progress=stop)
+    # the pool is still there for the next preview
+    assert simulate("surface", setup, 40, workers=2, every=20).runs == 40
+
+
+def test_counting_two_previews_together() -> None:
+    available()
+    setup = BattleSetup.load(MIDWAY)
+    whole = simulate("carrier", setup, 30, seed="c", workers=1)
+    part = simulate("carrier", setup, 30, seed="c", workers=1, every=10)
+    assert part.to_dict() == whole.to_dict()
+    empty = TacticalOdds("carrier")
+    empty.add(whole)
+    assert empty.runs == 30 and empty.winners == whole.winners
+    assert empty.unit_steps == whole.unit_steps and empty.sunk_pairs == whole.sunk_pairs

@@ -381,9 +381,17 @@ def mini_war(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, 
     """Three turns of the mini scenario: Red (canaries everywhere) creates a route, raids
     Blue's route with submarines and a surface raider (Blue's carriers intervene), asks Game
     Control something, invades Blue's isle, makes a major landing and holds a sea area."""
+    return play_mini_war(tmp_path_factory.mktemp("mini") / "mini", SEED)
+
+
+#: the dice seed of the mini war: one whose battles leave a unit damaged and not sunk, so
+#: every kind of event a secret nation can cause is exercised
+SEED = "secrets-4-"
+
+
+def play_mini_war(folder: Path, seed: str) -> tuple[Path, dict[str, str], set[str]]:
     from tests.conftest import MINI
 
-    folder = tmp_path_factory.mktemp("mini") / "mini"
     write_scenario(load_scenario(MINI), folder)
     for unit, kind in (
         ("red_bb2", "heavy"),
@@ -418,7 +426,7 @@ def mini_war(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, 
                     continue
                 orders = plant_order_canaries(data) if data["nation"] == "red" else data
                 c.set_orders(data["nation"], load_orders(json.dumps(orders), data["nation"]))
-            kinds |= {e.kind for e in c.resolve(seed=f"secrets{turn}")}
+            kinds |= {e.kind for e in c.resolve(seed=f"{seed}{turn}")}
     return game, names, kinds
 
 

@@ -2,8 +2,9 @@
 
 Run: ``python tools/screenshots.py OUT_DIR [--scale 2]``. Writes the main window at
 1366×768 (the laptop size the app must be readable at) before and after a resolved turn,
-the orders editor's tabs, the report, the odds and the calculator, and, with ``--scale 2``,
-the same at twice the pixel density (high-DPI screens). Look at them.
+the orders editor's tabs, the report, the odds, the calculator and the scenario editor,
+and, with ``--scale 2``, the same at twice the pixel density (high-DPI screens). Look at
+them.
 """
 
 from __future__ import annotations
@@ -30,6 +31,9 @@ def main() -> int:
     QCoreApplication.setApplicationName("screens")
     QStandardPaths.setTestModeEnabled(True)
     app = QApplication(sys.argv[:1])
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
     from campaign import paths
     from campaign.orders import load_orders
     from ui.mainwindow import MainWindow
@@ -90,6 +94,28 @@ def main() -> int:
         dialog.show()
         shot(name, dialog)
         dialog.close()
+    # the scenario editor on a copy of 1942: a unit's base and range, a problem at its cell
+    editor = w.scenario_editor.open_editor()
+    editor.resize(1366, 768)
+    editor.open_builtin("1942")
+    akagi = editor.draft.find("units", "jpn_cv_akagi_kaga") or 0
+    editor.edit_cell("units", akagi + 1, "base", "kuree")
+    editor.check_now()
+    editor.show_kind("units")
+    editor.pages["units"].select(akagi, 4)
+    shot("11-scenario-editor", editor)
+    editor.undo.undo()
+    editor.set_tool("route")
+    chart = editor.chart
+    chart.find_place("truk")
+    world = editor.draft.world()
+    bases = editor.map_session.board().bases
+    path = world.path(str(bases["truk"]["sea_area"]), str(bases["sydney"]["sea_area"]))
+    clicks = [chart.base_points["truk"]] + [chart.label_points[a] for a in path[1:3]]
+    for point in clicks:
+        QTest.mouseClick(chart.viewport(), Qt.MouseButton.LeftButton, pos=chart.mapFromScene(point))
+    shot("12-scenario-editor-route-tool", editor)
+    editor.close()
     w.session.close()
     print(f"screenshots in {args.out}")
     return 0

@@ -4,8 +4,11 @@ on the command line) on the sea chart."""
 from __future__ import annotations
 
 import argparse
+import ctypes.util
+import os
 import sys
 import traceback
+from collections.abc import Mapping
 from pathlib import Path
 from types import TracebackType
 
@@ -37,11 +40,51 @@ def _install_error_dialog(app: QApplication) -> None:
     del app
 
 
+#: the X11 libraries Qt's xcb platform plugin needs beyond the Python wheel (Debian names)
+XCB_LIBRARIES = {
+    "xcb-cursor": "libxcb-cursor0",
+    "xcb-icccm": "libxcb-icccm4",
+    "xcb-keysyms": "libxcb-keysyms1",
+}
+
+
+def display_problem(env: Mapping[str, str] | None = None) -> str | None:
+    """Why the window could not open here, in words with the fix, before Qt tries (Qt's own
+    message for a missing library is a plugin error that names none of these); None: go."""
+    env = os.environ if env is None else env
+    if not sys.platform.startswith("linux"):
+        return None
+    platform = env.get("QT_QPA_PLATFORM", "")
+    if platform and not platform.startswith("xcb"):
+        return None  # offscreen, wayland, vnc…: Qt's own choice
+    if not env.get("DISPLAY") and not env.get("WAYLAND_DISPLAY"):
+        return (
+            "Sea Control needs a desktop to open its window, and none was found (DISPLAY is "
+            "not set). Run it from a desktop session, or with QT_QPA_PLATFORM=offscreen for "
+            "a window nobody sees; the command line (seacontrol-cli) needs no display."
+        )
+    if env.get("WAYLAND_DISPLAY") and not platform:
+        return None
+    missing = [pkg for lib, pkg in XCB_LIBRARIES.items() if ctypes.util.find_library(lib) is None]
+    if missing:
+        return (
+            "Qt needs system libraries that are not installed: "
+            + ", ".join(missing)
+            + ". On Debian or Ubuntu: sudo apt-get install "
+            + " ".join(missing)
+        )
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="seacontrol", description=__doc__)
     parser.add_argument("game", nargs="?", help="a game file to open")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     args = parser.parse_args(argv)
+    problem = display_problem()
+    if problem:
+        print(f"seacontrol: {problem}", file=sys.stderr)
+        return 2
     QCoreApplication.setOrganizationName("SeaControl")
     QCoreApplication.setApplicationName("Sea Control")
     QApplication.setHighDpiScaleFactorRoundingPolicy(

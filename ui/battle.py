@@ -14,8 +14,10 @@ import re
 from collections.abc import Mapping
 from html import escape
 
+from PySide6.QtCore import QEventLoop
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
+    QApplication,
     QDialog,
     QHBoxLayout,
     QHeaderView,
@@ -128,7 +130,7 @@ class BattleWindow(QDialog):
         self.stopped: DiceError | None = None
         self.refresh()
 
-    def next_turn(self) -> None:
+    def next_turn(self, refresh: bool = True) -> None:
         if not self.battle.finished:
             self.turns += 1
             try:
@@ -141,11 +143,22 @@ class BattleWindow(QDialog):
             shown = [_TURN_PREFIX.sub("", line, count=1) for line in lines]
             body = "<br>".join(escape(line) for line in shown) or "<i>nothing happens</i>"
             self.log.append(f"<p><b>Tactical turn {self.turns}</b><br>{body}</p>")
-        self.refresh()
+        if refresh:
+            self.refresh()
 
     def to_the_end(self) -> None:
+        """Fight every remaining turn, saying which turn it is on as it goes (a carrier
+        battle can take seconds); the ship cards are redrawn once, at the end."""
+        self.next_button.setEnabled(False)
+        self.end_button.setEnabled(False)
         while not self.battle.finished and self.turns < 200 and self.stopped is None:
-            self.next_turn()
+            self.next_turn(refresh=False)
+            self.heading.setText(
+                f"<b>{escape(self.setup.title)}</b> · fighting on: tactical turn {self.turns}…"
+            )
+            QApplication.processEvents(QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents)
+        if self.stopped is None:
+            self.refresh()
 
     def refresh(self) -> None:
         ships = self.battle.result().ships

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QInputDialog,
     QLabel,
+    QMessageBox,
     QSpinBox,
     QTableWidget,
     QTableWidgetItem,
@@ -147,3 +148,19 @@ def ask_die(parent: QWidget | None) -> Callable[[str, int], int]:
         return int(value)
 
     return ask
+
+
+def save_first(parent: QWidget, title: str, text: str, save: Callable[[], bool]) -> bool:
+    """Before unsaved work would be lost: Save (``save()`` says whether it was), Discard
+    or Cancel. True when the caller may go on."""
+    answer = QMessageBox.question(
+        parent,
+        title,
+        text,
+        QMessageBox.StandardButton.Save
+        | QMessageBox.StandardButton.Discard
+        | QMessageBox.StandardButton.Cancel,
+    )
+    if answer == QMessageBox.StandardButton.Save:
+        return save()
+    return answer == QMessageBox.StandardButton.Discard

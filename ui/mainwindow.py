@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QEventLoop, QSettings, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent, QUndoStack
 from PySide6.QtWidgets import (
     QApplication,
@@ -18,10 +18,11 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMenu,
     QMessageBox,
-    QProgressDialog,
+    QProgressBar,
     QScrollArea,
     QTabWidget,
     QToolBar,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -30,15 +31,16 @@ from campaign.csvdata import InputError
 from campaign.dice import Dice, DiceError, ManualDice, SeededDice
 from campaign.gamefile import GameFileError
 from campaign.operations import BattleChoice
-from campaign.orders import OrdersError
+from campaign.orders import OrdersError, read_orders_file
 from campaign.scenario import load_scenario
 from campaign.state import Unit
-from campaign.tactical import RULE_SETS, BattleSetup, TacticalBattle, title_of
+from campaign.tactical import RULE_SETS, BattleSetup, TacticalBattle
 from campaign.tactical.outcome import expand_forces, in_rule_set_terms
 from campaign.tactical.simulate import available
 
-from . import export
+from . import export, solo
 from .battle import BattleWindow
+from .battlechoice import BattleChoiceDialog
 from .battlesetup import TYPED, FightDialog
 from .calculator import CalculatorPanel
 from .controlroom import ControlPanel
@@ -47,9 +49,10 @@ from .dialogs import DialogLosses, ask_die
 from .helpdocs import DOCUMENTS, DocumentWindow
 from .mapview import SeaChart
 from .oddschart import OddsPanel
-from .orders import OrdersEditor
+from .orders import ORDERS_FILTER, OrdersEditor
 from .printouts import HandoffDialog, TeamPacksDialog, write_handoffs, write_team_packs
 from .report import ReportPanel
+from .scenario_editor import add_to_menu
 from .session import GameSession, discard_recovery
 from .tacticalodds import ComingBattle, TacticalOddsPanel
 from .turnbar import TurnBar
@@ -83,7 +86,21 @@ class MainWindow(QMainWindow):
         toolbar.addWidget(self.turnbar)
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, toolbar)
         self.chart = SeaChart(self.session)
-        self.setCentralWidget(self.chart)
+        # whose view the chart shows, in a bar above it (a team's view on a projector must
+        # say so at a glance)
+        self.banner = QLabel()
+        self.banner.setObjectName("viewBanner")
+        self.banner.setStyleSheet(
+            "background:#23425c; color:white; padding:4px 8px; font-weight:bold;"
+        )
+        self.banner.hide()
+        centre = QWidget()
+        column = QVBoxLayout(centre)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addWidget(self.banner)
+        column.addWidget(self.chart, 1)
+        self.setCentralWidget(centre)
         # The orders column runs the full height; the report sits under the map only.
         self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
         self.setCorner(Qt.Corner.TopRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
@@ -115,6 +132,11 @@ class MainWindow(QMainWindow):
         self.bottom = self._dock("Report", bottom, Qt.DockWidgetArea.BottomDockWidgetArea)
         self.status = QLabel()
         self.statusBar().addPermanentWidget(self.status)
+        self.progress = QProgressBar()
+        self.progress.setFormat("Resolving: step %v of 10")
+        self.progress.setMaximumWidth(260)
+        self.progress.hide()
+        self.statusBar().addPermanentWidget(self.progress)
 
         self._menus()
         self.turnbar.resolveRequested.connect(self.resolve)
@@ -132,6 +154,7 @@ class MainWindow(QMainWindow):
         self.session.gameChanged.connect(self._battles)
         self._update_title()
         self.odds.set_battles([])
+        self.solo = solo.install(self)  # Solo menu: the computer opponent, the score
 
     def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
         dock = QDockWidget(title, self)
@@ -179,12 +202,22 @@ class MainWindow(QMainWindow):
         self._action(file, "&Save", self.save, QKeySequence.StandardKey.Save)
         self._action(file, "Save &as…", self.save_as, QKeySequence.StandardKey.SaveAs)
         file.addSeparator()
-        self._action(
-            file,
-            "Reopen a &turn…",
-            self.reopen_turn,
-            tip="Go back to the start of an earlier turn (undo whole turns)",
-        )
+        self.control_only = [
+            self._action(
+                file,
+                "&Load orders files…",
+                self.load_orders_files,
+                "Ctrl+L",
+                "Load one or more nations' orders files (JSON); each file names its nation",
+            ),
+            self._action(
+                file,
+                "Save &every nation's orders…",
+                self.save_orders_files,
+                tip="Write each nation's orders as <nation>.json into a folder",
+            ),
+        ]
+        file.addSeparator()
         exports = file.addMenu("&Export")
         self._action(exports, "Turn report as PDF…", lambda: self._export("report", "pdf"))
         self._action(exports, "Turn report as CSV…", lambda: self._export("report", "csv"))
@@ -203,6 +236,7 @@ class MainWindow(QMainWindow):
             self.export_handoffs,
             tip="What the land and economic games need from this turn, as CSV and PDF",
         )
+        self.scenario_editor = add_to_menu(self, file)
         file.addSeparator()
         self._action(file, "&Quit", self.close, QKeySequence.StandardKey.Quit)
 
@@ -213,6 +247,31 @@ class MainWindow(QMainWindow):
         redo.setShortcut(QKeySequence.StandardKey.Redo)
         edit.addAction(undo)
         edit.addAction(redo)
+
+        turn = bar.addMenu("&Turn")
+        self._action(
+            turn,
+            "&Next step",
+            self.turnbar.next_button.click,
+            "F5",
+            "Resolve the next step of the turn",
+        )
+        self._action(
+            turn,
+            "&Resolve the turn",
+            self.turnbar.turn_button.click,
+            "Ctrl+F5",
+            "Resolve every remaining step of the turn",
+        )
+        turn.addSeparator()
+        self.control_only.append(
+            self._action(
+                turn,
+                "Reopen a &turn…",
+                self.reopen_turn,
+                tip="Go back to the start of an earlier turn (its results are set aside)",
+            )
+        )
 
         game = bar.addMenu("&Game")
         self.control_action = self._action(
@@ -235,7 +294,8 @@ class MainWindow(QMainWindow):
         self._action(view, "&Fit the world", self.chart.fit_world, "Ctrl+0")
         theatres = view.addMenu("&Theatre")
         for name in THEATRES:
-            self._action(theatres, name, lambda _c=False, n=name: self.chart.zoom_to(n))
+            label = name.replace("&", "&&")  # "North Sea & Arctic", not a shortcut
+            self._action(theatres, label, lambda _c=False, n=name: self.chart.zoom_to(n))
         self._action(view, "Find…", self.find_on_map, QKeySequence.StandardKey.Find)
         adjacency = self._action(view, "Show sea-area &links", self.chart.set_show_adjacency)
         adjacency.setCheckable(True)
@@ -275,7 +335,8 @@ class MainWindow(QMainWindow):
         if not recent:
             self.recent_menu.addAction("(none)").setEnabled(False)
         for path in recent:
-            self._action(self.recent_menu, path, lambda _c=False, p=path: self.open_game(p))
+            label = path.replace("&", "&&")
+            self._action(self.recent_menu, label, lambda _c=False, p=path: self.open_game(p))
 
     # -- files ---------------------------------------------------------------------------------
     def offer_recovery(self) -> bool:
@@ -379,7 +440,82 @@ class MainWindow(QMainWindow):
             return False
         return True
 
+    def load_orders_files(self, files: list[str] | None = None) -> None:
+        """Load nations' orders from files (each names its nation), as undoable changes;
+        then say which were stored and which break a rule."""
+        if not self.session.is_open:
+            return
+        if self.session.state.step != 0:
+            self.error(
+                "Orders cannot change now",
+                "The turn is being resolved. Reopen the turn (Turn → Reopen a turn…) to "
+                "change its orders.",
+            )
+            return
+        if files is None:
+            files, _ = QFileDialog.getOpenFileNames(self, "Load orders files", "", ORDERS_FILTER)
+            if not files:
+                return
+        teams = self.session.board().teams()
+        loaded: list[str] = []
+        refused: list[str] = []
+        for file in files:
+            name = Path(file).name
+            try:
+                orders = read_orders_file(file)
+            except OrdersError as exc:
+                first = exc.problems[0]
+                more = f" (and {len(exc.problems) - 1} more)" if len(exc.problems) > 1 else ""
+                refused.append(f"{name}: {first.order}: {first.message}{more}")
+                continue
+            if orders.nation not in teams:
+                valid = ", ".join(teams)
+                refused.append(f"{name}: no team plays '{orders.nation}' (valid: {valid})")
+                continue
+            self.orders.load(orders, f"Load {name}")
+            loaded.append(orders.nation)
+        board = self.session.board()
+        stored = [n for n in loaded if self.session.orders(n) == self.orders.draft(n)]
+        problems = [n for n in loaded if n not in stored]
+        lines = []
+        if stored:
+            lines.append("Stored: " + ", ".join(board.name_of(n) for n in stored) + ".")
+        if problems:
+            lines.append(
+                "Loaded but breaking a rule (not stored until mended; see the orders "
+                "panel): " + ", ".join(board.name_of(n) for n in problems) + "."
+            )
+        if refused:
+            lines.append("Not loaded:\n" + "\n".join(f"• {r}" for r in refused))
+        box = QMessageBox(
+            QMessageBox.Icon.Warning if refused or problems else QMessageBox.Icon.Information,
+            "Orders files",
+            "\n\n".join(lines) or "No orders were loaded.",
+            parent=self,
+        )
+        box.exec()
+
+    def save_orders_files(self, folder: str | None = None) -> None:
+        """Write every nation's orders (as the panel shows them) to ``<nation>.json``."""
+        if not self.session.is_open:
+            return
+        if folder is None:
+            folder = QFileDialog.getExistingDirectory(self, "Save every nation's orders into")
+            if not folder:
+                return
+        written = 0
+        try:
+            for nation in self.session.board().teams():
+                text = self.orders.draft(nation).to_json()
+                (Path(folder) / f"{nation}.json").write_text(text + "\n", encoding="utf-8")
+                written += 1
+        except OSError as exc:
+            self.error("The orders could not be saved", f"{exc.filename}: {exc.strerror}")
+            return
+        self.statusBar().showMessage(f"Wrote {written} orders files to {folder}", 5000)
+
     def reopen_turn(self) -> None:
+        """Go back to the start of a turn, after saying what will be set aside."""
         if not self.session.is_open:
             return
         turns = self.session.require().game.turns()
@@ -387,8 +523,44 @@ class MainWindow(QMainWindow):
         choice, ok = QInputDialog.getItem(
             self, "Reopen a turn", "Go back to the start of:", labels, len(labels) - 1, False
         )
-        if ok:
-            self.session.reopen_turn(turns[labels.index(choice)])
+        if not ok:
+            return
+        turn = turns[labels.index(choice)]
+        if self.confirm_reopen(turn):
+            self.session.reopen_turn(turn)
+            self.statusBar().showMessage(f"Turn {turn} reopened from its start", 6000)
+
+    def confirm_reopen(self, turn: int) -> bool:
+        """Ask before a reopening sets results aside: which, and that the log keeps them."""
+        state = self.session.state
+        lost = [e for e in self.session.events() if e.turn >= turn and e.kind != "turn_reopened"]
+        battles = sum(e.kind in ("naval_combat", "tactical_battle") for e in lost)
+        if state.turn == turn and state.step == 0 and not lost:
+            what = f"Turn {turn} has not been resolved yet: nothing is set aside."
+        else:
+            upto = f"turn {state.turn}" + (f", step {state.step}" if state.step else "")
+            what = (
+                f"Everything from the start of turn {turn} up to {upto} is set aside: "
+                f"{len(lost)} event(s), {battles} battle(s). The map and the reports go back "
+                f"to the start of turn {turn}."
+            )
+        orders = f"Turn {turn}'s orders are kept, to change or resolve again" + (
+            f"; the orders of turns {turn + 1}–{state.turn} are dropped."
+            if state.turn > turn
+            else "."
+        )
+        box = QMessageBox(
+            QMessageBox.Icon.Warning,
+            "Reopen a turn",
+            f"Reopen turn {turn}?\n\n{what}\n\n{orders}\n\nThe game file keeps what was "
+            "set aside and every die rolled, for the audit; the reopening is recorded.",
+            QMessageBox.StandardButton.Cancel,
+            self,
+        )
+        reopen = box.addButton("Reopen", QMessageBox.ButtonRole.AcceptRole)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        box.exec()
+        return box.clickedButton() is reopen
 
     def _export(self, what: str, kind: str) -> None:
         if not self.session.is_open:
@@ -408,7 +580,7 @@ class MainWindow(QMainWindow):
                 write_routes = (
                     export.export_routes_pdf if kind == "pdf" else export.export_routes_csv
                 )
-                write_routes(self.session, path)
+                write_routes(self.session, path, viewer=viewer)
         except OSError as exc:
             self.error("The export could not be written", str(exc))
             return
@@ -430,46 +602,41 @@ class MainWindow(QMainWindow):
             if answer != QMessageBox.StandardButton.Yes:
                 return
         start = self.session.state.step
-        progress = QProgressDialog("Resolving…", "", start, to_step, self)
-        progress.setCancelButton(None)
-        progress.setMinimumDuration(800)
-        progress.setWindowModality(Qt.WindowModality.WindowModal)
-        self.session.stepResolved.connect(progress.setValue)
+        # Progress in the status bar, not a modal box: a question asked during a step (a
+        # battle's resolution, step losses, a die) must get every click and key.
+        self.progress.setRange(start, to_step)
+        self.progress.setValue(start)
+        self.progress.show()
+        self.session.stepResolved.connect(self._step_done)
         try:
             self.session.resolve(to_step)
         except OrdersError as exc:
-            self.error("The orders were refused", str(exc))
+            board = self.session.board()
+            lines = [
+                f"• {board.name_of(p.nation)}: {self.session.problem_text(p)}" for p in exc.problems
+            ]
+            self.error("The orders were refused", "\n".join(lines))
         except DiceError as exc:
             self.error(
                 "Resolution stopped",
                 f"{exc}. The game is as it was before that step; resolve again to carry on.",
             )
         finally:
-            self.session.stepResolved.disconnect(progress.setValue)
-            progress.close()
+            self.session.stepResolved.disconnect(self._step_done)
+            self.progress.hide()
         self.bottom_tabs.setCurrentWidget(self.report)
 
+    def _step_done(self, number: int) -> None:
+        self.progress.setValue(number)
+        self.statusBar().showMessage(f"Step {number} resolved", 3000)
+        QApplication.processEvents(QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents)
+
     def choose_resolution(self, battle: BattleChoice) -> str | None:
-        """At step 8, for each battle: the campaign's damage table, or fight it out."""
-        rule_sets = available()
-        choices = ["On the campaign's damage table"] + [
-            f"Fight it out — {title_of(r)}" for r in rule_sets
-        ]
-        text = (
-            f"Battle in {battle.area_name}\n\n{battle.side_a}: "
-            f"{', '.join(battle.units_a)}\nagainst\n{battle.side_b}: "
-            f"{', '.join(battle.units_b)}\n\nHow is it resolved?"
-        )
-        if self.session.manual_dice is not None:
-            text += (
-                "\n\n(You are typing in the dice: a battle fought out asks for every roll, "
-                "often several hundred.)"
-            )
-        text = text.replace("&", "&&")  # "Akagi & Kaga", not a keyboard shortcut
-        choice, ok = QInputDialog.getItem(self, "Naval battle", text, choices, 0, False)
-        if not ok or choice == choices[0]:
-            return None
-        return rule_sets[choices.index(choice) - 1]
+        """At step 8, for each battle: the campaign's damage table, or fight it out (asked
+        with both sides' combat values and the damage table's odds in view)."""
+        dialog = BattleChoiceDialog(battle, available(), self.session.manual_dice is not None, self)
+        dialog.exec()  # closing it without a choice means the damage table
+        return dialog.rule_set if dialog.result() == QDialog.DialogCode.Accepted else None
 
     def show_battle(self, battle: TacticalBattle, setup: BattleSetup) -> None:
         """The battle window, modal while step 8 waits for it, with the campaign units the
@@ -520,8 +687,23 @@ class MainWindow(QMainWindow):
         self._show_viewer(nation or "")
 
     def _show_viewer(self, nation: str) -> None:
-        self.chart.set_team(nation or None)
-        self.details.set_team(nation or None)
+        team = nation or None
+        self.chart.set_team(team)
+        self.details.set_team(team)
+        self.orders.set_team(team)
+        for action in self.control_only:
+            action.setEnabled(team is None)
+        if team is not None and self.session.is_open:
+            name = self.session.board().name_of(team)
+            self.banner.setText(
+                f"Team view: {name} — only what the {name} team may know is shown "
+                "(View → View as Game Control to see everything)"
+            )
+            self.banner.show()
+            if self.control_action.isChecked():
+                self.set_control_mode(False)
+        else:
+            self.banner.hide()
 
     def choose_team(self) -> None:
         if not self.session.is_open:
@@ -598,6 +780,7 @@ class MainWindow(QMainWindow):
             self.control.pick(kind, ident)
             return
         self.right_tabs.setCurrentWidget(self.details)
+        self.details.show_item(kind, ident)
         if kind == "task_force":
             self.chart.show_range(ident)
         else:

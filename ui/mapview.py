@@ -878,6 +878,14 @@ class SeaChart(QGraphicsView):
         for area in shaded:
             self._paint_area(area)
 
+    def shade_areas(self, areas: set[str]) -> None:
+        """Shade these sea areas as :meth:`show_range` does (the scenario editor's unit
+        ranges and the next areas a route being drawn may take)."""
+        self.clear_range()
+        self._range = {a for a in areas if a in self.areas}
+        for area in self._range:
+            self._paint_area(area)
+
     def pick(self, pos: QPoint) -> tuple[str, str] | None:
         """What is under viewport position ``pos``: (kind, id), topmost first — a task
         force, a base (its symbol or name), a route, then a sea area.
@@ -946,6 +954,7 @@ class SeaChart(QGraphicsView):
         self._range = set()
         self._adjacency = self._straits = self._route_halo = None
         self._layout_scale = -1.0
+        self._area_order, self._base_order = [], []  # another scenario's places: laid out anew
         if not self.session.is_open:
             self._world_rect = QRectF()
             self.resetCachedContent()
@@ -981,6 +990,7 @@ class SeaChart(QGraphicsView):
         self._land = land_tiles(rings, west, east)
         self._land_coarse = land_tiles([simplify(r, COARSE_DEG) for r in rings], west, east)
         self._build_ghosts(west, east)
+        self._layout_scale = -1.0  # the labels once more, now every place is in the order
         self.resetCachedContent()
         self.fit_world()
 

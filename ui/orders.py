@@ -8,8 +8,10 @@ otherwise the problems are listed in words under the editor and the draft waits.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
+from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QMimeData, Qt, Signal
 from PySide6.QtGui import (
@@ -23,6 +25,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QComboBox,
+    QFileDialog,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -30,6 +33,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QListWidget,
+    QMessageBox,
     QPushButton,
     QSpinBox,
     QTableWidget,
@@ -48,10 +52,12 @@ from campaign.orders import (
     Operation,
     OrderProblem,
     Orders,
+    OrdersError,
     Raid,
     SupplyMove,
     TaskForce,
     Transfer,
+    read_orders_file,
 )
 from campaign.reports import UNIT_TYPE_NAMES
 
@@ -88,6 +94,17 @@ class EditOrders(QUndoCommand):
 
     def undo(self) -> None:
         self.editor.apply(self.nation, self.old)
+
+
+ORDERS_FILTER = "Orders files (*.json)"
+
+
+def _refused(parent: QWidget, title: str, exc: OrdersError) -> None:
+    """Why an orders file was refused: every problem, in words."""
+    lines = [f"• {p.order}: {p.message}" for p in exc.problems[:12]]
+    if len(exc.problems) > 12:
+        lines.append(f"… and {len(exc.problems) - 12} more")
+    QMessageBox.warning(parent, title, "\n".join(lines))
 
 
 UNITS_MIME = "application/x-seacontrol-units"
@@ -170,6 +187,7 @@ class OrdersEditor(QWidget):
         self.session = session
         self.undo = undo
         self.drafts: dict[str, Orders] = {}
+        self.team: str | None = None  # a team's view shows only its own orders
         self.problems: list[OrderProblem] = []
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -178,6 +196,14 @@ class OrdersEditor(QWidget):
         self.nation = QComboBox()
         self.nation.setMinimumWidth(170)
         top.addWidget(self.nation, 1)
+        self.open_button = QPushButton("Open…")
+        self.open_button.setToolTip(
+            "Load this nation's orders from an orders file (JSON, docs/orders-format.md)"
+        )
+        top.addWidget(self.open_button)
+        self.save_button = QPushButton("Save…")
+        self.save_button.setToolTip("Write this nation's orders to an orders file (JSON)")
+        top.addWidget(self.save_button)
         self.clear_button = QPushButton("Clear")
         self.clear_button.setToolTip("Remove all of this nation's orders for the turn")
         top.addWidget(self.clear_button)
@@ -200,6 +226,8 @@ class OrdersEditor(QWidget):
         layout.addWidget(self.problem_list)
         self.nation.currentIndexChanged.connect(lambda _i: self.refresh())
         self.clear_button.clicked.connect(self._clear)
+        self.open_button.clicked.connect(lambda: self.open_file())
+        self.save_button.clicked.connect(lambda: self.save_file())
         session.gameChanged.connect(self._game_changed)
         session.stateChanged.connect(self._state_changed)
         self._game_changed()
@@ -246,19 +274,80 @@ class OrdersEditor(QWidget):
                 out.append(nation)
         return out
 
+    def load(self, orders: Orders, text: str) -> None:
+        """Make ``orders`` its nation's draft as one undoable change (stored if the rules
+        accept them; otherwise shown with their problems)."""
+        old = self.draft(orders.nation)
+        if orders != old:
+            self.undo.push(EditOrders(self, orders.nation, old, orders, text))
+        elif orders.nation != self.current_nation:
+            self.nation.setCurrentIndex(self.nation.findData(orders.nation))
+
+    def open_file(self, path: str | None = None) -> bool:
+        """Load the current nation's orders from a file; False if none was loaded."""
+        nation = self.current_nation
+        if not self.session.is_open or not nation:
+            return False
+        if path is None:
+            path, _ = QFileDialog.getOpenFileName(
+                self, f"Open {self.nation.currentText()}'s orders", "", ORDERS_FILTER
+            )
+            if not path:
+                return False
+        try:
+            orders = read_orders_file(path, nation)
+        except OrdersError as exc:
+            _refused(self, f"{Path(path).name} cannot be loaded", exc)
+            return False
+        self.load(orders, f"Open {Path(path).name}")
+        return True
+
+    def save_file(self, path: str | None = None) -> bool:
+        """Write the current nation's orders (the draft, as shown) to a file."""
+        nation = self.current_nation
+        if not self.session.is_open or not nation:
+            return False
+        if path is None:
+            path, _ = QFileDialog.getSaveFileName(
+                self, f"Save {self.nation.currentText()}'s orders", f"{nation}.json", ORDERS_FILTER
+            )
+            if not path:
+                return False
+        try:
+            Path(path).write_text(self.draft(nation).to_json() + "\n", encoding="utf-8")
+        except OSError as exc:
+            QMessageBox.warning(self, "The orders could not be saved", f"{path}: {exc.strerror}")
+            return False
+        return True
+
     def _clear(self) -> None:
         self.edit(Orders(self.current_nation, self.session.state.turn), "Clear orders")
 
-    def _game_changed(self) -> None:
-        self.drafts.clear()
-        self.undo.clear()
+    def set_team(self, nation: str | None) -> None:
+        """Show only ``nation``'s orders (a team's view: no other team's orders can be
+        chosen), or every nation's (``None``: Game Control)."""
+        self.team = nation or None
+        self._fill_nations()
+        self.refresh()
+
+    def _fill_nations(self) -> None:
+        current = self.current_nation
         self.nation.blockSignals(True)
         self.nation.clear()
         if self.session.is_open:
             nations = self.session.scenario.by_id("nations")
             for n in self.session.board().teams():
-                self.nation.addItem(str(nations[n]["name"]), n)
+                if self.team is None or n == self.team:
+                    self.nation.addItem(str(nations[n]["name"]), n)
+            index = self.nation.findData(current)
+            self.nation.setCurrentIndex(max(index, 0))
         self.nation.blockSignals(False)
+
+    def _game_changed(self) -> None:
+        self.drafts.clear()
+        self.undo.clear()
+        self.team = None
+        self._fill_nations()
         self.setEnabled(self.session.is_open)
         self.refresh()
 
@@ -279,6 +368,7 @@ class OrdersEditor(QWidget):
         locked = self.session.state.step != 0
         self.tabs.setEnabled(not locked)
         self.clear_button.setEnabled(not locked)
+        self.open_button.setEnabled(not locked)
         self._refresh_forces(orders)
         self._refresh_routes(orders)
         self._refresh_operations(orders)
@@ -288,7 +378,7 @@ class OrdersEditor(QWidget):
         self.problems = [] if locked else self.session.check(orders)
         self.problem_list.clear()
         for p in self.problems:
-            self.problem_list.addItem(f"{p.order}: {p.message} ({p.rule})")
+            self.problem_list.addItem(self.session.problem_text(p, orders))
         if locked:
             self.status.setText(
                 "The turn is being resolved: orders can no longer change "
@@ -375,6 +465,12 @@ class OrdersEditor(QWidget):
         self.tf_intervene.toggled.connect(self._tf_settings)
         self.tf_where.currentIndexChanged.connect(self._tf_settings)
         self.tf_list.itemSelectionChanged.connect(self._tf_selected)
+        self.tf_list.itemSelectionChanged.connect(self._forces_buttons)
+        self.units.itemSelectionChanged.connect(self._units_selected)
+        self.units.itemSelectionChanged.connect(self._forces_buttons)
+        self.forces_hint = QLabel()
+        self.forces_hint.setWordWrap(True)
+        form.addWidget(self.forces_hint)
 
     def _assignments(self, orders: Orders) -> dict[str, str]:
         board = self.session.board()
@@ -448,6 +544,7 @@ class OrdersEditor(QWidget):
         if current:
             self.tf_base.setCurrentIndex(max(0, self.tf_base.findData(current)))
         self.tf_base.blockSignals(False)
+        self._forces_buttons()
 
     def selected_units(self) -> list[str]:
         rows = sorted({i.row() for i in self.units.selectedIndexes()})
@@ -458,6 +555,35 @@ class OrdersEditor(QWidget):
         if len(rows) != 1:
             return ""
         return str(cell(self.tf_list, rows.pop()).data(Qt.ItemDataRole.UserRole))
+
+    def _units_selected(self) -> None:
+        """A new task force forms where the selected units are: their base (the most
+        common one when they lie at several) becomes the form's base."""
+        units = self.session.state.units if self.session.is_open else {}
+        bases = Counter(units[u].base for u in self.selected_units() if u in units)
+        if bases:
+            index = self.tf_base.findData(bases.most_common(1)[0][0])
+            if index >= 0:
+                self.tf_base.setCurrentIndex(index)
+
+    def _forces_buttons(self) -> None:
+        """Buttons that need a selection say which one they need."""
+        units, tf = bool(self.selected_units()), bool(self._selected_tf())
+        self.tf_add.setEnabled(units and tf)
+        self.tf_remove.setEnabled(units and tf)
+        self.tf_delete.setEnabled(tf)
+        if units and not tf and self.tf_list.rowCount():
+            hint = (
+                "To add the selected units to a task force, click the task force in the list "
+                "(or drag the units onto it); to form a new one, name it and press New task "
+                "force."
+            )
+        elif units and not self.tf_list.rowCount():
+            hint = "Name the new task force and press New task force: the selected units form it."
+        else:
+            hint = ""
+        self.forces_hint.setText(hint)
+        self.forces_hint.setVisible(bool(hint))
 
     def _tf_selected(self) -> None:
         tf = self._find_tf(self._selected_tf())
@@ -496,7 +622,9 @@ class OrdersEditor(QWidget):
         name = self.tf_name.text().strip() or f"TF {len(orders.task_forces) + 1}"
         base = str(self.tf_base.currentData() or "")
         tf_id = _slug(name, {t.id for t in orders.task_forces})
-        units = tuple(u for u in self.selected_units() if self.session.state.units[u].base == base)
+        selected = self.selected_units()
+        units = tuple(u for u in selected if self.session.state.units[u].base == base)
+        elsewhere = [self.session.state.units[u].name for u in selected if u not in units]
         tf = TaskForce(
             tf_id,
             name,
@@ -507,6 +635,12 @@ class OrdersEditor(QWidget):
         )
         self.edit(replace(orders, task_forces=(*orders.task_forces, tf)), f"New task force {name}")
         self.tf_name.clear()
+        if elsewhere:  # said after the refresh, which clears the hint
+            self.forces_hint.setText(
+                f"A task force forms at one base ({self.tf_base.currentText()}): left out, "
+                f"as they lie elsewhere: {', '.join(elsewhere)}."
+            )
+            self.forces_hint.show()
 
     def new_task_force(self, name: str, base: str, units: list[str], lsp: int) -> None:
         """The form's action, for keyboard macros and tests."""

@@ -232,7 +232,7 @@ class ReportPanel(QWidget):
     def _fill_view_menu(self) -> None:
         self.view_menu.clear()
         for nation, label in self.viewers():
-            action = QAction(label, self.view_menu)
+            action = QAction(label.replace("&", "&&"), self.view_menu)
             action.setCheckable(True)
             action.setChecked(nation == self._viewer)
             action.triggered.connect(lambda _=False, n=nation: self.set_viewer(n, confirm=True))

@@ -31,6 +31,7 @@ from campaign.gamefile import SUFFIX, GameFile
 from campaign.losses import LossPolicy, SpreadLosses
 from campaign.operations import BattleChoice
 from campaign.orders import OrderProblem, Orders, OrdersError
+from campaign.rules import order_in_words
 from campaign.scenario import Scenario, load_scenario
 from campaign.state import GameState
 from campaign.tactical import BattleSetup, TacticalBattle
@@ -118,7 +119,8 @@ class GameSession(QObject):
         scenario = scenario or load_scenario(paths.scenario_dir("1942"))
         working = self._new_working_copy()
         GameFile.create(working, scenario, name=name)
-        self._attach(working, None, dirty=True)
+        # not "changed" until something is done in it: a fresh game is made again in a click
+        self._attach(working, None, dirty=False)
 
     def open(self, path: str | Path) -> None:
         """Open a saved game: its working copy is made with the backup API."""
@@ -198,6 +200,15 @@ class GameSession(QObject):
         self._set_dirty(True)
         self.ordersChanged.emit(nation)
         return []
+
+    def problem_text(self, problem: OrderProblem, orders: Orders | None = None) -> str:
+        """A problem in words, its order named as a person names it (not the file's
+        ``task_forces[0]``); ``orders`` are those checked (default: the stored ones)."""
+        orders = orders or self.all_orders().get(problem.nation)
+        where = problem.order
+        if orders is not None:
+            where = order_in_words(self.board(), orders, problem.order)
+        return f"{where}: {problem.message} ({problem.rule})"
 
     def clear_orders(self, nation: str) -> None:
         self.require().clear_orders(nation)

@@ -9,14 +9,16 @@ chance of being sunk or damaged."""
 
 from __future__ import annotations
 
+import copy
+import threading
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from html import escape
 
+from PySide6.QtCore import QCoreApplication, QThread, Signal
 from PySide6.QtWidgets import (
-    QApplication,
     QComboBox,
     QHBoxLayout,
     QLabel,
@@ -39,6 +41,56 @@ from .battlesetup import BattleChooser
 
 class _Stopped(Exception):
     """The user pressed Stop: the figures so far stand."""
+
+
+class Sampler(QThread):
+    """Fights a preview's battles off the GUI thread (and, for a long preview, in a pool of
+    processes: :func:`campaign.tactical.simulate.simulate`), so the map stays responsive.
+    ``progress(odds)`` brings a copy of the figures so far to the GUI thread; ``done(odds,
+    stopped, error)`` the last figures (None if none came before an error), whether Stop
+    ended the run, and what went wrong ("" if nothing)."""
+
+    progress = Signal(object)
+    done = Signal(object, bool, str)
+
+    def __init__(
+        self,
+        rule_set: str,
+        setup: BattleSetup,
+        runs: int,
+        units: Mapping[str, list[Unit]] | None,
+    ) -> None:
+        super().__init__()
+        self.rule_set, self.setup, self.runs, self.units = rule_set, setup, runs, units
+        self.stopping = threading.Event()
+
+    def run(self) -> None:
+        last: list[TacticalOdds] = []
+
+        def show(odds: TacticalOdds) -> None:
+            snapshot = copy.deepcopy(odds)  # the GUI thread reads it while this one counts
+            last[:] = [snapshot]
+            self.progress.emit(snapshot)
+            if self.stopping.is_set():
+                raise _Stopped
+
+        try:
+            odds = simulate(
+                self.rule_set,
+                self.setup,
+                self.runs,
+                seed="preview",
+                on_progress=show,
+                every=50,
+                units=self.units,
+                workers=None,  # a long preview: a worker process a core
+            )
+        except _Stopped:
+            self.done.emit(last[0], True, "")
+        except (ValueError, KeyError, OSError) as exc:
+            self.done.emit(last[0] if last else None, False, str(exc))
+        else:
+            self.done.emit(odds, False, "")
 
 
 @dataclass
@@ -102,11 +154,15 @@ class TacticalOddsPanel(QWidget):
         self.odds: TacticalOdds | None = None
         self.coming: ComingBattle | None = None
         self.running = False
-        self._stop = False
+        self._sampler: Sampler | None = None
+        self._threads: set[Sampler] = set()
+        app = QCoreApplication.instance()
+        if app is not None:  # a run still going when the program quits is stopped first
+            app.aboutToQuit.connect(lambda: self.stop(wait=True))
 
     def run_or_stop(self) -> None:
         if self.running:
-            self._stop = True
+            self.stop()
         else:
             self.run()
 
@@ -133,34 +189,49 @@ class TacticalOddsPanel(QWidget):
         self.progress.setValue(0)
         self.progress.setVisible(True)
         self.go.setText("Stop")
-        self.running, self._stop = True, False
-        odds_so_far: list[TacticalOdds] = []
+        self.running = True
+        sampler = Sampler(name, coming.setup, runs, coming.units or None)
+        sampler.progress.connect(self._progress)
+        sampler.done.connect(self._done)
+        sampler.finished.connect(self._ended)
+        self._sampler = sampler
+        self._threads.add(sampler)  # kept until its thread has ended
+        sampler.start()
 
-        def show(odds: TacticalOdds) -> None:
-            self.progress.setValue(odds.runs)
+    def _progress(self, odds: TacticalOdds) -> None:
+        if self.sender() is not self._sampler:
+            return  # a run stopped before this came in
+        self.progress.setValue(odds.runs)
+        self.show_odds(odds)
+
+    def _done(self, odds: TacticalOdds | None, stopped: bool, error: str) -> None:
+        if self.sender() is not self._sampler:
+            return
+        if error:
+            self.table.setHtml(f"<p>This battle cannot be fought out: {escape(error)}</p>")
+        elif odds is not None:
+            self.odds = odds
             self.show_odds(odds)
-            odds_so_far[:] = [odds]
-            QApplication.processEvents()
-            if self._stop:
-                raise _Stopped
+            if stopped:
+                wanted = self.progress.maximum()
+                self.table.append(f"<p><i>Stopped after {odds.runs} of {wanted} battles.</i></p>")
+        self._sampler = None
+        self.running = False
+        self.go.setText("Run")
+        self.progress.setVisible(False)
 
-        try:
-            self.odds = simulate(
-                name,
-                coming.setup,
-                runs,
-                seed="preview",
-                on_progress=show,
-                every=50,
-                units=coming.units or None,
-            )
-        except _Stopped:
-            self.odds = odds_so_far[0]
-            self.table.append(f"<p><i>Stopped after {self.odds.runs} of {runs} battles.</i></p>")
-        finally:
-            self.running = False
-            self.go.setText("Run")
-            self.progress.setVisible(False)
+    def _ended(self) -> None:
+        self._threads.discard(self.sender())
+
+    def stop(self, wait: bool = False) -> None:
+        """Stop the run (its figures so far stand); ``wait``: until every sampling thread
+        has ended (before the program quits)."""
+        if self._sampler is not None:
+            self._sampler.stopping.set()
+        if wait:
+            for sampler in list(self._threads):
+                sampler.stopping.set()
+                sampler.wait()
 
     def show_odds(self, odds: TacticalOdds) -> None:
         table = self.coming.table if self.coming else None

@@ -59,12 +59,12 @@ class TurnBar(QFrame):
         self.seed.setToolTip("The dice seed: the same orders and seed give the same game")
         layout.addWidget(self.seed)
         self.next_button = QPushButton("Next step")
-        self.next_button.setToolTip("Resolve the next step of the turn")
+        self.next_button.setToolTip("Resolve the next step of the turn (F5)")
         self.turn_button = QPushButton("Resolve turn")
-        self.turn_button.setToolTip("Resolve every remaining step of the turn")
+        self.turn_button.setToolTip("Resolve every remaining step of the turn (Ctrl+F5)")
         layout.addWidget(self.next_button)
         layout.addWidget(self.turn_button)
-        self.next_button.clicked.connect(self._next)
+        self.next_button.clicked.connect(self.next_step)
         self.turn_button.clicked.connect(lambda: self.resolveRequested.emit(10))
         self.seed.editingFinished.connect(self._seed_changed)
         session.gameChanged.connect(self.refresh)
@@ -72,8 +72,9 @@ class TurnBar(QFrame):
         session.stepResolved.connect(lambda _n: self.refresh())
         self.refresh()
 
-    def _next(self) -> None:
-        if self.session.is_open:
+    def next_step(self) -> None:
+        """Ask for the next step to be resolved (the button, or F5)."""
+        if self.session.is_open and self.next_button.isEnabled():
             self.resolveRequested.emit(self.session.state.step + 1)
 
     def _seed_changed(self) -> None:

@@ -16,17 +16,23 @@ the side that lost more combat value withdraws) is counted too.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import math
+import multiprocessing
+import os
+import pickle
 import pkgutil
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from ..dice import PreviewDice
 from ..state import Unit
-from . import RULE_SETS, BattleSetup, run
+from . import RULE_SETS, BattleSetup, compiled, run
 from .outcome import campaign_winner, declared_units, step_losses, unit_rosters
 
 
@@ -35,7 +41,7 @@ def available() -> list[str]:
     import campaign.tactical as package
 
     for info in pkgutil.iter_modules(package.__path__):
-        if info.name not in ("outcome", "simulate"):
+        if info.name not in ("outcome", "simulate", "compiled"):
             importlib.import_module(f"campaign.tactical.{info.name}")
     return sorted(RULE_SETS)
 
@@ -60,6 +66,22 @@ class TacticalOdds:
     side_steps: dict[str, Counter[int]] = field(default_factory=dict)  # side → steps → battles
     #: "a" / "b" → battles that side won by the campaign's rule (only with the units given)
     campaign_winners: Counter[str] = field(default_factory=Counter)
+
+    def add(self, other: TacticalOdds) -> None:
+        """Count ``other``'s battles in too (battles of the same set-up and rule set)."""
+        self.runs += other.runs
+        self.sunk.update(other.sunk)
+        self.hit.update(other.hit)
+        self.winners.update(other.winners)
+        self.sunk_pairs.update(other.sunk_pairs)
+        self.campaign_winners.update(other.campaign_winners)
+        for table, more in (
+            (self.ships_sunk, other.ships_sunk),
+            (self.unit_steps, other.unit_steps),
+            (self.side_steps, other.side_steps),
+        ):
+            for key, counts in more.items():
+                table.setdefault(key, Counter()).update(counts)
 
     def p(self, count: int) -> tuple[float, float]:
         """A probability and its standard error."""
@@ -224,35 +246,44 @@ def campaign_units(setup: BattleSetup) -> dict[str, list[Unit]]:
     return out
 
 
-def simulate(
-    rule_set: str,
-    setup: BattleSetup,
-    runs: int,
-    seed: str = "odds",
-    on_progress: Callable[[TacticalOdds], None] | None = None,
-    every: int = 50,
-    units: Mapping[str, Iterable[Unit]] | None = None,
-) -> TacticalOdds:
-    """Fight ``runs`` battles; the odds of each ship being sunk or hit, of each side
-    winning, and (ships with campaign units) of the campaign step losses. ``units``: the
-    campaign units of each side (``"a"`` / ``"b"``), for their names, states and the
-    campaign winner; else stand-ins from the ships (:func:`campaign_units`). A unit's
-    steps weigh all its ships, those not in the set-up untouched
-    (:func:`~campaign.tactical.outcome.unit_rosters`). Raises KeyError for an unknown rule
-    set, ValueError for a set-up whose ``campaign_units`` are not understood."""
-    if rule_set not in RULE_SETS:
-        available()
-    factory = RULE_SETS[rule_set]
-    odds = TacticalOdds(rule_set)
+#: battles below which a preview is fought in the calling process (a pool of processes
+#: costs more than it saves)
+PARALLEL_FROM = 200
+#: most worker processes a preview uses
+MAX_WORKERS = 8
+
+
+def default_workers(runs: int) -> int:
+    """Worker processes for ``runs`` battles: one a core (at most :data:`MAX_WORKERS`),
+    or none (1: in this process) for a short preview."""
+    if runs < PARALLEL_FROM:
+        return 1
+    return max(1, min(MAX_WORKERS, os.cpu_count() or 1))
+
+
+@dataclass
+class _Plan:
+    """What every battle of one preview shares (sent to each worker process)."""
+
+    rule_set: str
+    setup: BattleSetup
+    seed: str
+    units: dict[str, list[Unit]] | None  # given by the caller (campaign winner counted)
+    #: the compiled rule sets' folder, for worker processes ("": the sources)
+    compiled: str = ""
+
+
+def _blank(plan: _Plan) -> TacticalOdds:
+    """The odds before the first battle: names, sides and the units counted."""
+    setup, units = plan.setup, plan.units
+    odds = TacticalOdds(plan.rule_set)
     for side_key, side in (("a", setup.a), ("b", setup.b)):
         odds.side_names[side_key] = side.name
         odds.ships_sunk[side_key] = Counter()
         for ship in side.ships:
             odds.names[ship.id] = ship.name
             odds.sides[ship.id] = side_key
-    by_side = {k: list(v) for k, v in units.items()} if units else campaign_units(setup)
-    rosters = unit_rosters(setup)
-    everyone = [*by_side.get("a", []), *by_side.get("b", [])]
+    by_side = units if units else campaign_units(setup)
     fought = {s.campaign_unit for s in (*setup.a.ships, *setup.b.ships)}
     for key in ("a", "b"):
         for unit in by_side.get(key, []):
@@ -262,8 +293,27 @@ def simulate(
                 odds.unit_names[unit.id] = unit.name
     if odds.unit_steps:
         odds.side_steps = {"a": Counter(), "b": Counter()}
-    for i in range(runs):
-        battle = factory(setup, PreviewDice(f"{seed}/{i}"))
+    return odds
+
+
+def _fight(
+    plan: _Plan,
+    odds: TacticalOdds,
+    start: int,
+    stop: int,
+    each: Callable[[TacticalOdds], None] | None = None,
+) -> None:
+    """Fight battles ``start`` … ``stop - 1`` of the preview (battle *i* with the dice
+    seeded ``f"{seed}/{i}"``) and count each into ``odds``; ``each(odds)`` after each."""
+    if plan.rule_set not in RULE_SETS:
+        available()
+    factory = RULE_SETS[plan.rule_set]
+    setup, units = plan.setup, plan.units
+    by_side = units if units else campaign_units(setup)
+    rosters = unit_rosters(setup)
+    everyone = [*by_side.get("a", []), *by_side.get("b", [])]
+    for i in range(start, stop):
+        battle = factory(setup, PreviewDice(f"{plan.seed}/{i}"))
         battle.narrate = False
         result = run(battle)
         odds.runs += 1
@@ -289,6 +339,145 @@ def simulate(
             if units:
                 winner = campaign_winner(by_side.get("a", []), by_side.get("b", []), losses)
                 odds.campaign_winners[winner] += 1
-        if on_progress and (odds.runs % every == 0 or odds.runs == runs):
+        if each is not None:
+            each(odds)
+
+
+def simulate(
+    rule_set: str,
+    setup: BattleSetup,
+    runs: int,
+    seed: str = "odds",
+    on_progress: Callable[[TacticalOdds], None] | None = None,
+    every: int = 50,
+    units: Mapping[str, Iterable[Unit]] | None = None,
+    workers: int | None = 1,
+) -> TacticalOdds:
+    """Fight ``runs`` battles; the odds of each ship being sunk or hit, of each side
+    winning, and (ships with campaign units) of the campaign step losses. ``units``: the
+    campaign units of each side (``"a"`` / ``"b"``), for their names, states and the
+    campaign winner; else stand-ins from the ships (:func:`campaign_units`). A unit's
+    steps weigh all its ships, those not in the set-up untouched
+    (:func:`~campaign.tactical.outcome.unit_rosters`).
+
+    ``workers``: processes fighting at once; None: :func:`default_workers` (a core each,
+    for a long preview). A program that asks for workers starts them the way
+    :mod:`multiprocessing` does, so its main script must keep its work under ``if __name__
+    == "__main__":`` (the CLI's and the app's do); the default, 1, fights every battle in
+    this process. Battle *i* always has the dice seeded ``f"{seed}/{i}"``, so the odds are
+    the same however many workers fight them. ``on_progress(odds)`` is called
+    every ``every`` battles (with workers: as each batch of ``every`` comes in) and at the
+    end; an exception it raises stops the preview. Raises KeyError for an unknown rule
+    set, ValueError for a set-up whose ``campaign_units`` are not understood."""
+    if rule_set not in RULE_SETS:
+        available()
+    if rule_set not in RULE_SETS:
+        raise KeyError(rule_set)
+    plan = _Plan(rule_set, setup, seed, {k: list(v) for k, v in units.items()} if units else None)
+    odds = _blank(plan)
+    workers = default_workers(runs) if workers is None else max(1, workers)
+    every = max(1, every)
+    if workers == 1 or runs <= every:
+
+        def each(so_far: TacticalOdds) -> None:
+            if on_progress and (so_far.runs % every == 0 or so_far.runs == runs):
+                on_progress(so_far)
+
+        _fight(plan, odds, 0, runs, each)
+        return odds
+    return _fight_in_pool(plan, odds, runs, every, workers, on_progress)
+
+
+def _fight_in_pool(
+    plan: _Plan,
+    odds: TacticalOdds,
+    runs: int,
+    every: int,
+    workers: int,
+    on_progress: Callable[[TacticalOdds], None] | None,
+) -> TacticalOdds:
+    """The preview's battles in batches of ``every``, fought by a pool of processes; each
+    batch's counts are added as it comes in (the sums do not depend on the order). The
+    first batch is fought here while the pool starts, so the first figures come as soon as
+    without one."""
+    built = compiled.ready()  # the rule sets compiled from the present sources, if built
+    plan.compiled = str(built) if built else ""
+    data = pickle.dumps(plan, protocol=pickle.HIGHEST_PROTOCOL)
+    pool = _pool(workers)
+    batches = [
+        pool.submit(_fight_batch, data, start, min(start + every, runs))
+        for start in range(every, runs, every)
+    ]
+    try:
+        _fight(plan, odds, 0, every)
+        if on_progress:
             on_progress(odds)
+        for done in as_completed(batches):
+            odds.add(done.result())
+            if on_progress:
+                on_progress(odds)
+    finally:
+        for batch in batches:
+            batch.cancel()
+    return odds
+
+
+_POOL: tuple[int, ProcessPoolExecutor] | None = None
+
+
+def shutdown_pool() -> None:
+    """End the worker processes (the next long preview starts new ones: after a build of
+    the compiled rule sets, for instance, which a worker takes up when it starts)."""
+    global _POOL
+    if _POOL is not None:
+        _POOL[1].shutdown(cancel_futures=True)
+        _POOL = None
+
+
+def _pool(workers: int) -> ProcessPoolExecutor:
+    """The worker processes, started once (a new process costs about a tenth of a second)
+    and kept for the next preview. Started by a fork server where there is one: a new
+    worker is a copy of a clean process that has imported this module, never of the
+    calling program and its threads (the app's)."""
+    global _POOL
+    if _POOL is not None and _POOL[0] == workers:
+        return _POOL[1]
+    shutdown_pool()
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if "forkserver" in methods:
+        context.set_forkserver_preload([__name__])
+    executor = ProcessPoolExecutor(workers, mp_context=context)
+    _POOL = (workers, executor)
+    return executor
+
+
+@functools.lru_cache(maxsize=4)
+def _unpickled(data: bytes) -> _Plan:
+    plan = pickle.loads(data)
+    assert isinstance(plan, _Plan)
+    return plan
+
+
+#: in a worker process: the compiled rule sets' folder in use ("" none), once chosen
+_COMPILED: list[str] = []
+
+
+def _rules_in_use() -> str | None:
+    """In a worker process: the compiled rule sets' folder it fights with, "" for the
+    sources, None before its first batch."""
+    return _COMPILED[0] if _COMPILED else None
+
+
+def _fight_batch(data: bytes, start: int, stop: int) -> TacticalOdds:
+    """In a worker process: battles ``start`` … ``stop - 1`` of the pickled plan's preview
+    (the plan is unpickled once a worker, however many batches it fights), with the
+    compiled rule sets if the plan names a build (chosen at a worker's first batch)."""
+    plan = _unpickled(data)
+    if not _COMPILED:
+        _COMPILED.append(
+            plan.compiled if plan.compiled and compiled.use(Path(plan.compiled)) else ""
+        )
+    odds = _blank(plan)
+    _fight(plan, odds, start, stop)
     return odds

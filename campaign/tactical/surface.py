@@ -1872,17 +1872,21 @@ class SurfaceBattle(TurnBattle):
                         chance = table_2_chance(size, cm)
                         roll = face + penalty
                         hits = 1 if roll <= chance else 0
-                        how = f"Table 2 {chance}%, % dice {face}"
                     else:
                         roll = pct(face) + penalty
                         hits = table_3_hits(size, cm, roll) if roll <= 99 else 0
-                        how = f"Table 3, % dice {pct(face):02d}"
-                    if penalty:
-                        how += f" + {penalty}"
-                    events.append(
-                        f"{v.name} fires {size} x {key} ({rc} range, {cm:.0f} cm) at "
-                        f"{target.name}: {how}: {hits} hit{'s' if hits != 1 else ''}."
-                    )
+                    if self.narrate:  # an odds preview builds no words
+                        how = (
+                            f"Table 2 {table_2_chance(size, cm)}%, % dice {face}"
+                            if cm > 180.0
+                            else f"Table 3, % dice {pct(face):02d}"
+                        )
+                        if penalty:
+                            how += f" + {penalty}"
+                        events.append(
+                            f"{v.name} fires {size} x {key} ({rc} range, {cm:.0f} cm) at "
+                            f"{target.name}: {how}: {hits} hit{'s' if hits != 1 else ''}."
+                        )
                     for _ in range(hits):
                         events += self.shell_hit(target, g, cm, rc, v)
         return events
@@ -1950,9 +1954,10 @@ class SurfaceBattle(TurnBattle):
         if loc.kind == "tubes":
             factor = TT_DAMAGE_JAPANESE if nation_of(target.nation) == "JAPAN" else TT_DAMAGE
             points = int(points * factor)
-        lines = [f"Hit on {target.name}: Table 4 {face}: {name} ({how}): {points} points."]
-        lines += self.effects(target, loc, through, g.calibre, face, points)
-        return lines
+        effects = self.effects(target, loc, through, g.calibre, face, points)
+        if not self.narrate:
+            return effects
+        return [f"Hit on {target.name}: Table 4 {face}: {name} ({how}): {points} points.", *effects]
 
     def effects(
         self, v: Vessel, loc: Location, through: bool, shell: float, face: int, points: int

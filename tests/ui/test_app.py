@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QLabel, QMessageBox
 
 from campaign.losses import SpreadLosses
 from campaign.orders import Orders
@@ -122,6 +122,9 @@ def test_unsaved_changes_are_not_lost_without_asking(
         return QMessageBox.StandardButton.Cancel
 
     monkeypatch.setattr(QMessageBox, "question", answer)
+    assert not window.session.dirty  # a new game nobody has touched: nothing to lose
+    assert window.maybe_save() is True and asked == []
+    window.session.set_orders("usa", Orders("usa", 1))
     assert window.session.dirty
     assert window.maybe_save() is False
     assert asked == ["Unsaved changes"]
@@ -155,18 +158,22 @@ def test_a_task_force_dragged_on_the_chart_goes_on_an_operation(
 def test_game_control_fights_a_battle_out_at_step_8(
     qtbot: object, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from PySide6.QtWidgets import QInputDialog
-
     from campaign import paths
     from campaign.orders import load_orders
+    from ui.battlechoice import BattleChoiceDialog
 
     asked = []
 
-    def get_item(parent: object, title: str, text: str, items: list[str], *a: object) -> tuple:
-        asked.append(text)
-        return next(i for i in items if "Carrier battle" in i), True
+    def choose_carrier(self: BattleChoiceDialog) -> int:
+        asked.append(self.windowTitle())
+        text = " ".join(w.text() for w in self.findChildren(QLabel))
+        assert "combat value" in text and "wins" in text  # the stakes are shown
+        buttons = [b for b in self.group.buttons() if "Carrier battle" in b.text()]
+        buttons[0].click()
+        self.accept()
+        return 1
 
-    monkeypatch.setattr(QInputDialog, "getItem", get_item)
+    monkeypatch.setattr(BattleChoiceDialog, "exec", choose_carrier)
     watched = []
 
     def watch_and_finish(self: BattleWindow) -> int:
@@ -185,13 +192,13 @@ def test_game_control_fights_a_battle_out_at_step_8(
     for f in sorted(samples.glob("*.json")):
         w.session.set_orders(f.stem, load_orders(f.read_text(), f.stem))
     w.resolve(10)
-    assert asked and "Battle in Bismarck Sea" in asked[0]
+    assert asked and "Bismarck Sea" in asked[0]
     kinds = [e.kind for e in w.session.events(turn=1)]
     assert "tactical_battle" in kinds
     assert watched == ["carrier"]
 
 
-def test_fight_it_out_odds_for_the_coming_battle(window: MainWindow) -> None:
+def test_fight_it_out_odds_for_the_coming_battle(window: MainWindow, qtbot: object) -> None:
     from campaign import paths
     from campaign.orders import load_orders
 
@@ -202,6 +209,7 @@ def test_fight_it_out_odds_for_the_coming_battle(window: MainWindow) -> None:
     panel.rule_set.setCurrentIndex(panel.rule_set.findData("carrier"))
     panel.runs.setValue(100)
     panel.go.click()
+    qtbot.waitUntil(lambda: not panel.running, timeout=120_000)  # type: ignore[attr-defined]
     assert panel.odds is not None and panel.odds.runs == 100
     text = panel.table.toPlainText()
     assert "100 battles" in text and "Akagi" in text and "±" in text

@@ -4,17 +4,21 @@ typed-in roll the umpire does not enter."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QDialog
 
 from campaign.dice import DiceError, ManualDice
 from campaign.tactical import RULE_SETS, BattleSetup, builtin_battles
-from campaign.tactical.simulate import available
+from campaign.tactical.simulate import TacticalOdds, available
 from ui.battle import BattleWindow
 from ui.battlesetup import TYPED, FightDialog
 from ui.mainwindow import MainWindow
+from ui.tacticalodds import TacticalOddsPanel
 
 MIDWAY = str(builtin_battles()["midway"])
 
@@ -65,8 +69,14 @@ def test_fight_midway_from_the_menu(window: MainWindow, monkeypatch: pytest.Monk
     assert fought[0].outcome.text() == ""  # not a campaign battle: nothing to apply
 
 
+def _finished(qtbot: object, panel: TacticalOddsPanel) -> None:
+    """Wait for the panel's sampling to end (a bound, not a timing: a run takes well under
+    a second here)."""
+    qtbot.waitUntil(lambda: not panel.running, timeout=120_000)  # type: ignore[attr-defined]
+
+
 def test_odds_of_a_built_in_battle_and_stopping_a_long_run(
-    window: MainWindow, monkeypatch: pytest.MonkeyPatch
+    window: MainWindow, qtbot: object, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     panel = window.tactical_odds
     combo = panel.battle.combo
@@ -75,6 +85,7 @@ def test_odds_of_a_built_in_battle_and_stopping_a_long_run(
     assert panel.rule_set.currentData() == "surface"
     panel.runs.setValue(100)
     panel.go.click()
+    _finished(qtbot, panel)
     assert panel.odds is not None and panel.odds.runs == 100
     text = panel.table.toPlainText()
     assert "damage table" not in text and "Renown" in text  # no campaign battle: no table
@@ -83,14 +94,55 @@ def test_odds_of_a_built_in_battle_and_stopping_a_long_run(
 
     def press_stop(odds: object) -> None:
         shown(odds)  # type: ignore[arg-type]
-        panel.run_or_stop()  # the Stop button, pressed while the figures come in
+        if panel.running:
+            panel.run_or_stop()  # the Stop button, pressed while the figures come in
 
     monkeypatch.setattr(panel, "show_odds", press_stop)
     panel.runs.setValue(5000)
     panel.run()
-    assert panel.odds is not None and panel.odds.runs == 50
-    assert "Stopped after 50 of 5000 battles" in panel.table.toPlainText()
+    _finished(qtbot, panel)
+    assert panel.odds is not None and 50 <= panel.odds.runs < 5000
+    assert f"Stopped after {panel.odds.runs} of 5000 battles" in panel.table.toPlainText()
     assert panel.go.text() == "Run" and not panel.running
+
+
+def test_sampling_runs_off_the_gui_thread_with_progress(
+    window: MainWindow, qtbot: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The battles are fought off the GUI thread: sampling that waits for a gate only a
+    timer on the GUI thread's event loop opens still finishes (on the GUI thread it would
+    wait for ever), and the progress bar follows the battles."""
+    import ui.tacticalodds as module
+
+    gate = threading.Event()
+    real = module.simulate
+    threads: list[threading.Thread] = []
+
+    def gated(*args: Any, **kwargs: Any) -> TacticalOdds:
+        threads.append(threading.current_thread())
+        if not gate.wait(60):
+            raise ValueError("the GUI thread's event loop never ran the timer")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, "simulate", gated)
+    panel = window.tactical_odds
+    panel.battle.combo.setCurrentIndex(
+        panel.battle.combo.findData(str(builtin_battles()["surface-example"]))
+    )
+    panel.runs.setValue(100)
+    seen: list[int] = []
+    panel.progress.valueChanged.connect(seen.append)
+    timer = QTimer()
+    timer.setSingleShot(True)
+    timer.timeout.connect(gate.set)
+    panel.run()
+    assert panel.running and panel.go.text() == "Stop"  # run() came back at once
+    timer.start(0)
+    _finished(qtbot, panel)
+    assert gate.is_set() and threads and threads[0] is not threading.main_thread()
+    assert panel.odds is not None and panel.odds.runs == 100
+    assert 50 in seen and 100 in seen
+    assert "100 battles" in panel.table.toPlainText()
 
 
 def test_a_typed_roll_not_entered_stops_the_battle_and_says_so(

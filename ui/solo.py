@@ -1,0 +1,303 @@
+"""Solo play in the app: the computer opponent (campaign/opponent, docs/computer-opponent.md).
+
+A *Solo* menu offers **New solo game…** (the player's side and the computer's strength),
+**Computer plays…** (which nations the computer commands in this game), **Suggest orders**
+(the computer's orders for the nation in the orders panel, put there to be edited, one
+undo away) and **Computer gives its orders now**. The nations the computer commands are
+kept in the game file; at the start of each turn it gives their orders itself. A *Score*
+tab beside the turn report shows the solo score and why the viewed team's orders were
+given. Anything that takes more than a second shows a progress bar.
+
+Wired into the main window by :func:`install` (a few lines in ui/mainwindow.py).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtWidgets import (
+    QApplication,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QProgressDialog,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from campaign import paths
+from campaign.engine import Campaign
+from campaign.opponent import LEVELS
+from campaign.opponent.play import advise
+from campaign.orders import Orders, OrdersError
+from campaign.scenario import load_scenario
+from campaign.score import format_score, game_score
+
+if TYPE_CHECKING:
+    from .mainwindow import MainWindow
+
+#: the game-file meta key holding the computer's nations: {nation: level}
+SEATS_KEY = "computer_seats"
+LEVEL_NAMES = {"novice": "Novice", "captain": "Captain", "admiral": "Admiral"}
+SIDE_NAMES = {"allies": "Allies", "axis": "Axis"}
+
+
+class SoloDialog(QDialog):
+    """New solo game: the player's side and the computer's strength."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("New solo game")
+        layout = QVBoxLayout(self)
+        layout.addWidget(
+            QLabel(
+                "The 1942 campaign against the computer. You give the orders of every "
+                "nation of your side; the computer plays the others (neutrals too)."
+            )
+        )
+        form = QFormLayout()
+        self.side = QComboBox()
+        for key, name in SIDE_NAMES.items():
+            self.side.addItem(name, key)
+        self.level = _level_box()
+        form.addRow("Your side", self.side)
+        form.addRow("Computer's strength", self.level)
+        layout.addLayout(form)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+
+
+class SeatsDialog(QDialog):
+    """Computer plays…: a check box per nation, and the strength."""
+
+    def __init__(
+        self, nations: list[tuple[str, str]], seats: dict[str, str], parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Computer plays…")
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel("The computer gives these nations' orders each turn:"))
+        self.boxes: dict[str, QCheckBox] = {}
+        for nation, name in nations:
+            box = QCheckBox(name)
+            box.setChecked(nation in seats)
+            self.boxes[nation] = box
+            layout.addWidget(box)
+        form = QFormLayout()
+        self.level = _level_box(next(iter(seats.values()), "admiral"))
+        form.addRow("Strength", self.level)
+        layout.addLayout(form)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+
+    def seats(self) -> dict[str, str]:
+        level = str(self.level.currentData())
+        return {n: level for n, box in self.boxes.items() if box.isChecked()}
+
+
+def _level_box(chosen: str = "admiral") -> QComboBox:
+    box = QComboBox()
+    for key in LEVELS:
+        box.addItem(LEVEL_NAMES.get(key, key), key)
+    box.setCurrentIndex(max(box.findData(chosen), 0))
+    return box
+
+
+class Solo(QObject):
+    """The Solo menu, the computer's seats and the Score tab of one main window."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        self.session = window.session
+        menu = window.menuBar().addMenu("&Solo")
+        self.menu = menu
+        menu.addAction("&New solo game…", self.new_solo_game)
+        menu.addAction("&Computer plays…", self.choose_seats)
+        self.suggest_action = menu.addAction("&Suggest orders", self.suggest)
+        self.suggest_action.setStatusTip(
+            "The computer's orders for the nation in the orders panel, to edit"
+        )
+        menu.addAction("Computer gives its orders &now", lambda: self.give_orders(force=True))
+        self.score = QTextBrowser()
+        window.report.tabs.addTab(self.score, "Score")
+        self.session.gameChanged.connect(self._turn_started)
+        self.session.stateChanged.connect(self._turn_started)
+        self.session.stateChanged.connect(self.refresh_score)
+        self.session.gameChanged.connect(self.refresh_score)
+        self.session.ordersChanged.connect(lambda _n: self.refresh_score())
+        window.report.viewerChanged.connect(lambda _n: self.refresh_score())
+        self.refresh_score()
+
+    # -- the computer's seats (kept in the game file) -------------------------------------------
+    def seats(self) -> dict[str, str]:
+        if not self.session.is_open:
+            return {}
+        text = self.session.require().game.meta(SEATS_KEY)
+        try:
+            data = json.loads(text) if text else {}
+        except json.JSONDecodeError:
+            return {}
+        teams = set(self.session.board().teams())
+        if not isinstance(data, dict):
+            return {}
+        return {str(n): str(lv) for n, lv in data.items() if n in teams and str(lv) in LEVELS}
+
+    def set_seats(self, seats: dict[str, str]) -> None:
+        self.session.require().game.set_meta(SEATS_KEY, json.dumps(seats, sort_keys=True))
+
+    # -- actions -----------------------------------------------------------------------------------
+    def new_solo_game(self) -> None:
+        if not self.window.maybe_save():
+            return
+        dialog = SoloDialog(self.window)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return
+        self.start_solo_game(str(dialog.side.currentData()), str(dialog.level.currentData()))
+
+    def start_solo_game(self, side: str, level: str) -> None:
+        """A new 1942 game with the computer playing every nation not of ``side``."""
+        self.session.new_game(load_scenario(paths.scenario_dir("1942")))
+        board = self.session.board()
+        mine = [n for n in board.teams() if board.side(n) == side]
+        self.set_seats({n: level for n in board.teams() if n not in mine})
+        self.give_orders()
+        if mine:
+            index = self.window.orders.nation.findData(mine[0])
+            if index >= 0:
+                self.window.orders.nation.setCurrentIndex(index)
+            self.window.set_viewer(mine[0])
+        self.window.chart.fit_world()
+        self.refresh_score()
+
+    def choose_seats(self) -> None:
+        if not self.session.is_open:
+            return
+        board = self.session.board()
+        nations = [(n, str(board.nations[n]["name"])) for n in board.teams()]
+        dialog = SeatsDialog(nations, self.seats(), self.window)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return
+        self.set_seats(dialog.seats())
+        self.give_orders()
+
+    def suggest(self) -> None:
+        """The computer's orders for the orders panel's nation, as an undoable edit of its
+        draft (nothing is stored until the rules accept the draft, as for any edit)."""
+        editor = self.window.orders
+        nation = editor.current_nation
+        if not self.session.is_open or not nation or self.session.state.step != 0:
+            return
+        orders = self._compute(
+            [nation], lambda n, tell: advise(self._campaign, n, "admiral", None, tell)
+        )
+        if orders:
+            editor.edit(orders[nation], "Suggested orders")
+
+    def give_orders(self, force: bool = False) -> None:
+        """The computer gives the orders of its nations that have none this turn (all of
+        them with ``force``)."""
+        if not self.session.is_open or self.session.state.step != 0:
+            return
+        seats = self.seats()
+        if self.session.state.turn > self.session.scenario.meta.last_turn:
+            return
+        stored = self.session.all_orders()
+        due = [n for n in seats if force or n not in stored]
+        if not due:
+            return
+        computed = self._compute(
+            due, lambda n, tell: advise(self._campaign, n, seats[n], None, tell)
+        )
+        for nation, orders in computed.items():
+            problems = self.session.set_orders(nation, orders)
+            if problems:  # never expected: the computer's orders pass the same check
+                self.window.error(
+                    "The computer's orders were refused",
+                    "\n".join(str(p) for p in problems),
+                )
+                return
+            self.window.orders.drafts.pop(nation, None)
+        self.window.orders.refresh()
+
+    @property
+    def _campaign(self) -> Campaign:
+        return self.session.require()
+
+    def _compute(
+        self, nations: Iterable[str], make: Callable[[str, Callable[[str], None]], Orders]
+    ) -> dict[str, Orders]:
+        """Run ``make`` for each nation with a progress bar (shown after a second)."""
+        nations = list(nations)
+        progress = QProgressDialog("The computer is thinking…", "", 0, len(nations), self.window)
+        progress.setWindowTitle("Computer")
+        progress.setCancelButton(None)
+        progress.setWindowModality(Qt.WindowModality.WindowModal)
+        progress.setMinimumDuration(1000)
+        out: dict[str, Orders] = {}
+
+        def tell(text: str) -> None:
+            progress.setLabelText(text)
+            QApplication.processEvents()
+
+        try:
+            for i, nation in enumerate(nations):
+                progress.setValue(i)
+                try:
+                    out[nation] = make(nation, tell)
+                except OrdersError as exc:  # pragma: no cover - defensive
+                    self.window.error("The computer could not give orders", str(exc))
+                    return {}
+        finally:
+            progress.setValue(len(nations))
+            progress.close()
+        return out
+
+    def _turn_started(self) -> None:
+        if self.session.is_open and self.seats():
+            self.give_orders()
+
+    # -- the Score tab -----------------------------------------------------------------------------
+    def refresh_score(self) -> None:
+        if not self.session.is_open:
+            self.score.setPlainText("No game is open.")
+            return
+        campaign = self.session.require()
+        viewer = self.window.report.viewer
+        board = self.session.board()
+        side = board.side(viewer) if viewer else None
+        lines = ["Solo score (docs/computer-opponent.md)", ""]
+        if side == "neutral":
+            lines.append("A neutral is not scored.")
+        else:
+            lines += format_score(game_score(campaign), None, side)
+        seats = self.seats()
+        if seats:
+            names = ", ".join(str(board.nations[n]["name"]) for n in seats)
+            lines += ["", f"The computer plays: {names}."]
+        if viewer:
+            orders = campaign.orders().get(viewer)
+            if orders is not None and orders.reasons:
+                lines += ["", f"Why {board.name_of(viewer)}'s orders this turn:"]
+                lines += [f"  • {r.text}" for r in orders.reasons]
+        self.score.setPlainText("\n".join(lines))
+
+
+def install(window: MainWindow) -> Solo:
+    """Add the Solo menu and the Score tab to ``window``."""
+    return Solo(window)
