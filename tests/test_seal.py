@@ -325,6 +325,8 @@ def test_an_altered_file_accepted_by_game_control_is_logged(
         assert c.game.integrity.verified and c.game.name == "fixed by hand"
         found = [e for e in c.events("blue") if e.kind == "file_altered"]
         assert found and "the umpire renamed the game" in found[0].text
+        c.reopen_turn(found[0].turn - 1)  # undoing turns never undoes what the seal found
+        assert [e for e in c.events("blue") if e.kind == "file_altered"] == found
     code, text = cli(capsys, "reseal", str(game), "--reason", "again")
     assert code == 1 and "nothing to accept" in text
 
