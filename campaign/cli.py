@@ -21,7 +21,6 @@ from .cli_control import ControlCliError, add_commands
 from .csvdata import INT_RE, InputError, Problem
 from .dice import SeededDice
 from .engine import Campaign
-from .events import Event
 from .gamefile import GameFile, GameFileError, opened
 from .merchant_warfare import DEFAULT_SHORT_ROW, SHORT_ROW_READINGS
 from .naval_combat import CombatSide
@@ -213,7 +212,7 @@ def cmd_reseal(args: argparse.Namespace) -> int:
 def cmd_show(args: argparse.Namespace) -> int:
     with opened(args.game) as game:
         try:
-            events = [Event.from_row(r) for r in game.events()]
+            events = game.log()
             data = situation(game.scenario, game.state(), args.nation, events)
         except KeyError:
             valid = ", ".join(n["id"] for n in game.scenario.rows("nations"))

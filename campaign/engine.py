@@ -94,12 +94,12 @@ class Campaign:
         """The event log as the game now stands (:func:`~campaign.events.in_force`: not
         what a reopened turn set aside), as ``nation`` may see it (``None``: Game Control
         sees all)."""
-        everything = in_force(Event.from_row(r) for r in self.game.events())
+        everything = in_force(self.game.log())
         return visible([e for e in everything if turn is None or e.turn == turn], nation)
 
     def set_aside(self) -> list[Event]:
         """Events a reopened turn set aside (kept in the log for the audit)."""
-        everything = [Event.from_row(r) for r in self.game.events()]
+        everything = self.game.log()
         kept = {id(e) for e in in_force(everything)}
         return [e for e in everything if id(e) not in kept]
 
@@ -326,7 +326,7 @@ class Campaign:
         made from (docs/team-views.md). Its own orders for this turn, if stored, give its
         task forces and flags before they are resolved."""
         orders = self.orders().get(nation)
-        everything = in_force(Event.from_row(r) for r in self.game.events())
+        everything = in_force(self.game.log())
         return team_view(self.scenario, self.state, everything, nation, orders)
 
     def report(self, nation: str | None = None, turn: int | None = None) -> str:

@@ -420,6 +420,18 @@ class GameFile:
             args.append(turn)
         return list(self.db.query(sql + " ORDER BY seq", args))
 
+    def log(self) -> list[Event]:
+        """The whole event log, oldest first, as events (a row that cannot be read is
+        said in words)."""
+        out = []
+        for row in self.events():
+            try:
+                out.append(Event.from_row(row))
+            except (TypeError, ValueError, KeyError, AttributeError, RecursionError):
+                seq = row.get("seq")
+                raise GameFileError(f"{self.path} is damaged: event {seq} cannot be read") from None
+        return out
+
     def chain_head(self) -> tuple[int, str]:
         """The last link's number and head: what reports and team packs print."""
         return self.integrity.link, self.integrity.head
@@ -462,11 +474,10 @@ class GameFile:
                 continue
             if found or not isinstance(value, dict):
                 problems.append(f"{where} are not an orders object within the limits")
-        for row in self.events():
-            try:
-                Event.from_row(row)
-            except (TypeError, ValueError, KeyError, AttributeError, RecursionError):
-                problems.append(f"event {row.get('seq')} cannot be read")
+        try:
+            self.log()
+        except GameFileError as exc:
+            problems.append(str(exc).removeprefix(f"{self.path} is damaged: "))
         return problems
 
     # -- writing -----------------------------------------------------------------------
