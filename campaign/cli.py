@@ -18,6 +18,8 @@ from typing import Any, TextIO
 from . import __version__, calculator, paths
 from .cli_ai import add_commands as add_ai_commands
 from .cli_control import ControlCliError, add_commands
+from .cli_seats import SeatsCliError
+from .cli_seats import add_commands as add_seat_commands
 from .csvdata import INT_RE, InputError, Problem
 from .dice import SeededDice
 from .engine import Campaign
@@ -29,6 +31,7 @@ from .orders import LIMITS as ORDERS_LIMITS
 from .orders import Choices, OrderProblem, OrdersError, load_orders, parse_orders
 from .reports import format_situation, format_team_view, situation
 from .scenario import Scenario, load_scenario, write_scenario
+from .snapshot import scenario_from_game
 from .tactical import RULE_SETS, BattleSetup, SetupError, find_setup, ignored_conditions
 from .tactical import run as run_battle
 from .tactical.outcome import in_rule_set_terms
@@ -239,11 +242,19 @@ def cmd_view(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    notes: list[str] = []
     with opened(args.game) as game:
-        written = write_scenario(game.scenario, args.folder)
+        scenario = game.scenario
+        if args.position:  # the game as it stands, at the start of its current turn
+            scenario, notes = scenario_from_game(scenario, game.turn_start(game.state().turn))
+        written = write_scenario(scenario, args.folder)
     if args.json:
-        _print_json({"folder": str(args.folder), "files": [p.name for p in written]})
+        _print_json(
+            {"folder": str(args.folder), "files": [p.name for p in written], "notes": notes}
+        )
     else:
+        for note in notes:
+            _say(f"Note: {note}")
         _say(f"Exported {len(written)} files to {args.folder}")
     return EXIT_OK
 
@@ -464,27 +475,6 @@ def cmd_report(args: argparse.Namespace) -> int:
                 return EXIT_INVALID
             if not campaign.game.integrity.verified:
                 _say(f"\nWARNING — {campaign.game.integrity.summary()}", file=sys.stderr)
-    return EXIT_OK
-
-
-def cmd_seats(args: argparse.Namespace) -> int:
-    from .board import Board
-    from .seats import reissue, seat_codes
-
-    with opened(args.game) as game:
-        teams = Board(game.scenario, game.state()).teams()
-        names = game.scenario.by_id("nations")
-        if args.reissue:
-            if args.reissue not in teams:
-                raise CliError(f"unknown team '{args.reissue}'; valid: " + ", ".join(teams))
-            reissue(game, args.reissue)
-        codes = seat_codes(game, teams)
-    if args.json:
-        _print_json([{"nation": n, "name": names[n]["name"], "code": codes[n]} for n in teams])
-    else:
-        width = max(len(str(names[n]["name"])) for n in teams)
-        for n in teams:
-            _say(f"{names[n]['name']!s:<{width}}  {codes[n]}")
     return EXIT_OK
 
 
@@ -740,6 +730,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("export", cmd_export, "write a game's scenario as CSV files into a folder")
     p.add_argument("game")
     p.add_argument("folder")
+    p.add_argument(
+        "--position",
+        action="store_true",
+        help="the game's position at the start of its current turn, as a new scenario",
+    )
 
     p = add("import", cmd_import, "make a new game from a scenario folder")
     p.add_argument("folder")
@@ -779,10 +774,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--nation", help="a team's view (fog of war); default: Game Control")
     p.add_argument("--turn", type=_whole, help="which turn (default: the last resolved)")
 
-    p = add("seats", cmd_seats, "each team's seat code (made the first time they are asked for)")
-    p.add_argument("game")
-    p.add_argument("--reissue", metavar="NATION", help="give this team a new code first")
-
+    add_seat_commands(add)  # the room: seats, serve, clock
     add_commands(add)  # Game Control's table: edit, audit, rule, pack, handoff
     add_ai_commands(add)  # the computer opponent: ai, play
 
@@ -911,7 +903,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             _say(f"Orders refused — {exc}", file=sys.stderr)
         return EXIT_INVALID
-    except (CliError, ControlCliError, GameFileError) as exc:
+    except (CliError, ControlCliError, SeatsCliError, GameFileError) as exc:
         if getattr(args, "json", False):
             _print_json({"error": str(exc)})
         else:

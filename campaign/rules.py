@@ -797,6 +797,13 @@ _KIND_NAMES = {
 }
 
 
+def problem_in_words(board: Board, orders: Orders | None, problem: OrderProblem) -> str:
+    """A problem as the app and the team seats show it: its order named in words
+    (:func:`order_in_words`, when the orders could be read), the message, the rule."""
+    where = order_in_words(board, orders, problem.order) if orders is not None else problem.order
+    return f"{where}: {problem.message} ({problem.rule})"
+
+
 def order_in_words(board: Board, orders: Orders, order: str) -> str:
     """Which order a problem is about, as a person names it ("Task force 'TF 17'",
     "Escort on Halifax – UK", "Operation 2: sea control in the Natuna Sea") instead of the

@@ -452,6 +452,45 @@ class Draft:
         ops = tuple(RemoveRow(table, r) for r in rows)
         return Edit(f"Delete {len(rows)} {_plural(table, len(rows))}", ops)
 
+    def clear_edit(self, table: str, cells: Iterable[tuple[int, str]]) -> Edit:
+        """Empty these cells (row, column), as one edit."""
+        ops = tuple(
+            SetCell(table, row, column, "")
+            for row, column in sorted(set(cells))
+            if self.cell(table, row, column)
+        )
+        return Edit(f"Clear {len(ops)} cell{'s' if len(ops) != 1 else ''}", ops)
+
+    def paste_edit(self, table: str, row: int, column: int, block: Sequence[Sequence[str]]) -> Edit:
+        """A block of cells (from a spreadsheet) pasted with its top left at ``row`` and
+        the ``column``-th column; rows past the last become new records (defaults and fresh
+        ids under what is pasted). Cells past the last column are left out. Ids pasted over
+        are set, not renamed: nothing that refers to them follows."""
+        names = SCHEMAS[table].names
+        ops: list[Op] = []
+        length = len(self.rows[table])
+        taken = set(self.ids(table))
+        for i, values in enumerate(block):
+            cells = list(values[: max(0, len(names) - column)])
+            at = row + i
+            if at < length:
+                ops += [
+                    SetCell(table, at, names[column + j], text)
+                    for j, text in enumerate(cells)
+                    if self.cell(table, at, names[column + j]) != text
+                ]
+                continue
+            new = self.default_row(table)
+            if "id" in names:
+                new[names.index("id")] = _fresh(_singular(table).replace(" ", "_"), taken)
+            new[column : column + len(cells)] = cells
+            if "id" in names:
+                taken.add(new[names.index("id")].strip())
+            ops.append(InsertRow(table, at, tuple(new)))
+        added = sum(1 for op in ops if isinstance(op, InsertRow))
+        tail = f" ({added} new {_plural(table, added)})" if added else ""
+        return Edit(f"Paste {len(block)} row{'s' if len(block) != 1 else ''}{tail}", tuple(ops))
+
     def meta_edit(self, key: str, text: str) -> Edit:
         if key.startswith("options."):
             old = self.options.get(key.removeprefix("options."), "")
@@ -676,8 +715,8 @@ class Draft:
             value: Any = int(text) if kind is int and INT_RE.fullmatch(text.strip()) else text
             lines.append(f"{key} = {_toml(value)}")
         for key in self.meta:
-            if key not in kinds:
-                lines.append(f"{key} = {_toml(self.meta[key])}")
+            if key not in kinds and self.meta[key]:
+                lines.append(f"{_toml_key(key)} = {_toml(self.meta[key])}")
         if self.options:
             lines += ["", "[options]"]
             for name in sorted(self.options):

@@ -255,3 +255,20 @@ def test_a_copy_of_a_scenario_keeps_its_own_world(mini_copy: Path, tmp_path: Pat
     draft.save(tmp_path / "again")
     assert files_of(tmp_path / "again") == files_of(mini_copy)
     shutil.rmtree(tmp_path / "again")
+
+
+def test_a_pasted_block_sets_cells_and_adds_records_with_fresh_ids(mini_copy: Path) -> None:
+    draft = Draft.open(mini_copy)
+    before = snapshot(draft)
+    last = len(draft.rows["bases"]) - 1
+    edit = draft.paste_edit("bases", last, 1, [["Rock of Ages", "red"], ["Gull Isle"], ["Tern"]])
+    undo = draft.apply(edit)
+    assert draft.cell("bases", last, "name") == "Rock of Ages"
+    assert draft.ids("bases")[-2:] == ["base", "base_2"]
+    assert [draft.cell("bases", r, "name") for r in (last + 1, last + 2)] == ["Gull Isle", "Tern"]
+    draft.apply(undo)
+    assert snapshot(draft) == before
+    too_wide = draft.paste_edit("lsp", 0, 2, [["7", "extra", "cells"]])
+    assert too_wide.ops == (SetCell("lsp", 0, "points", "7"),)
+    cleared = draft.clear_edit("units", [(0, "notes"), (0, "notes"), (1, "notes")])
+    assert [op.row for op in cleared.ops if isinstance(op, SetCell)] == [0]

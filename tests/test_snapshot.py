@@ -98,3 +98,12 @@ def test_a_turn_in_progress_is_refused(mini_dir: Path, tmp_path: Path) -> None:
             scenario_from_game(c.scenario, c.state)
         scenario, notes = scenario_from_game(c.scenario, c.game.turn_start(1))
     assert scenario.meta.first_turn == 1 and notes == []
+
+
+def test_the_command_line_exports_a_games_position(played: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "position"
+    assert main(["export", str(played), str(folder), "--position"]) == 0
+    meta = load_scenario(folder).meta
+    assert meta.first_turn == TURNS + 1 and meta.id == "1942_turn_5"
+    assert main(["export", str(played), str(tmp_path / "as-set-up")]) == 0
+    assert load_scenario(tmp_path / "as-set-up").meta.first_turn == 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEventLoop, QSettings, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent, QUndoStack
@@ -57,6 +58,10 @@ from .session import GameSession, discard_recovery
 from .tacticalodds import ComingBattle, TacticalOddsPanel
 from .turnbar import TurnBar
 
+if TYPE_CHECKING:  # made when first asked for (the seats bring in the web server)
+    from .clockwindow import ClockWindow
+    from .seats import SeatsDialog
+
 THEATRES = (
     "Pacific",
     "Atlantic",
@@ -106,6 +111,8 @@ class MainWindow(QMainWindow):
         self.setCorner(Qt.Corner.TopRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
         self._sized = False
         self.documents: list[DocumentWindow] = []
+        self.seats_dialog: SeatsDialog | None = None  # Game → Open team seats
+        self.clock_window: ClockWindow | None = None  # Game → Phase clock
 
         self.orders = OrdersEditor(self.session, self.undo)
         self.details = DetailsPanel(self.session)
@@ -288,6 +295,19 @@ class MainWindow(QMainWindow):
             "&Rule on Advantage Cards…",
             self.show_rulings,
             tip="Cards played for 'some other advantage' awaiting Game Control's ruling",
+        )
+        game.addSeparator()
+        self._action(
+            game,
+            "Open team &seats…",
+            self.open_seats,
+            tip="Each team joins from its own browser with its seat code and submits its orders",
+        )
+        self._action(
+            game,
+            "Phase &clock…",
+            self.open_clock,
+            tip="The phase clock, full screen for a projector",
         )
 
         view = bar.addMenu("&View")
@@ -743,6 +763,27 @@ class MainWindow(QMainWindow):
             self.control.pending_list.setCurrentRow(0)
         else:
             self.statusBar().showMessage("No Advantage Card awaits a ruling.", 4000)
+
+    def open_seats(self) -> None:
+        """The team seats window (made once: it keeps the server it runs)."""
+        from .seats import SeatsDialog, SeatsWatch
+
+        if not self.session.is_open:
+            return
+        if self.seats_dialog is None:
+            watch = SeatsWatch(self.session, self)
+            self.seats_dialog = SeatsDialog(self.session, watch, self)
+        self.seats_dialog.refresh()
+        self.seats_dialog.show()
+        self.seats_dialog.raise_()
+
+    def open_clock(self) -> None:
+        from .clockwindow import ClockWindow
+
+        if self.clock_window is None:
+            self.clock_window = ClockWindow(self.session, parent=self)
+        self.clock_window.show()
+        self.clock_window.raise_()
 
     def export_team_packs(self) -> None:
         if not self.session.is_open:

@@ -230,6 +230,7 @@ class OrdersEditor(QWidget):
         self.save_button.clicked.connect(lambda: self.save_file())
         session.gameChanged.connect(self._game_changed)
         session.stateChanged.connect(self._state_changed)
+        session.ordersArrived.connect(self._arrived)
         self._game_changed()
 
     # -- the draft ---------------------------------------------------------------------------
@@ -349,6 +350,12 @@ class OrdersEditor(QWidget):
         self.team = None
         self._fill_nations()
         self.setEnabled(self.session.is_open)
+        self.refresh()
+
+    def _arrived(self, nations: list[str]) -> None:
+        """Orders a team submitted from its seat replace the draft shown for it."""
+        for nation in nations:
+            self.drafts.pop(nation, None)
         self.refresh()
 
     def _state_changed(self) -> None:

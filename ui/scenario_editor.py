@@ -15,6 +15,8 @@ this game* makes a draft of a game's position instead.
 
 from __future__ import annotations
 
+import csv
+import io
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
@@ -35,6 +37,8 @@ from PySide6.QtGui import (
     QBrush,
     QCloseEvent,
     QColor,
+    QGuiApplication,
+    QKeyEvent,
     QKeySequence,
     QShowEvent,
     QUndoCommand,
@@ -72,7 +76,7 @@ from PySide6.QtWidgets import (
 from campaign import paths
 from campaign.csvdata import Column, InputError, Problem, describe
 from campaign.options import RULE_OPTIONS
-from campaign.scenario import META_FILE, PERIODS, Scenario
+from campaign.scenario import META_FILE, META_KEYS, PERIODS, Scenario
 from campaign.scenario_edit import (
     SCHEMAS,
     Check,
@@ -89,6 +93,7 @@ from campaign.scenario_edit import (
 )
 from campaign.snapshot import scenario_from_game
 from campaign.units import NAVAL_RANGE
+from campaign.untrusted import escaped
 from campaign.validation import REF_TABLES
 
 from .dialogs import save_first
@@ -166,7 +171,8 @@ class RecordsModel(QAbstractTableModel):
         text = self.rows[index.row()][index.column()]
         problems = self.cell_problems.get((index.row(), index.column()), [])
         if role == Qt.ItemDataRole.DisplayRole:
-            shown = text.replace("\r", "").replace("\n", " ⏎ ")
+            # a control or a bidirectional override is shown written out, never obeyed
+            shown = escaped(text.replace("\r", "").replace("\n", " ⏎ "))
             return shown if len(shown) <= SHOWN_CHARS else shown[: SHOWN_CHARS - 1] + "…"
         if role == Qt.ItemDataRole.EditRole:
             return text
@@ -308,6 +314,25 @@ class ChoiceDelegate(QStyledItemDelegate):
         model.setData(index, value, Qt.ItemDataRole.EditRole)
 
 
+class RecordsView(QTableView):
+    """A table that copies, pastes and clears blocks of cells as a spreadsheet does
+    (tab-separated text: what spreadsheets put on the clipboard)."""
+
+    def __init__(self, page: TablePage) -> None:
+        super().__init__()
+        self.page = page
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.matches(QKeySequence.StandardKey.Copy):
+            self.page.copy_cells()
+        elif event.matches(QKeySequence.StandardKey.Paste):
+            self.page.paste_cells()
+        elif event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace) and not event.modifiers():
+            self.page.clear_cells()
+        else:
+            super().keyPressEvent(event)
+
+
 class TablePage(QWidget):
     """One kind of record: a filter, the record buttons and the table."""
 
@@ -326,6 +351,7 @@ class TablePage(QWidget):
         self.add_button = QPushButton("Add")
         self.duplicate_button = QPushButton("Duplicate")
         self.delete_button = QPushButton("Delete")
+        self.editor = editor
         self.add_button.clicked.connect(editor.add_record)
         self.duplicate_button.clicked.connect(editor.duplicate_records)
         self.delete_button.clicked.connect(editor.delete_records)
@@ -334,7 +360,7 @@ class TablePage(QWidget):
         top.addWidget(self.filter, 1)
         for button in (self.add_button, self.duplicate_button, self.delete_button):
             top.addWidget(button)
-        self.view = QTableView()
+        self.view = RecordsView(self)
         self.view.setModel(self.proxy)
         self.view.setItemDelegate(ChoiceDelegate(editor, table))
         self.view.setAlternatingRowColors(True)
@@ -381,6 +407,42 @@ class TablePage(QWidget):
         if not rows and current is not None:
             rows = {current}
         return sorted(r for r in rows if 0 <= r < len(self.model.rows))
+
+    def selected_cells(self) -> list[tuple[int, int]]:
+        """(row, column) of the selected cells, as the table's, in reading order."""
+        chosen = self.view.selectionModel().selectedIndexes() or [self.view.currentIndex()]
+        cells = {(self.proxy.mapToSource(i).row(), i.column()) for i in chosen if i.isValid()}
+        return sorted(cells)
+
+    def copy_cells(self) -> None:
+        """The selected block as tab-separated text on the clipboard."""
+        cells = self.selected_cells()
+        if not cells:
+            return
+        rows = sorted({r for r, _ in cells})
+        columns = sorted({c for _, c in cells})
+        chosen = set(cells)
+        out = io.StringIO()
+        writer = csv.writer(out, delimiter="\t", lineterminator="\n")
+        for r in rows:
+            writer.writerow([self.model.rows[r][c] if (r, c) in chosen else "" for c in columns])
+        QGuiApplication.clipboard().setText(out.getvalue())
+
+    def paste_cells(self) -> None:
+        """Tab-separated text from the clipboard, its top left at the current cell."""
+        row, column = self.current_row(), self.view.currentIndex().column()
+        text = QGuiApplication.clipboard().text()
+        if not text:
+            return
+        block = [r for r in csv.reader(io.StringIO(text), delimiter="\t") if r]
+        if row is None:
+            row, column = len(self.model.rows), 0
+        self.editor.push(self.editor.draft.paste_edit(self.table, row, max(column, 0), block))
+
+    def clear_cells(self) -> None:
+        names = SCHEMAS[self.table].names
+        cells = [(r, names[c]) for r, c in self.selected_cells()]
+        self.editor.push(self.editor.draft.clear_edit(self.table, cells))
 
     def select(self, row: int, column: int = 0) -> None:
         """Show and select a cell (the filter is cleared when it hides the row)."""
@@ -456,13 +518,37 @@ class SettingsPage(QScrollArea):
             widget.setToolTip(option.meaning)
             self.fields[key] = widget
             form.addRow(name, widget)
+        self.form = form
+        #: the keys of settings the format does not have, shown so they can be cleared
+        self.unknown: list[str] = []
         inner = QWidget()
         inner.setLayout(form)
         self.setWidget(inner)
         self.setWidgetResizable(True)
 
+    def _show_unknown(self) -> None:
+        """A row for each setting or option in the file that the format does not have (the
+        validator refuses them): clear it to leave it out."""
+        draft = self.editor.draft
+        known = {key for key, *_ in META_KEYS}
+        unknown = [k for k in draft.meta if k not in known and draft.meta[k]]
+        unknown += [f"options.{n}" for n in draft.options if n not in RULE_OPTIONS]
+        if unknown == self.unknown:
+            return
+        for key in self.unknown:
+            self.form.removeRow(self.fields.pop(key))
+        self.unknown = unknown
+        for key in unknown:
+            line = QLineEdit()
+            line.setPlaceholderText("cleared: left out")
+            line.editingFinished.connect(lambda k=key, w=line: self.editor.edit_meta(k, w.text()))
+            self.tips[key] = "not a setting of scenario.toml: clear it to leave it out"
+            self.fields[key] = line
+            self.form.addRow(f"{key} (unknown)", line)
+
     def refresh(self) -> None:
         """Show the draft's settings (after an edit, an undo, another draft)."""
+        self._show_unknown()
         draft = self.editor.draft
         for key, widget in self.fields.items():
             if key.startswith("options."):
@@ -703,6 +789,13 @@ class ScenarioEditor(QMainWindow):
         self._action(edit, "&Add a record", self.add_record, "Ctrl+Shift+N")
         self._action(edit, "&Duplicate", self.duplicate_records, "Ctrl+D")
         self._action(edit, "De&lete…", self.delete_records, "Ctrl+Del")
+        edit.addSeparator()
+        for text, name in (
+            ("&Copy cells\tCtrl+C", "copy_cells"),
+            ("&Paste cells\tCtrl+V", "paste_cells"),
+            ("Clear cells\tDel", "clear_cells"),
+        ):
+            self._action(edit, text, partial(self._on_page, name))
         self._action(edit, "&Filter rows", self._focus_filter, QKeySequence.StandardKey.Find)
         self._action(edit, "Next &problem", self.next_problem, "F8")
 
@@ -941,6 +1034,12 @@ class ScenarioEditor(QMainWindow):
         table = self.current_table()
         if table is not None:
             self.pages[table].size_columns()
+
+    def _on_page(self, method: str) -> None:
+        """Copy, paste or clear on the table shown (the Edit menu's cell entries)."""
+        table = self.current_table()
+        if table is not None:
+            getattr(self.pages[table], method)()
 
     def _focus_filter(self) -> None:
         table = self.current_table()

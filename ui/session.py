@@ -31,7 +31,7 @@ from campaign.gamefile import SUFFIX, GameFile
 from campaign.losses import LossPolicy, SpreadLosses
 from campaign.operations import BattleChoice
 from campaign.orders import OrderProblem, Orders, OrdersError
-from campaign.rules import order_in_words
+from campaign.rules import problem_in_words
 from campaign.scenario import Scenario, load_scenario
 from campaign.state import GameState
 from campaign.tactical import BattleSetup, TacticalBattle
@@ -57,6 +57,7 @@ class GameSession(QObject):
     eventsAdded = Signal(list)  # new events (list[Event]) from a resolved step
     dirtyChanged = Signal(bool)
     stepResolved = Signal(int)  # the step number just resolved
+    ordersArrived = Signal(list)  # nations whose orders another program stored (the seats)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -201,14 +202,19 @@ class GameSession(QObject):
         self.ordersChanged.emit(nation)
         return []
 
+    def orders_arrived(self, nations: list[str]) -> None:
+        """Orders stored in this game by another program (the team seats): the views of
+        those nations' orders are out of date."""
+        self._set_dirty(True)
+        self.ordersArrived.emit(nations)
+        for nation in nations:
+            self.ordersChanged.emit(nation)
+
     def problem_text(self, problem: OrderProblem, orders: Orders | None = None) -> str:
         """A problem in words, its order named as a person names it (not the file's
         ``task_forces[0]``); ``orders`` are those checked (default: the stored ones)."""
         orders = orders or self.all_orders().get(problem.nation)
-        where = problem.order
-        if orders is not None:
-            where = order_in_words(self.board(), orders, problem.order)
-        return f"{where}: {problem.message} ({problem.rule})"
+        return problem_in_words(self.board(), orders, problem)
 
     def clear_orders(self, nation: str) -> None:
         self.require().clear_orders(nation)

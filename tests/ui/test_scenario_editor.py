@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QItemSelectionModel, QPoint, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QComboBox, QLineEdit, QMessageBox
 
@@ -400,3 +400,66 @@ def test_the_map_follows_the_draft_redrawing_only_what_moved(editor: ScenarioEdi
     editor.undo.undo()
     editor.check_now()
     assert "midway" in chart.bases and chart.bases["midway"] is not symbol
+
+
+def test_blocks_of_cells_copy_paste_and_clear_as_in_a_spreadsheet(editor: ScenarioEditor) -> None:
+    editor.open_builtin("1942")
+    editor.show_kind("air_ranges")
+    page = editor.pages["air_ranges"]
+    view = page.view
+    rows = len(editor.draft.rows["air_ranges"])
+    page.select(0, 2)
+    view.selectionModel().select(page.proxy.index(1, 3), QItemSelectionModel.SelectionFlag.Select)
+    view.selectionModel().select(page.proxy.index(0, 3), QItemSelectionModel.SelectionFlag.Select)
+    view.selectionModel().select(page.proxy.index(1, 2), QItemSelectionModel.SelectionFlag.Select)
+    QTest.keyClick(view, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    first = editor.draft.record("air_ranges", 0)
+    second = editor.draft.record("air_ranges", 1)
+    assert QApplication.clipboard().text() == (
+        f"{first['from_turn']}\t{first['range']}\n{second['from_turn']}\t{second['range']}\n"
+    )
+    QApplication.clipboard().setText("usa\tland\t3\t2\nuk\tland\t5\t1\n")
+    page.select(rows - 1, 0)
+    QTest.keyClick(view, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
+    assert len(editor.draft.rows["air_ranges"]) == rows + 1  # the second row is a new one
+    assert editor.draft.rows["air_ranges"][-2:] == [
+        ["usa", "land", "3", "2"],
+        ["uk", "land", "5", "1"],
+    ]
+    assert editor.undo_action.text() == "&Undo Paste 2 rows (1 new air range)"
+    page.select(rows, 3)
+    QTest.keyClick(view, Qt.Key.Key_Delete)
+    assert editor.draft.cell("air_ranges", rows, "range") == ""
+    assert any((p.row, p.field) == (rows + 2, "range") for p in editor.check_now().problems)
+    editor.undo.undo()
+    editor.undo.undo()
+    assert len(editor.draft.rows["air_ranges"]) == rows
+    assert editor.check_now().problems == []
+
+
+def test_text_that_would_reorder_itself_is_shown_written_out(editor: ScenarioEditor) -> None:
+    editor.open_builtin("1942")
+    editor.edit_cell("bases", 0, "name", "Scapa\u202eFlow")
+    model = editor.pages["bases"].model
+    shown = model.data(model.index(0, 1), Qt.ItemDataRole.DisplayRole)
+    assert shown == "Scapa\\u202eFlow"
+    assert model.data(model.index(0, 1), Qt.ItemDataRole.EditRole) == "Scapa\u202eFlow"
+    assert any(p.field == "name" and p.row == 2 for p in editor.check_now().problems)
+
+
+def test_a_setting_the_format_does_not_have_can_be_cleared(
+    editor: ScenarioEditor, tmp_path: Path
+) -> None:
+    folder = tmp_path / "odd"
+    shutil.copytree(paths.scenario_dir("1942"), folder)
+    with (folder / "scenario.toml").open("a", encoding="utf-8") as toml:
+        toml.write('author = "me"\n')
+    assert editor.open_folder(folder)
+    problems = editor.check_now().problems
+    assert [(p.file, p.field) for p in problems] == [("scenario.toml", "author")]
+    field = editor.settings.fields["author"]
+    assert isinstance(field, QLineEdit) and field.text() == "me"
+    field.clear()
+    field.editingFinished.emit()
+    assert editor.check_now().problems == []
+    assert "author" not in editor.settings.fields

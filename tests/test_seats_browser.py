@@ -1,0 +1,145 @@
+"""A team's seat in a real browser: Debian's headless Chromium, driven by selenium through
+Debian's chromedriver (nothing is downloaded). The team opens its pack's join link, joins,
+reads its pages, has orders refused with the rules' words, submits good ones, and the game
+file holds them.
+
+Skipped, saying why, where Chromium or its driver is not installed (README Quick start
+installs both: ``apt-get install chromium chromium-driver``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from campaign import seats
+from campaign.gamefile import GameFile, opened
+from campaign.scenario import load_scenario
+from campaign.seatserver import SeatServer
+from campaign.teampack import join_url
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--window-size=1280,900",
+)
+
+pytestmark = pytest.mark.skipif(
+    not (CHROMIUM.is_file() and CHROMEDRIVER.is_file()),
+    reason="the real-browser test needs Debian's chromium and chromium-driver "
+    "(/usr/bin/chromium, /usr/bin/chromedriver): apt-get install -y chromium chromium-driver",
+)
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium.webdriver.chrome.service import Service
+
+    os.environ["SE_OFFLINE"] = "true"  # selenium's own driver manager never downloads
+    profile = tempfile.mkdtemp(prefix="seats-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in (*FLAGS, f"--user-data-dir={profile}"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    driver.set_page_load_timeout(60)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture
+def served(tmp_path: Path, mini_dir: Path) -> Iterator[tuple[SeatServer, Path, str]]:
+    game = tmp_path / "room.seacontrol"
+    GameFile.create(game, load_scenario(mini_dir)).close()
+    with opened(game) as g:
+        code = seats.seat_codes(g, ["blue", "red"])["blue"]
+    server = SeatServer(game, port=0)
+    server.start()
+    try:
+        yield server, game, code
+    finally:
+        server.stop()
+
+
+def test_a_team_joins_in_a_browser_and_its_orders_reach_the_game_file(
+    browser: Any, served: tuple[SeatServer, Path, str]
+) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    server, game, code = served
+    wait = WebDriverWait(browser, 60)
+
+    browser.get(join_url(server.url, code))  # the team pack's QR code
+    assert browser.find_element(By.ID, "code").get_attribute("value") == code
+    browser.find_element(By.ID, "join").click()
+    wait.until(lambda b: b.current_url.endswith("/team"))
+    assert "Blueland" in browser.find_element(By.TAG_NAME, "h1").text
+    assert browser.find_elements(By.CSS_SELECTOR, "svg#map polygon.sea")
+    wait.until(lambda b: "Orders" in b.find_element(By.ID, "clock").text)  # polled clock
+
+    browser.find_element(By.LINK_TEXT, "Units").click()
+    wait.until(lambda b: "Your units" in b.page_source)
+    assert "Redland" not in browser.find_element(By.TAG_NAME, "h1").text
+
+    browser.find_element(By.LINK_TEXT, "Orders").click()
+    box = wait.until(lambda b: b.find_element(By.ID, "orders"))
+    box.clear()
+    box.send_keys(json.dumps({"nation": "blue", "transfers": [{"unit": "nowhere", "to": "x"}]}))
+    browser.find_element(By.ID, "submit").click()
+    problems = wait.until(lambda b: b.find_element(By.ID, "problems"))
+    assert "nowhere" in problems.text and "nothing was stored" in browser.page_source
+
+    with opened(game) as g:
+        unit = next(
+            u for u in g.state().units.values() if u.nation == "blue" and u.state == "ready"
+        )
+    good = {
+        "nation": "blue",
+        "task_forces": [
+            {
+                "id": "tf1",
+                "name": "Browser Force",
+                "base": unit.base,
+                "units": [unit.id],
+                "stance": "stay",
+            }
+        ],
+    }
+    box = browser.find_element(By.ID, "orders")
+    box.clear()
+    box.send_keys(json.dumps(good))
+    browser.find_element(By.ID, "submit").click()
+    wait.until(lambda b: "submitted and stored" in b.find_element(By.ID, "result").text)
+    assert "1 time" in browser.find_element(By.ID, "sent").text
+
+    with opened(game) as g:
+        stored = json.loads(g.orders(1)["blue"])
+        sent = seats.submissions(g, 1)
+    assert stored["task_forces"][0]["name"] == "Browser Force"
+    assert stored["task_forces"][0]["units"] == [unit.id]
+    assert set(sent) == {"blue"} and sent["blue"].count == 1
+
+    browser.find_element(By.ID, "leave").click()
+    wait.until(lambda b: b.find_elements(By.ID, "join"))
+    browser.get(server.url + "/team/orders")
+    assert browser.find_elements(By.ID, "join")  # no seat without the code again
