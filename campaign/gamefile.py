@@ -211,6 +211,7 @@ class GameFile:
         self.integrity = Integrity(sealing.UNKEYED)
         self._digests = _Digests(db, ())
         self._checked_state: str | None = None  # the last state text read or written whole
+        self._seen = 0  # SQLite's data_version when this one last read or wrote the file
         self._reason = ""  # Game Control's words when accepting an altered file
 
     @property
@@ -321,6 +322,7 @@ class GameFile:
         game.integrity = game._verify() if version >= 3 else Integrity(sealing.ALTERED)
         if game.integrity.altered and version >= 3 and not altered_ok:
             raise GameFileError(f"{path}: {game.integrity.summary()}")
+        game._seen = game._data_version()
         trusted = game.integrity.verified  # written last by this machine, as sealed
         try:
             game._read_all(version, trusted)
@@ -484,9 +486,15 @@ class GameFile:
     @contextlib.contextmanager
     def _writing(self, *tables: str, migrating: int = 0) -> Iterator[None]:
         """One transaction that ends by sealing what it wrote (``tables``: those it
-        touched). A file in use by another program is reported in words."""
+        touched). It takes the file's write lock first, and if another program wrote the
+        file since this one last read or sealed it (the seat server beside the app, a
+        ``seacontrol-cli`` command, a hand with ``sqlite3``), the file is read afresh and its
+        seal checked as found before this write seals it again. A file in use by another
+        program is reported in words."""
         try:
-            with self.db.atomic():
+            with self._transaction():
+                if not migrating:
+                    self._catch_up()
                 yield
                 if migrating and migrating < 3:
                     sealed = None
@@ -502,6 +510,40 @@ class GameFile:
             raise
         if sealed is not None:
             self.integrity = sealed
+        self._seen = self._data_version()
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """``BEGIN IMMEDIATE`` … ``COMMIT`` (the write lock taken before anything is read),
+        or a savepoint inside a caller's own transaction."""
+        conn = self.db.conn
+        if conn.in_transaction:
+            with self.db.atomic():
+                yield
+            return
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.rollback()
+            raise
+
+    def _data_version(self) -> int:
+        return int(self.db.execute("PRAGMA data_version").fetchone()[0])
+
+    def _catch_up(self) -> None:
+        """Another connection committed to the file (SQLite's ``data_version`` moved), or a
+        caller's transaction holding this one's last write was rolled back (the chain does
+        not end where this one left it): read every table again and check the seal."""
+        tail = self.db.execute("SELECT link, head FROM chain ORDER BY link DESC LIMIT 1")
+        ends = tail.fetchone()
+        known = (self.integrity.link, self.integrity.head)
+        if self._data_version() == self._seen and (ends is None or tuple(ends) == known):
+            return
+        self._digests = _Digests(self.db, _sealed_tables(self.db))
+        self.integrity = self._verify()
 
     def _seal(self, tables: Sequence[str]) -> Integrity:
         """Append a link for the file as it now is and seal it with this machine's key;

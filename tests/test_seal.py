@@ -357,3 +357,38 @@ def test_the_same_game_on_the_same_machine_gives_the_same_bytes(tmp_path: Path) 
     a = played_game(tmp_path / "a.seacontrol", turns=1, seats=False).read_bytes()
     b = played_game(tmp_path / "b.seacontrol", turns=1, seats=False).read_bytes()
     assert a == b
+
+
+def test_two_programs_writing_one_file_keep_its_seal(game: Path) -> None:
+    """The seat server and the app (or a command) write the same file in turn: each reads
+    the other's writes before sealing its own, and the file stays sealed."""
+    with GameFile.open(game) as a, GameFile.open(game) as b:
+        a.set_meta("from_a", "1")
+        b.set_meta("from_b", "2")
+        a.set_orders(3, "blue", '{"nation": "blue"}')
+        b.save(b.state(), [Event(3, 0, "note", "b's note").row()])
+        a.set_meta("from_a", "3")
+    with GameFile.open(game) as g:
+        assert g.integrity.verified
+        assert (g.meta("from_a"), g.meta("from_b")) == ("3", "2")
+
+
+def test_an_edit_made_while_the_game_is_open_is_logged_not_sealed_over(game: Path) -> None:
+    with GameFile.open(game) as g:
+        sql(game, "UPDATE meta SET value = 'rigged' WHERE key = 'seed'")
+        g.set_meta("notes", "the app saves on")
+        assert g.integrity.verified
+        found = [e for e in g.log() if e.kind == "file_altered"]
+        assert found and "records were changed in meta" in found[0].text
+
+
+def test_a_write_rolled_back_by_its_caller_is_not_sealed_over(game: Path) -> None:
+    """seats.write_transaction checks orders inside a transaction of its own and rolls it
+    back: the seal written inside is undone with it, and the next write seals afresh."""
+    with GameFile.open(game) as g:
+        g.db.conn.execute("BEGIN IMMEDIATE")
+        g.set_meta("checked_only", "x")
+        g.db.conn.rollback()
+        g.set_meta("stored", "y")
+    with GameFile.open(game) as g:
+        assert g.integrity.verified and g.meta("checked_only") == "" and g.meta("stored") == "y"
