@@ -8,12 +8,15 @@ target with "ok" or "UNDER TARGET" / "OVER TARGET".
 * Sampled (the figure issue 14 sets): ``--battles`` battles through
   :func:`campaign.tactical.simulate.simulate` — exactly what ``seacontrol-cli odds`` and the
   app's fight-it-out odds run: ``PreviewDice``, battles not put into words, and for a long
-  preview a pool of worker processes, one a core. Targets: carrier (Midway) 5,000 battles a
-  second, fast play and surface 3,000, the air strike 5,000 (as it was). The pool is started
-  before the timed runs (a preview after the first finds it running).
-* One process (information): the same with ``workers=1`` — what a core does alone.
+  preview a pool of worker processes, one a core, which fight with the rule sets compiled
+  by mypyc (``campaign.tactical.compiled``: the bench builds them first, unless
+  ``--sources``). Targets: carrier (Midway) 5,000 battles a second, fast play and surface
+  3,000, the air strike 5,000 (as it was). The pool is started before the timed runs (a
+  preview after the first finds it running).
+* One process (information): the same with ``workers=1`` — what a core does alone with
+  the sources.
 * First results: seconds to the first figures a window shows (the first 50 battles, fought
-  in the calling process while the pool works), target under 0.5 s.
+  in the calling process before the pool is given the rest), target under 0.5 s.
 * Narrated (information): whole battles with their words, as the drill-down window plays
   them, with dice drawn beforehand and a log that only counts, so only the rules are timed.
 * Seeded (information): ``--seeded`` narrated battles with real ``SeededDice``, whose
@@ -41,8 +44,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -152,6 +157,7 @@ def sampled(name: str, battles: int, workers: int | None = None) -> tuple[float,
 
 
 def main() -> None:
+    from campaign.tactical import compiled
     from campaign.tactical.simulate import default_workers
 
     parser = argparse.ArgumentParser(description=__doc__)
@@ -159,10 +165,21 @@ def main() -> None:
     parser.add_argument("--battles", type=int, default=2000)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--seeded", type=int, default=100)
+    parser.add_argument(
+        "--sources", action="store_true", help="do not build or use the compiled rule sets"
+    )
     args = parser.parse_args()
     seeded = SeededDice("tactical-bench")
     pool = [seeded.roll("bench", sides=1 << 32) - 1 for _ in range(POOL)]
     workers = default_workers(args.battles)
+    if args.sources:
+        os.environ["SEACONTROL_COMPILED"] = tempfile.mkdtemp()  # a folder with no build
+        print("the worker processes fight with the sources (--sources)")
+    else:
+        try:
+            print(f"the worker processes fight with the compiled rule sets: {compiled.build()}")
+        except compiled.BuildError as exc:
+            print(f"the worker processes fight with the sources: {exc}")
     print(
         f"{args.battles:,} battles a preview, {workers} worker process(es), medians of "
         f"{args.runs} runs"
@@ -186,7 +203,7 @@ def main() -> None:
         )
         alone = [sampled(name, args.battles // 2, 1)[1] for _ in range(max(1, args.runs // 2))]
         print(
-            f"{'  one process (information)':<32} "
+            f"{'  one process, sources (info)':<32} "
             f"{args.battles // 2 / statistics.median(alone):>7,.0f} battles/s"
         )
         rate, rolls, turns = rules_rate(name, args.battles // 2, pool)

@@ -95,8 +95,7 @@ def place_flags(t: Turn) -> None:
         for op in ops:
             t.emit(
                 "flag_placed",
-                f"Naval Operations Flag: {op.kind.replace('_', ' ')} "
-                f"'{op.id}' in {board.area_name(op.area)}.",
+                f"Naval Operations Flag: {t.operation_words(nation, op)}.",
                 nation,
                 (nation,),
                 # 002 step 6: *Allocate Naval Operations Flags to the map area*: the flag

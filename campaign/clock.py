@@ -275,6 +275,11 @@ def load(game: GameFile) -> Clock:
         return Clock()
 
 
+def is_set(game: GameFile) -> bool:
+    """Whether Control has set or run this game's clock (until then the seats hide it)."""
+    return bool(game.meta(META_KEY))
+
+
 def save(game: GameFile, clock: Clock) -> None:
     game.set_meta(META_KEY, json.dumps(clock.to_data(), separators=(",", ":")))
 

@@ -23,7 +23,7 @@ from .losses import (
     SpreadLosses,
     check_allocation,
 )
-from .orders import Choices, Orders
+from .orders import Choices, Operation, Orders
 from .record import TurnRecord
 from .scenario import Scenario
 from .state import AirUnit, GameState, Unit
@@ -95,6 +95,15 @@ class Turn:
         """The choices ``nation`` gave ahead for this turn (none: an empty set)."""
         orders = self.orders.get(nation)
         return orders.choices if orders is not None else Choices()
+
+    def operation_words(self, nation: str, op: Operation) -> str:
+        """An operation as the umpire and its team name it: what, where and by which task
+        forces ("sea control in the Natuna Sea by Kido Butai") — not its id in the orders
+        file."""
+        names = {tf.id: tf.name or tf.id for tf in self.orders[nation].task_forces}
+        by = ", ".join(names.get(tf, tf) for tf in op.task_forces)
+        what = f"{op.kind.replace('_', ' ')} in {self.board.area_name(op.area)}"
+        return f"{what} by {by}" if by else what
 
     def hit_unit(
         self, unit: Unit, context: str, witnesses: Iterable[str] = (), steps: int = 1

@@ -267,8 +267,7 @@ def naval_operations(t: Turn) -> None:
             for n, op in area_ops:
                 t.emit(
                     "operation_unopposed",
-                    f"{op.kind.replace('_', ' ').capitalize()} "
-                    f"'{op.id}' in {board.area_name(area)} is not opposed.",
+                    f"{_capital(t.operation_words(n, op))}: not opposed.",
                     n,
                     (n, UMPIRE),
                     cover=Cover(
@@ -283,7 +282,7 @@ def naval_operations(t: Turn) -> None:
             if board.side_key(n) != winner:
                 t.emit(
                     "operation_failed",
-                    f"'{op.id}' ({board.name_of(n)}) withdraws from {board.area_name(area)}: "
+                    f"{board.name_of(n)}'s {t.operation_words(n, op)} withdraws: "
                     "the operation fails.",
                     n,
                     (n, UMPIRE),
@@ -687,7 +686,7 @@ def _carry_out(
         t.record.surface_raids.append(SurfaceRaid(nation, op.route, op.area, tuple(units), air))
         t.emit(
             "surface_raid_sails",
-            f"Surface raiders of '{op.id}' reach "
+            f"Surface raiders ({t.operation_words(nation, op)}) reach "
             f"'{board.route_name_for(op.route, nation)}' in {board.area_name(op.area)}.",
             nation,
             (nation, UMPIRE),
@@ -697,7 +696,8 @@ def _carry_out(
     else:
         t.emit(
             "sea_control",
-            f"{board.name_of(nation)} holds {board.area_name(op.area)} ('{op.id}').",
+            f"{board.name_of(nation)} holds {board.area_name(op.area)} "
+            f"({t.operation_words(nation, op)}).",
             nation,
             (nation, UMPIRE),
             cover=Cover(
@@ -939,3 +939,7 @@ def _capture(t: Turn, board: Board, place: str, nation: str, survivors: int) -> 
                 unit=unit.id,
                 to=refuge,
             )
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]

@@ -54,6 +54,7 @@ pre{white-space:pre-wrap;background:#fff;border:1px solid #c5ced6;padding:1em}
 textarea{width:100%;min-height:28em;font-family:monospace;font-size:.9em}
 .clock{font-family:monospace;font-size:1.3em;padding:.1em .5em;border-radius:.3em;
  background:#2d5373}
+.clock:empty{display:none}
 .clock.over{background:#a61b1b}
 .clock.flash{animation:flash 1s 6}
 @keyframes flash{50%{background:#ffd33d;color:#000}}
@@ -104,6 +105,7 @@ SCRIPT = """
       return r.ok ? r.json() : null;
     }).then(function (c) {
       if (!c) { return; }
+      if (!c.set) { left = null; box.textContent = ''; return; }
       left = c.remaining; running = c.running; phase = c.phase; stamp = now(); draw();
     }).catch(function () {});
   }

@@ -354,8 +354,10 @@ class SeatDesk:
             return Submitted(turn, False, False, tuple(exc.problems), words=words)
         return Submitted(turn, True, True, (), submission, stored)
 
-    def clock_status(self) -> clock.ClockStatus:
-        return clock.status(clock.load(self.c.game), self.now())
+    def clock_status(self) -> clock.ClockStatus | None:
+        """The phase clock now, or None while Control has not set it."""
+        game = self.c.game
+        return clock.status(clock.load(game), self.now()) if clock.is_set(game) else None
 
 
 def locked_problem(nation: str, lock: seats.Lock) -> OrderProblem:
@@ -575,6 +577,8 @@ class SeatApp:
     # -- a team's pages -------------------------------------------------------------------------
     async def _clock_text(self) -> str:
         status = await self.desk.call(self.desk.clock_status)
+        if status is None:
+            return ""
         return seatpages.seat_clock_text(
             clock.shown_time(status.remaining), status.phase, status.running
         )
@@ -674,7 +678,8 @@ class SeatApp:
 
     async def api_clock(self, request: Request, session: SeatSession) -> Response:
         status = await self.desk.call(self.desk.clock_status)
-        return JSONResponse(status.to_data(), headers={"cache-control": "no-store"})
+        data = {"set": True, **status.to_data()} if status else {"set": False}
+        return JSONResponse(data, headers={"cache-control": "no-store"})
 
 
 def _turn(request: Request) -> int | None:

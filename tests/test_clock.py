@@ -178,14 +178,18 @@ def test_the_seat_pages_read_the_same_clock(game: Path) -> None:
     moment = [T0]
     with opened(game) as g:
         code = seats.seat_codes(g, ["blue"])["blue"]
-        clock.change(g, lambda c: clock.start(c, T0))
     desk = SeatDesk(game, now=lambda: moment[0])
     try:
         client = TestClient(SeatApp(desk).asgi, follow_redirects=False)
         client.post("/join", data={"code": code})
+        assert client.get("/api/clock").json() == {"set": False}  # Control has not set it
+        assert "class='clock'></span>" in client.get("/team").text
+        with opened(game) as g:
+            clock.change(g, lambda c: clock.start(c, T0))
         moment[0] += 61
         data = client.get("/api/clock").json()
-        assert (data["phase"], data["remaining"], data["shown"]) == ("Orders", 839, "13:59")
+        assert data["set"] and (data["phase"], data["remaining"]) == ("Orders", 839)
+        assert data["shown"] == "13:59"
         assert "Orders 13:59" in client.get("/team").text
     finally:
         desk.close()

@@ -13,13 +13,14 @@ import json
 import os
 import shutil
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from campaign import seats
+from campaign import clock, seats
 from campaign.gamefile import GameFile, opened
 from campaign.scenario import load_scenario
 from campaign.seatserver import SeatServer
@@ -72,6 +73,7 @@ def served(tmp_path: Path, mini_dir: Path) -> Iterator[tuple[SeatServer, Path, s
     GameFile.create(game, load_scenario(mini_dir)).close()
     with opened(game) as g:
         code = seats.seat_codes(g, ["blue", "red"])["blue"]
+        clock.change(g, lambda c: clock.start(c, time.time()))
     server = SeatServer(game, port=0)
     server.start()
     try:
@@ -95,7 +97,7 @@ def test_a_team_joins_in_a_browser_and_its_orders_reach_the_game_file(
     wait.until(lambda b: b.current_url.endswith("/team"))
     assert "Blueland" in browser.find_element(By.TAG_NAME, "h1").text
     assert browser.find_elements(By.CSS_SELECTOR, "svg#map polygon.sea")
-    wait.until(lambda b: "Orders" in b.find_element(By.ID, "clock").text)  # polled clock
+    wait.until(lambda b: "Orders 1" in b.find_element(By.ID, "clock").text)  # polled clock
 
     browser.find_element(By.LINK_TEXT, "Units").click()
     wait.until(lambda b: "Your units" in b.page_source)

@@ -6,10 +6,11 @@ from __future__ import annotations
 import math
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from campaign.dice import PreviewDice
+from campaign.dice import PreviewDice, UnloggedDice
 from campaign.state import Unit
 from campaign.tactical import RULE_SETS, BattleSetup, run
 from campaign.tactical.outcome import step_losses, unit_rosters
@@ -165,3 +166,75 @@ def test_counting_two_previews_together() -> None:
     empty.add(whole)
     assert empty.runs == 30 and empty.winners == whole.winners
     assert empty.unit_steps == whole.unit_steps and empty.sunk_pairs == whole.sunk_pairs
+
+
+# -- the preview's dice against the game's ---------------------------------------------
+
+#: each rule set's benchmark set-up and the battles of each sample
+SAMPLES = {
+    "carrier": ("midway.json", 300),
+    "fastplay": ("fastplay-example.json", 200),
+    "surface": ("surface-example.json", 300),
+    "airstrike": ("airstrike-example.json", 600),
+}
+#: z of a one-sided 0.1% test: the samples differ with a chance under one in a thousand
+Z_999 = 3.0902
+
+
+def chi_square(a: Counter[Any], b: Counter[Any]) -> tuple[float, float]:
+    """Two-sample chi-square of homogeneity of two counts over the same categories, with
+    categories seen fewer than 10 times in both together pooled into one: (statistic, its
+    99.9% critical value, by the Wilson–Hilferty approximation)."""
+    kept: list[tuple[int, int]] = []
+    rare = [0, 0]
+    for key in set(a) | set(b):
+        if a[key] + b[key] >= 10:
+            kept.append((a[key], b[key]))
+        else:
+            rare[0] += a[key]
+            rare[1] += b[key]
+    if sum(rare) > 0:
+        kept.append((rare[0], rare[1]))
+    na, nb = sum(a.values()), sum(b.values())
+    stat = 0.0
+    for x, y in kept:
+        total = x + y
+        for seen, n in ((x, na), (y, nb)):
+            expected = total * n / (na + nb)
+            stat += (seen - expected) ** 2 / expected
+    df = max(len(kept) - 1, 1)
+    critical = df * (1 - 2 / (9 * df) + Z_999 * math.sqrt(2 / (9 * df))) ** 3
+    return stat, critical
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rule_set", sorted(SAMPLES))
+def test_preview_dice_give_the_game_dice_odds(rule_set: str) -> None:
+    """An odds preview rolls a seeded Mersenne Twister (PreviewDice); a battle in the game
+    rolls SeededDice's SHA-256 stream. With fixed seeds (so the test is the same on every
+    run) the two samples' winners and ships sunk on each side are the same distribution by
+    a chi-square test at 0.1%, and their mean ships sunk agree within four standard errors."""
+    available()
+    file, n = SAMPLES[rule_set]
+    setup = BattleSetup.load(MIDWAY.with_name(file))
+    preview = simulate(rule_set, setup, n, seed="equivalence")
+    winners: Counter[str] = Counter()
+    sunk: dict[str, Counter[int]] = {"a": Counter(), "b": Counter()}
+    for i in range(n):
+        battle = RULE_SETS[rule_set](setup, UnloggedDice(f"equivalence/{i}"))
+        battle.narrate = False
+        result = run(battle)
+        winners[result.winner] += 1
+        for key, side in (("a", setup.a), ("b", setup.b)):
+            sunk[key][sum(result.ships[s.id].state == "sunk" for s in side.ships)] += 1
+    for name, mine, game in (
+        ("winner", preview.winners, winners),
+        ("ships sunk, a", preview.ships_sunk["a"], sunk["a"]),
+        ("ships sunk, b", preview.ships_sunk["b"], sunk["b"]),
+    ):
+        stat, critical = chi_square(Counter(mine), game)
+        assert stat < critical, f"{rule_set} {name}: chi-square {stat:.1f} ≥ {critical:.1f}"
+    for key in ("a", "b"):
+        m1, se1 = preview.mean(preview.ships_sunk[key])
+        m2, se2 = preview.mean(sunk[key])
+        assert abs(m1 - m2) <= 4 * math.hypot(se1, se2) + 1e-9, (key, m1, m2)

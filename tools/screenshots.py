@@ -14,6 +14,8 @@ import os
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests.ui.walk
+
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
@@ -117,8 +119,59 @@ def main() -> int:
     shot("12-scenario-editor-route-tool", editor)
     editor.close()
     w.session.close()
+    w.close()
+    walk_through_a_turn(app, args.out)
     print(f"screenshots in {args.out}")
     return 0
+
+
+def walk_through_a_turn(app: object, out: Path) -> None:
+    """The moments of issue 15's walk (tests/ui/test_a_whole_turn.py), photographed: an
+    orders file opened from the panel, the battle question and the step-losses dialog as
+    they come, the chart after the turn with its marks and legend, a base's In Port card
+    after a click, and Japan's team view."""
+    from PySide6.QtCore import QPoint, Qt
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QDialog
+
+    from campaign import paths
+    from tests.ui.walk import Person
+    from ui.mainwindow import MainWindow
+
+    samples = paths.scenario_dir("1942") / "sample-orders"
+    shots: set[str] = set()
+
+    def photograph(dialog: QDialog) -> None:
+        kind = dialog.objectName() or type(dialog).__name__
+        if kind not in shots:
+            shots.add(kind)
+            app.processEvents()  # type: ignore[attr-defined]
+            dialog.grab().save(str(out / f"2{len(shots)}-dialog-{kind}.png"))
+
+    person = Person(on_dialog=photograph)
+    person.start()
+    w = MainWindow()
+    w.session.new_game()
+    w.resize(1366, 768)
+    w.show()
+    for i in range(w.orders.nation.count()):
+        w.orders.nation.setCurrentIndex(i)
+        person.files.append(str(samples / f"{w.orders.nation.itemData(i)}.json"))
+        w.orders.open_button.click()
+    for _ in range(10):
+        w.turnbar.next_button.click()
+    w.chart.zoom_to("Pacific")
+    app.processEvents()  # type: ignore[attr-defined]
+    w.grab().save(str(out / "30-after-turn-marks-and-legend.png"))
+    point = w.chart.mapFromScene(w.chart.base_points["pearl_harbour"])
+    QTest.mouseClick(w.chart.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(point))
+    app.processEvents()  # type: ignore[attr-defined]
+    w.grab().save(str(out / "31-details-in-port-pearl-harbour.png"))
+    w.set_viewer("japan")
+    app.processEvents()  # type: ignore[attr-defined]
+    w.grab().save(str(out / "32-team-view-japan.png"))
+    person.stop()
+    w.session.close()
 
 
 if __name__ == "__main__":

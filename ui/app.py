@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from types import TracebackType
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QByteArray, QCoreApplication, QSettings, Qt
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from campaign import __version__
@@ -95,6 +95,9 @@ def main(argv: list[str] | None = None) -> int:
     from .mainwindow import MainWindow
 
     window = MainWindow()
+    geometry = QSettings().value("geometry")
+    if isinstance(geometry, QByteArray):
+        window.restoreGeometry(geometry)  # where and how big the user left it
     if not window.offer_recovery():
         if args.game:
             try:

@@ -53,7 +53,7 @@ class BattleChoiceDialog(QDialog):
         for i, label in enumerate(
             [DAMAGE_TABLE, *(f"Fight it out — {title_of(r)}" for r in rule_sets)]
         ):
-            button = QRadioButton(label)
+            button = QRadioButton(label.replace("&", "&&"))  # "Ellard & Hammond"
             button.setChecked(i == 0)
             self.group.addButton(button, i)
             choices.addWidget(button)
@@ -96,11 +96,16 @@ class BattleChoiceDialog(QDialog):
                 head += f"<br>combat value {side.cv}, {side.air_points} Air Point(s)"
                 if side.fleet_base:
                     head += f"<br>fleet base in the area: {escape(side.fleet_base)}"
-                if side.die_bonus or side.column_shift:
-                    head += (
-                        f"<br>Advantage Cards: die {side.die_bonus:+d}, "
-                        f"column shift {side.column_shift:+d}"
+                cards = [
+                    words
+                    for value, words in (
+                        (side.die_bonus, f"die {side.die_bonus:+d}"),
+                        (side.column_shift, f"column shift {side.column_shift:+d}"),
                     )
+                    if value
+                ]
+                if cards:
+                    head += f"<br>Advantage Cards: {', '.join(cards)}"
             label = QLabel(head)
             label.setTextFormat(Qt.TextFormat.RichText)
             label.setWordWrap(True)

@@ -87,6 +87,11 @@ class DetailsPanel(QWidget):
         self._item = (kind, key)
         self.refresh()
 
+    def show_page(self, body: str) -> None:
+        """Show a page made elsewhere (what happened at a mark of the last turn)."""
+        self._item = None
+        self.browser.setHtml(_page(body))
+
     def html(self) -> str:
         """The card's HTML (what the browser shows)."""
         return self.browser.toHtml()

@@ -44,6 +44,7 @@ class LossDialog(QDialog):
     def __init__(self, request: LossRequest, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.request = request
+        self.setObjectName("stepLosses")
         self.setWindowTitle("Step losses")
         self.setMinimumWidth(520)
         layout = QVBoxLayout(self)

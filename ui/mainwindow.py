@@ -3,11 +3,12 @@ turn's report (with the calculator and the odds) below, the ten steps across the
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEventLoop, QSettings, Qt
+from PySide6.QtCore import QByteArray, QEventLoop, QSettings, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent, QUndoStack
 from PySide6.QtWidgets import (
     QApplication,
@@ -48,6 +49,7 @@ from .controlroom import ControlPanel
 from .details import DetailsPanel
 from .dialogs import DialogLosses, ask_die
 from .helpdocs import DOCUMENTS, DocumentWindow
+from .legend import MapLegend
 from .mapview import SeaChart
 from .oddschart import OddsPanel
 from .orders import ORDERS_FILTER, OrdersEditor
@@ -71,6 +73,7 @@ THEATRES = (
     "North Sea & Arctic",
 )
 FILTER = "Sea Control games (*.seacontrol)"
+LAYOUT_VERSION = 2  # of the saved dock layout: a new layout ignores older saved ones
 
 
 class MainWindow(QMainWindow):
@@ -106,6 +109,7 @@ class MainWindow(QMainWindow):
         column.addWidget(self.banner)
         column.addWidget(self.chart, 1)
         self.setCentralWidget(centre)
+        self.legend = MapLegend(self.session, self.chart)
         # The orders column runs the full height; the report sits under the map only.
         self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
         self.setCorner(Qt.Corner.TopRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
@@ -319,6 +323,33 @@ class MainWindow(QMainWindow):
         self._action(view, "Find…", self.find_on_map, QKeySequence.StandardKey.Find)
         adjacency = self._action(view, "Show sea-area &links", self.chart.set_show_adjacency)
         adjacency.setCheckable(True)
+        self.legend_action = self._action(
+            view, "&Legend", self.set_legend, "Ctrl+Shift+L", "The key to the chart's marks"
+        )
+        self.legend_action.setCheckable(True)
+        self.legend_action.setChecked(QSettings().value("legend", "true") == "true")
+        self.set_legend(self.legend_action.isChecked())
+        marks = self._action(
+            view, "Last turn's &marks", self.chart.marks.set_visible, tip="Battles, landings…"
+        )
+        marks.setCheckable(True)
+        marks.setChecked(True)
+        view.addSeparator()
+        self.map_only_action = self._action(
+            view,
+            "&Map only",
+            self.set_map_only,
+            "F11",
+            "Hide the orders and report panels to give the chart the whole window",
+        )
+        self.map_only_action.setCheckable(True)
+        self._action(
+            view,
+            "Larger &report",
+            self.enlarge_report,
+            "F12",
+            "Give the report most of the window's height (again: back to the chart)",
+        )
         view.addSeparator()
         self._action(view, "View as &Game Control", lambda: self.set_viewer(None))
         self._action(
@@ -715,10 +746,8 @@ class MainWindow(QMainWindow):
             action.setEnabled(team is None)
         if team is not None and self.session.is_open:
             name = self.session.board().name_of(team)
-            self.banner.setText(
-                f"Team view: {name} — only what the {name} team may know is shown "
-                "(View → View as Game Control to see everything)"
-            )
+            self.banner.setText(f"Team view: {name} — only what the {name} team may know")
+            self.banner.setToolTip("View → View as Game Control shows everything again")
             self.banner.show()
             if self.control_action.isChecked():
                 self.set_control_mode(False)
@@ -734,6 +763,25 @@ class MainWindow(QMainWindow):
         choice, ok = QInputDialog.getItem(self, "View as a team", "Team:", names, 0, False)
         if ok:
             self.set_viewer(teams[names.index(choice)])
+
+    def set_legend(self, on: bool) -> None:
+        self.legend.setVisible(bool(on))
+        self.legend_action.setChecked(bool(on))
+        QSettings().setValue("legend", "true" if on else "false")
+
+    def set_map_only(self, on: bool) -> None:
+        """The chart alone (for a projector), or with its panels again."""
+        for dock in (self.right, self.bottom):
+            dock.setVisible(not on)
+        self.map_only_action.setChecked(bool(on))
+
+    def enlarge_report(self) -> None:
+        """Toggle the report between about a third and three quarters of the height."""
+        self.set_map_only(False)
+        height = self.chart.height() + self.banner.height() + self.bottom.height()
+        large = self.bottom.height() < height * 0.6
+        share = 0.75 if large else 0.32
+        self.resizeDocks([self.bottom], [int(height * share)], Qt.Orientation.Vertical)
 
     def find_on_map(self) -> None:
         text, ok = QInputDialog.getText(self, "Find", "Base, port, island or sea area:")
@@ -821,11 +869,30 @@ class MainWindow(QMainWindow):
             self.control.pick(kind, ident)
             return
         self.right_tabs.setCurrentWidget(self.details)
+        if kind == "event":
+            self._show_mark(ident)
+            return
         self.details.show_item(kind, ident)
         if kind == "task_force":
             self.chart.show_range(ident)
         else:
             self.chart.clear_range()
+
+    def _show_mark(self, key: str) -> None:
+        """What happened at a mark of the last turn: its events in Details, and the report
+        turned to them."""
+        mark = self.chart.marks.mark(key)
+        if mark is None:
+            return
+        turn = mark.events[0].turn
+        items = "".join(f"<li>{html.escape(e.text)}</li>" for e in mark.events)
+        self.details.show_page(
+            f"<h2>Turn {turn}: what happened here</h2><ul>{items}</ul>"
+            "<p>The whole turn is in the report below.</p>"
+        )
+        self.report.set_turn(turn)
+        self.bottom_tabs.setCurrentWidget(self.report)
+        self.report.events_view.find(mark.events[0].text[:60])
 
     def _coming_battle(self, rule_set: str) -> ComingBattle | None:
         """The battle chosen in the odds panel (else the first coming one): as ships in the
@@ -891,13 +958,17 @@ class MainWindow(QMainWindow):
         super().showEvent(event)
         if not self._sized:  # docks take their sizes once the window has its own
             self._sized = True
+            saved = QSettings().value("windowState")
+            if isinstance(saved, QByteArray) and self.restoreState(saved, LAYOUT_VERSION):
+                return  # the layout the user left
             width, height = self.width(), self.height()
-            self.resizeDocks([self.right], [max(420, int(width * 0.34))], Qt.Orientation.Horizontal)
-            self.resizeDocks([self.bottom], [max(190, int(height * 0.30))], Qt.Orientation.Vertical)
+            self.resizeDocks([self.right], [max(400, int(width * 0.32))], Qt.Orientation.Horizontal)
+            self.resizeDocks([self.bottom], [max(190, int(height * 0.34))], Qt.Orientation.Vertical)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.maybe_save():
             QSettings().setValue("geometry", self.saveGeometry())
+            QSettings().setValue("windowState", self.saveState(LAYOUT_VERSION))
             self.session.close()
             event.accept()
         else:

@@ -65,6 +65,7 @@ from campaign.teamview import TeamView
 from campaign.world import World
 
 from . import style
+from .mapmarks import TurnMarks
 from .session import GameSession
 
 #: scene units per degree
@@ -745,6 +746,8 @@ class SeaChart(QGraphicsView):
         self._frame_x = (-1e9, 1e9)
         self._scenario_id = 0
         self._world_rect = QRectF()
+        #: the last turn's battles, landings and merchant combats (ui/mapmarks.py)
+        self.marks = TurnMarks(self, session)
 
         session.gameChanged.connect(self._on_game_changed)
         session.stateChanged.connect(self.refresh_state)
@@ -895,6 +898,9 @@ class SeaChart(QGraphicsView):
         """
         to_view = self.viewportTransform()
         at = QPointF(pos)
+        mark = self.marks.hit(at)
+        if mark is not None:
+            return "event", mark
         for key, counter in self.counters.items():
             if counter.isVisible() and counter.rect().translated(
                 to_view.map(counter.pos())
@@ -932,6 +938,7 @@ class SeaChart(QGraphicsView):
         scene = self.scene()
         self.set_selection(None, None)
         scene.clear()
+        self.marks.forget()
         for d in (
             self.areas,
             self.area_labels,
@@ -990,6 +997,7 @@ class SeaChart(QGraphicsView):
         self._land = land_tiles(rings, west, east)
         self._land_coarse = land_tiles([simplify(r, COARSE_DEG) for r in rings], west, east)
         self._build_ghosts(west, east)
+        self.marks.refresh()
         self._layout_scale = -1.0  # the labels once more, now every place is in the order
         self.resetCachedContent()
         self.fit_world()
@@ -1244,6 +1252,7 @@ class SeaChart(QGraphicsView):
         self._refresh_routes(board, view)
         self.resetCachedContent()  # holders' colours past the edges
         self._sync_counters(self.session.all_orders(), board.state, view)
+        self.marks.refresh()
 
     def _refresh_bases(self, board: Board, view: TeamView | None = None) -> None:
         """Holders' colours (public), and the Air Points and garrisons there: all of them

@@ -22,6 +22,7 @@ from PySide6.QtCore import QObject, QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsView, QWidget
 
+from campaign.events import Event
 from campaign.orders import Orders
 from campaign.scenario import Scenario
 from campaign.scenario_edit import locate
@@ -64,6 +65,9 @@ class DraftSession(GameSession):
 
     def all_orders(self) -> dict[str, Orders]:
         return {}
+
+    def events(self, nation: str | None = None, turn: int | None = None) -> list[Event]:
+        return []  # a scenario has no history: nothing to mark on the chart
 
     def show(self, scenario: Scenario | None) -> None:
         """Show another scenario (the chart rebuilds)."""

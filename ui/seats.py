@@ -182,6 +182,7 @@ class SeatsDialog(QDialog):
         self.lock_button.clicked.connect(self.toggle_lock)
         watch.changed.connect(self.refresh)
         session.ordersChanged.connect(lambda _n: self.refresh())
+        session.ordersArrived.connect(self._arrived)
         session.stateChanged.connect(self.refresh)
         self.refresh()
 
@@ -226,6 +227,11 @@ class SeatsDialog(QDialog):
         )
         self.lock_button.setText("Unlock the orders" if lock else "Lock the orders")
         self.lock_button.setEnabled(campaign.state.step == 0 or lock is not None)
+
+    def _arrived(self, nations: list[str]) -> None:
+        board = self.session.board()
+        names = ", ".join(board.name_of(n) for n in nations)
+        self.status.setText(f"Orders arrived from their seats: {names}.")
 
     def chosen_team(self) -> str:
         items = self.table.selectedItems()

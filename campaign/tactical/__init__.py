@@ -132,14 +132,15 @@ class Ship:
     state: str = "undamaged"  # undamaged | damaged | crippled | sunk
     notes: list[str] = field(default_factory=list)
 
-    def copy(self) -> Ship:
+    def copy(self, air_groups: bool = True) -> Ship:
         """A copy a battle can change without touching the set-up (field by field rather
-        than ``dataclasses.replace``, which costs an odds preview a tenth of its time)."""
+        than ``dataclasses.replace``, which costs an odds preview a tenth of its time);
+        ``air_groups=False``: the same air groups (for a caller that puts in its own)."""
         out = object.__new__(Ship)
         fields = self.__dict__.copy()
         fields["guns"] = dict(self.guns)
         fields["notes"] = list(self.notes)
-        fields["air_groups"] = [g.copy() for g in self.air_groups]
+        fields["air_groups"] = [g.copy() for g in self.air_groups] if air_groups else []
         out.__dict__.update(fields)
         return out
 

@@ -37,6 +37,7 @@ import math
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from ..dice import Dice
@@ -482,6 +483,7 @@ def torpedo_bombing(dice: Dice, strength: int, purpose: str) -> DiceResult:
     return _bombing(dice, strength, purpose, torpedo=True)
 
 
+@cache
 def repair_needs(cell: str) -> int:
     """The lowest roll that repairs, from a "Repair Damage" cell: ``"5-6"`` → 5, ``"6"`` → 6."""
     match = re.fullmatch(r"\s*([1-6])\s*(?:-\s*6\s*)?", str(cell))
@@ -640,6 +642,24 @@ def _losses(pairs: Sequence[tuple[Counter, int]]) -> str:
     )
 
 
+@cache
+def _cut(short: str, aircraft: int, size: int) -> tuple[tuple[str, int, int, str], ...]:
+    """A squadron of ``aircraft`` strength points cut into groups of up to ``size``: each
+    group's (label, strength, number, tag) — ``VB-6/2``, 5, 2, ``"2"`` (a one-group
+    squadron: ``VB-6``, its points, 0, "")."""
+    count = math.ceil(aircraft / size)
+    out = []
+    left = aircraft
+    for n in range(count):
+        strength = min(size, left)
+        left -= strength
+        if count > 1:
+            out.append((f"{short}/{n + 1}", strength, n + 1, str(n + 1)))
+        else:
+            out.append((short, strength, 0, ""))
+    return tuple(out)
+
+
 def _short(group: AirGroup) -> str:
     return (group.name.split(" (")[0].strip() or group.id) if group.name else group.id
 
@@ -737,16 +757,9 @@ class CarrierBattle(TurnBattle):
             if air.kind not in PLAYING_KINDS or air.aircraft <= 0:
                 continue
             short = _short(air)
-            count = math.ceil(air.aircraft / size)
-            left = air.aircraft
             bomber = air.kind != FIGHTER
-            for n in range(count):
-                strength = min(size, left)
-                left -= strength
-                label = f"{short}/{n + 1}" if count > 1 else short
-                number = n + 1 if count > 1 else 0
+            for label, strength, number, tag in _cut(short, air.aircraft, size):
                 order = len(self.counters[0]) + len(self.counters[1])
-                tag = str(number) if number else ""
                 self.counters[side].append(
                     Counter(
                         label,
@@ -809,7 +822,7 @@ class CarrierBattle(TurnBattle):
     def result(self) -> BattleResult:
         ships: dict[str, Ship] = {}
         for sid, ship in self.ships.items():
-            out = ship.copy()
+            out = ship.copy(air_groups=False)  # its groups' copies are put in below
             carrier = self.carriers.get(sid)
             if carrier is not None:
                 out.damage = carrier.damage
@@ -831,8 +844,8 @@ class CarrierBattle(TurnBattle):
             elif group.base in self.carriers and self.carriers[group.base].sunk:
                 out_group.lost = group.aircraft
             groups[gid] = out_group
-        for ship in ships.values():
-            ship.air_groups = [groups[g.id] for g in ship.air_groups]
+        for sid, ship in ships.items():
+            ship.air_groups = [groups[g.id] for g in self.ships[sid].air_groups]
         return BattleResult(self.rule_set, self.turn, self.winner, ships, groups, list(self.log))
 
     # -- queries ------------------------------------------------------------------------

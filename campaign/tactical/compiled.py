@@ -107,7 +107,7 @@ def build() -> Path:
     done = ready()
     if done is not None:
         return done
-    out = folder()
+    out = folder()  # named for the sources as they are now, which the compiler reads
     out.parent.mkdir(parents=True, exist_ok=True)
     sources = [f"campaign/tactical/{name}.py" for name in MODULES]
     with tempfile.TemporaryDirectory(prefix="seacontrol-build-") as temp:
@@ -125,7 +125,7 @@ def build() -> Path:
         if finished.returncode != 0:
             tail = (finished.stderr or finished.stdout).strip().splitlines()[-5:]
             raise BuildError("mypyc could not compile the rule sets: " + " / ".join(tail))
-        (staging / DONE).write_text(key() + "\n", encoding="utf-8")
+        (staging / DONE).write_text(out.name + "\n", encoding="utf-8")
         shutil.rmtree(out, ignore_errors=True)
         shutil.move(str(staging), str(out))
     return out

@@ -516,6 +516,7 @@ def calibre_inches(calibre: str) -> float:
     return float(text.removesuffix("in").removesuffix('"'))
 
 
+@cache
 def gun_row(calibre: float) -> str | None:
     """The gunnery table row a calibre reads, or None below 3in (AA battery only)."""
     for row, low, high in GUN_ROWS:

@@ -17,6 +17,7 @@ the side that lost more combat value withdraws) is counted too.
 from __future__ import annotations
 
 import functools
+import gc
 import importlib
 import math
 import multiprocessing
@@ -24,15 +25,16 @@ import os
 import pickle
 import pkgutil
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..dice import PreviewDice
 from ..state import Unit
-from . import RULE_SETS, BattleSetup, compiled, run
+from . import RULE_SETS, BattleSetup, Ship, TacticalBattle, compiled, run
 from .outcome import campaign_winner, declared_units, step_losses, unit_rosters
 
 
@@ -308,39 +310,66 @@ def _fight(
     if plan.rule_set not in RULE_SETS:
         available()
     factory = RULE_SETS[plan.rule_set]
-    setup, units = plan.setup, plan.units
-    by_side = units if units else campaign_units(setup)
+    setup = plan.setup
+    by_side = plan.units if plan.units else campaign_units(setup)
     rosters = unit_rosters(setup)
     everyone = [*by_side.get("a", []), *by_side.get("b", [])]
-    for i in range(start, stop):
-        battle = factory(setup, PreviewDice(f"{plan.seed}/{i}"))
-        battle.narrate = False
-        result = run(battle)
-        odds.runs += 1
-        odds.winners[result.winner] += 1
-        per_side: Counter[str] = Counter()
-        for sid, ship in result.ships.items():
-            if ship.state == "sunk":
-                odds.sunk[sid] += 1
-                per_side[odds.sides.get(sid, "?")] += 1
-            if ship.state != "undamaged":
-                odds.hit[sid] += 1
+    with _fewer_collections():
+        for i in range(start, stop):
+            _count(plan, odds, factory(setup, PreviewDice(f"{plan.seed}/{i}")), everyone, rosters)
+            if each is not None:
+                each(odds)
+
+
+#: allocations between two of the garbage collector's youngest collections while battles
+#: are fought (Python's default is 700): a battle makes thousands of short-lived objects,
+#: and fewer collections save a tenth to a fifth of the time
+FEWER_COLLECTIONS = 20_000
+
+
+@contextmanager
+def _fewer_collections() -> Iterator[None]:
+    old = gc.get_threshold()
+    gc.set_threshold(max(old[0], FEWER_COLLECTIONS), *old[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*old)
+
+
+def _count(
+    plan: _Plan,
+    odds: TacticalOdds,
+    battle: TacticalBattle,
+    everyone: list[Unit],
+    rosters: Mapping[str, list[Ship]],
+) -> None:
+    """Fight one battle (not put into words) to its end and count its result into ``odds``."""
+    battle.narrate = False
+    result = run(battle)
+    odds.runs += 1
+    odds.winners[result.winner] += 1
+    per_side: Counter[str] = Counter()
+    for sid, ship in result.ships.items():
+        if ship.state == "sunk":
+            odds.sunk[sid] += 1
+            per_side[odds.sides.get(sid, "?")] += 1
+        if ship.state != "undamaged":
+            odds.hit[sid] += 1
+    for side_key in ("a", "b"):
+        odds.ships_sunk[side_key][per_side[side_key]] += 1
+    odds.sunk_pairs[per_side["a"], per_side["b"]] += 1
+    if odds.unit_steps:
+        losses = step_losses(result, everyone, rosters)
+        lost: Counter[str] = Counter()
+        for loss in losses:
+            odds.unit_steps[loss.unit][loss.steps] += 1
+            lost[odds.unit_sides[loss.unit]] += loss.steps
         for side_key in ("a", "b"):
-            odds.ships_sunk[side_key][per_side[side_key]] += 1
-        odds.sunk_pairs[per_side["a"], per_side["b"]] += 1
-        if odds.unit_steps:
-            losses = step_losses(result, everyone, rosters)
-            lost: Counter[str] = Counter()
-            for loss in losses:
-                odds.unit_steps[loss.unit][loss.steps] += 1
-                lost[odds.unit_sides[loss.unit]] += loss.steps
-            for side_key in ("a", "b"):
-                odds.side_steps[side_key][lost[side_key]] += 1
-            if units:
-                winner = campaign_winner(by_side.get("a", []), by_side.get("b", []), losses)
-                odds.campaign_winners[winner] += 1
-        if each is not None:
-            each(odds)
+            odds.side_steps[side_key][lost[side_key]] += 1
+        if plan.units:
+            a, b = plan.units.get("a", []), plan.units.get("b", [])
+            odds.campaign_winners[campaign_winner(a, b, losses)] += 1
 
 
 def simulate(
@@ -398,8 +427,11 @@ def _fight_in_pool(
 ) -> TacticalOdds:
     """The preview's battles in batches of ``every``, fought by a pool of processes; each
     batch's counts are added as it comes in (the sums do not depend on the order). The
-    first batch is fought here while the pool starts, so the first figures come as soon as
-    without one."""
+    first batch is fought here before the others are handed out, so the first figures come
+    as soon as without a pool (whose workers would share the cores with it)."""
+    _fight(plan, odds, 0, every)
+    if on_progress:
+        on_progress(odds)
     built = compiled.ready()  # the rule sets compiled from the present sources, if built
     plan.compiled = str(built) if built else ""
     data = pickle.dumps(plan, protocol=pickle.HIGHEST_PROTOCOL)
@@ -409,9 +441,6 @@ def _fight_in_pool(
         for start in range(every, runs, every)
     ]
     try:
-        _fight(plan, odds, 0, every)
-        if on_progress:
-            on_progress(odds)
         for done in as_completed(batches):
             odds.add(done.result())
             if on_progress:
@@ -475,9 +504,9 @@ def _fight_batch(data: bytes, start: int, stop: int) -> TacticalOdds:
     compiled rule sets if the plan names a build (chosen at a worker's first batch)."""
     plan = _unpickled(data)
     if not _COMPILED:
-        _COMPILED.append(
-            plan.compiled if plan.compiled and compiled.use(Path(plan.compiled)) else ""
-        )
+        used = bool(plan.compiled) and compiled.use(Path(plan.compiled))
+        _COMPILED.append(plan.compiled if used else "")
+        gc.freeze()  # what the worker has imported is never garbage: not looked at again
     odds = _blank(plan)
     _fight(plan, odds, start, stop)
     return odds

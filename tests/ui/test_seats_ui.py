@@ -67,6 +67,7 @@ def test_a_teams_submission_reaches_the_apps_game_and_control_can_lock(
         assert window.session.orders("japan").task_forces[0].name == "Seat TF"
         assert window.orders.draft("japan").task_forces[0].name == "Seat TF"
         assert window.session.dirty  # the working copy holds orders the file has not
+        assert dialog.status.text() == "Orders arrived from their seats: Japan."
         row = next(
             r for r in range(dialog.table.rowCount()) if dialog.table.item(r, 1).text() == code
         )
