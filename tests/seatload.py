@@ -103,7 +103,12 @@ class _Client:
 
     def join(self, nation: str, code: str) -> None:
         form = {"content-type": "application/x-www-form-urlencoded"}
-        status, headers, _ = self.request("POST", "/join", urlencode({"code": code}), form)
+        for _ in range(50):  # eight clients on one address share its burst of joins
+            status, headers, _ = self.request("POST", "/join", urlencode({"code": code}), form)
+            if status != 429:
+                break
+            wait = headers.get("retry-after", headers.get("Retry-After", "1"))
+            time.sleep(min(2.0, float(wait) / 10))
         if status != 303:
             raise RuntimeError(f"joining {nation}: HTTP {status}")
         cookie = headers.get("set-cookie", headers.get("Set-Cookie", "")).split(";")[0]
