@@ -30,14 +30,14 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+def built() -> Iterator[Path]:
+    """The build of the present sources, where the program keeps it (built here if there is
+    none: a minute or two, once for these sources — the next run of the suite finds it)."""
     if shutil.which("cc") is None and shutil.which("gcc") is None:
         pytest.skip("no C compiler: the compiled rule sets cannot be built here")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("SEACONTROL_COMPILED", str(tmp_path_factory.mktemp("compiled")))
-        folder = compiled.build()
-        assert compiled.ready() == folder and compiled.build() == folder  # built once
-        yield folder
+    folder = compiled.build()
+    assert compiled.ready() == folder and compiled.build() == folder  # built once
+    yield folder
 
 
 def test_a_build_is_found_only_for_the_sources_it_was_built_from(
