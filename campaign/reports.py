@@ -188,6 +188,7 @@ def _score_and_reasons(campaign: Campaign, nation: str | None, turn: int) -> lis
     """The solo score after ``turn`` (a team reads its own side's figures: the enemy's rest
     on tonnage it may not know) and, in a team's report, the reasons its orders gave."""
     from .board import Board
+    from .orders import live_reasons
     from .score import format_score, game_score
 
     score = game_score(campaign)
@@ -195,15 +196,18 @@ def _score_and_reasons(campaign: Campaign, nation: str | None, turn: int) -> lis
     if nation is not None:
         side = Board(campaign.scenario, campaign.state).side(nation)
     lines = ["", "Solo score"]
+    last = campaign.scenario.meta.last_turn
+    final = campaign.state.turn > last and turn >= last
     if side in ("allies", "axis") or nation is None:
-        lines += [f"  {line}" for line in format_score(score, turn, side)]
+        lines += [f"  {line}" for line in format_score(score, turn, side, final)]
     else:
         lines.append("  (a neutral is not scored)")
     if nation is not None:
         stored = campaign.orders(turn).get(nation)
-        if stored is not None and stored.reasons:
+        reasons = live_reasons(stored) if stored is not None else []
+        if reasons:
             lines += ["", "Why these orders"]
-            lines += [f"  • {r.order}: {r.text}" for r in stored.reasons]
+            lines += [f"  • {r.text}" for r in reasons]
     return lines
 
 

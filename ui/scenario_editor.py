@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
@@ -98,6 +99,7 @@ from campaign.validation import REF_TABLES
 
 from .dialogs import save_first
 from .scenario_map import (
+    LIFT_WORDS,
     MOVE_BASE,
     NEW_BASE,
     ROUTE,
@@ -138,6 +140,10 @@ WARNING_TINT = QColor("#fbe6b0")
 ROW_TINT = QColor("#fbe4e0")
 #: characters of a cell shown in the table (the whole text is in its tooltip and editor)
 SHOWN_CHARS = 90
+#: what :func:`campaign.untrusted.escaped` writes out (the test before the slower escaping)
+UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+#: rows measured to size a table's columns (a few screens' worth, not every ship)
+MEASURED_ROWS = 60
 #: problems listed in the panel at the most (the count says how many more)
 MAX_LISTED = 400
 FOLDER_NOTE = "Scenario folder"
@@ -172,7 +178,8 @@ class RecordsModel(QAbstractTableModel):
         problems = self.cell_problems.get((index.row(), index.column()), [])
         if role == Qt.ItemDataRole.DisplayRole:
             # a control or a bidirectional override is shown written out, never obeyed
-            shown = escaped(text.replace("\r", "").replace("\n", " ⏎ "))
+            shown = text.replace("\r", "").replace("\n", " ⏎ ")
+            shown = escaped(shown) if UNSAFE.search(shown) else shown
             return shown if len(shown) <= SHOWN_CHARS else shown[: SHOWN_CHARS - 1] + "…"
         if role == Qt.ItemDataRole.EditRole:
             return text
@@ -372,6 +379,7 @@ class TablePage(QWidget):
         )
         self.view.verticalHeader().setDefaultSectionSize(22)
         self.view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.view.horizontalHeader().setResizeContentsPrecision(MEASURED_ROWS)
         self.view.horizontalHeader().setStretchLastSection(True)
         self.view.selectionModel().currentRowChanged.connect(
             lambda _now, _before: editor.record_chosen(self.table, self.current_row())
@@ -1034,6 +1042,7 @@ class ScenarioEditor(QMainWindow):
         table = self.current_table()
         if table is not None:
             self.pages[table].size_columns()
+            self.record_chosen(table, self.pages[table].current_row())  # shown on the map
 
     def _on_page(self, method: str) -> None:
         """Copy, paste or clear on the table shown (the Edit menu's cell entries)."""
@@ -1116,7 +1125,14 @@ class ScenarioEditor(QMainWindow):
         elif table in ("lsp", "lsp_supply", "garrisons") and record["base"].strip() in board.bases:
             self.chart.set_selection("base", record["base"].strip())
         elif table == "routes" and record["id"].strip() in board.route_rows:
-            self.chart.set_selection("route", record["id"].strip())
+            line = board.route(record["id"].strip())
+            self.chart.set_selection("route", line.id)
+            label = line.length.label
+            self.map_status.setText(
+                f"{line.name}: {line.moves} move{'s' if line.moves != 1 else ''} — {label} "
+                f"({LIFT_WORDS[label]}); {line.tonnage} tonnage points lift "
+                f"{line.effective_lift}"
+            )
         elif table == "sea_areas" and record["id"].strip() in self.chart.areas:
             self.chart.set_selection("area", record["id"].strip())
 

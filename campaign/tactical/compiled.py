@@ -20,6 +20,7 @@ the same dice (a test checks every rule set battle for battle).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import os
@@ -110,8 +111,11 @@ def build() -> Path:
     out = folder()  # named for the sources as they are now, which the compiler reads
     out.parent.mkdir(parents=True, exist_ok=True)
     sources = [f"campaign/tactical/{name}.py" for name in MODULES]
-    with tempfile.TemporaryDirectory(prefix="seacontrol-build-") as temp:
-        staging = Path(temp) / "out"
+    with (
+        tempfile.TemporaryDirectory(prefix="seacontrol-build-") as temp,
+        tempfile.TemporaryDirectory(prefix=".building-", dir=out.parent) as beside,
+    ):
+        staging = Path(beside) / "out"  # beside the build's place: moved in at one stroke
         try:
             finished = subprocess.run(
                 [sys.executable, "-c", _BUILD, str(Path(temp) / "c"), str(staging), *sources],
@@ -126,8 +130,12 @@ def build() -> Path:
             tail = (finished.stderr or finished.stdout).strip().splitlines()[-5:]
             raise BuildError("mypyc could not compile the rule sets: " + " / ".join(tail))
         (staging / DONE).write_text(out.name + "\n", encoding="utf-8")
-        shutil.rmtree(out, ignore_errors=True)
-        shutil.move(str(staging), str(out))
+        if not (out / DONE).is_file():  # else another build of these sources came first
+            shutil.rmtree(out, ignore_errors=True)  # an unfinished one
+            with contextlib.suppress(OSError):  # one that came first in the meantime
+                os.rename(staging, out)
+    if ready() != out:
+        raise BuildError(f"the build could not be put in {out}")
     return out
 
 
@@ -139,12 +147,25 @@ def use(build_folder: Path) -> bool:
     built = {p.name for p in package.iterdir()} if package.is_dir() else set()
     if not all(any(name + end in built for end in EXTENSION_SUFFIXES) for name in MODULES):
         return False
+    tactical.__path__.insert(0, str(package))
+    _reimport()
+    return True
+
+
+def drop(build_folder: Path) -> None:
+    """Undo :func:`use`: the sources' rule set modules again (and their rule sets)."""
+    package = str(build_folder / "campaign" / "tactical")
+    while package in tactical.__path__:
+        tactical.__path__.remove(package)
+    _reimport()
+
+
+def _reimport() -> None:
+    """Import the rule set modules afresh, from the first place on the package's path."""
     for name in MODULES:
         sys.modules.pop(f"{tactical.__name__}.{name}", None)
-    tactical.__path__.insert(0, str(package))
     for name in MODULES:
         importlib.import_module(f"{tactical.__name__}.{name}")
-    return True
 
 
 def main() -> int:

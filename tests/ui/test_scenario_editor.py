@@ -171,6 +171,12 @@ def test_a_scenario_built_from_scratch_validates_and_starts(
     )
     assert world.path(start, end, [v for v in route["via"].split(";") if v]) == path
     type_cell(editor, "routes", 0, "tonnage", "10")
+    editor.check_now()
+    editor.show_kind("nations")
+    editor.show_kind("routes")  # the route chosen is shown on the map, with its length
+    assert f"{len(path) - 1} moves — Med (standard lift); 10 tonnage points lift 10" in (
+        editor.map_status.text()
+    )
     # units, at bases chosen from the bases
     editor.show_kind("units")
     QTest.mouseClick(editor.pages["units"].add_button, Qt.MouseButton.LeftButton)
