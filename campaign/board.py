@@ -6,7 +6,6 @@ questions every step asks, answered in one place.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -19,7 +18,7 @@ from .routes import RouteLine, route_line
 from .scenario import Scenario
 from .state import FleetTrain, GameState
 from .units import NAVAL_RANGE
-from .world import World
+from .world import World, great_circle_km
 
 #: a merchant route's state on the chart and the map
 WORKING, CONTESTED, CUT = "working", "contested", "cut"
@@ -180,11 +179,7 @@ class Board:
         return self.friendly(nation, holder) or self.side(holder) == "neutral"
 
     def km(self, a: tuple[float, float], b: tuple[float, float]) -> float:
-        lon1, lat1, lon2, lat2 = map(math.radians, (a[0], a[1], b[0], b[1]))
-        c = math.sin(lat1) * math.sin(lat2) + math.cos(lat1) * math.cos(lat2) * math.cos(
-            lon2 - lon1
-        )
-        return 6371.0 * math.acos(max(-1.0, min(1.0, c)))
+        return great_circle_km(a, b)
 
     def nearest_fleet_base(self, nation: str, lonlat: tuple[float, float]) -> str:
         """002 step 2: *Add new ship production to nearest fleet base to the shipyard* — the

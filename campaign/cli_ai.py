@@ -13,7 +13,7 @@ from .cli_control import AddCommand, ControlCliError
 from .engine import Campaign
 from .opponent import LEVELS, POSTURES
 from .opponent.play import Seat, advise, computer_nations, play_turns
-from .orders import orders_to_data
+from .orders import live_reasons, orders_to_data
 from .score import format_score
 from .untrusted import terminal_safe
 
@@ -65,8 +65,8 @@ def cmd_ai(args: argparse.Namespace) -> int:
         return EXIT_OK
     verb = "computed (not stored)" if args.check else "stored"
     _say(f"Computer orders for {nation}, turn {turn} ({args.level}), {verb}:")
-    for reason in orders.reasons:
-        _say(f"  • {reason.order}: {reason.text}")
+    for reason in live_reasons(orders):
+        _say(f"  • {reason.text}")
     if not orders.reasons:
         _say("  (nothing to do this turn)")
     return EXIT_OK
@@ -87,18 +87,20 @@ def cmd_play(args: argparse.Namespace) -> int:
 
         score = play_turns(campaign, seats, args.turns, args.seed, on_turn=told)
         end = campaign.state.turn
+        over = end > campaign.scenario.meta.last_turn
     if args.json:
         _print_json(
             {
                 "computer": nations,
                 "from_turn": start,
                 "to_turn": end,
+                "game_over": over,
                 "score": score.to_data(),
             }
         )
         return EXIT_OK
     _say(f"Played turns {start}–{end - 1}; the computer gave the orders of {', '.join(nations)}.")
-    for line in format_score(score):
+    for line in format_score(score, final=over):
         _say(line)
     return EXIT_OK
 

@@ -12,6 +12,7 @@ Distances are counted in *moves*: a base's own sea area is 0, an adjacent one 1.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -20,6 +21,15 @@ from functools import cached_property
 from typing import Any
 
 import networkx as nx
+
+EARTH_RADIUS_KM = 6371.0
+
+
+def great_circle_km(a: tuple[float, float], b: tuple[float, float]) -> float:
+    """Great-circle distance in kilometres between two (lon, lat) points in degrees."""
+    lon1, lat1, lon2, lat2 = map(math.radians, (a[0], a[1], b[0], b[1]))
+    c = math.sin(lat1) * math.sin(lat2) + math.cos(lat1) * math.cos(lat2) * math.cos(lon2 - lon1)
+    return EARTH_RADIUS_KM * math.acos(max(-1.0, min(1.0, c)))
 
 
 @dataclass(frozen=True)
@@ -31,6 +41,11 @@ class SeaArea:
     lon: float
     lat: float
     polygon: tuple[tuple[float, float], ...]
+
+    def width_km(self) -> float:
+        """How far the area is *across* (002 "Sea Areas"): the greatest great-circle distance
+        between two corners of its outline."""
+        return max(great_circle_km(p, q) for p, q in itertools.combinations(self.polygon, 2))
 
 
 class LengthClass(Enum):

@@ -203,9 +203,11 @@ def test_route_tonnage_follows_annex_b_with_japan_scaled_to_its_56_points(
     assert japan == 56 == scenario.by_id("nations")["japan"]["tonnage"]
 
 
-def test_the_board_is_one_connected_graph_of_80_to_140_sea_areas(scenario: Scenario) -> None:
+def test_the_board_is_one_connected_graph_of_120_to_215_sea_areas(scenario: Scenario) -> None:
+    # 002 "Sea Areas": areas *approximately 1200-1600 kilometres across*; the board's
+    # ~306 million km² of sea make 120 (1600 km squares) to 215 (1200 km squares) of them
     world = scenario.world
-    assert 80 <= len(world) <= 140
+    assert 120 <= len(world) <= 215
     assert world.is_connected()
     straits = " ".join(e["name"] for e in scenario.rows("adjacency") if e["kind"] == "strait")
     for strait in ("Gibraltar", "Suez", "Panama", "Bosporus", "Danish", "Malacca", "Sunda"):

@@ -1,12 +1,23 @@
-"""The sea-area graph: distances in moves, paths through waypoints, route length classes."""
+"""The sea-area graph: distances in moves, paths through waypoints, route length classes;
+and the 1942 board measured against the seed's size of a sea area."""
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 
 import pytest
 
-from campaign.world import LengthClass, SeaArea, World, length_class, parse_polygon
+from campaign.routes import route_chart
+from campaign.scenario import Scenario, load_scenario
+from campaign.world import (
+    LengthClass,
+    SeaArea,
+    World,
+    great_circle_km,
+    length_class,
+    parse_polygon,
+)
 
 
 def line_world(n: int) -> World:
@@ -76,3 +87,80 @@ def test_unknown_and_unreachable_areas() -> None:
 def test_bad_polygons(text: str, words: str) -> None:
     with pytest.raises(ValueError, match=words):
         parse_polygon(text)
+
+
+def test_great_circle_and_width() -> None:
+    assert great_circle_km((0, 0), (0, 0)) == 0
+    assert great_circle_km((0, 0), (90, 0)) == pytest.approx(10007.5, abs=0.1)
+    assert great_circle_km((179, 0), (-179, 0)) == pytest.approx(222.4, abs=0.1)  # across 180°
+    square = SeaArea("sq", "Square", 0, 0, ((0, 0), (10, 0), (10, 10), (0, 10)))
+    assert square.width_km() == pytest.approx(great_circle_km((0, 0), (10, 10)))
+
+
+# --- The 1942 board and the seed's size of a sea area -----------------------------------
+# 002 "Sea Areas": *The world map is divided into sea areas of approximately 1200-1600
+# kilometres (800-1000 miles) across*; "Operational Range": *Naval units can operate up to
+# 4 areas from a base*. Issue 13 item 11 asks for no area much wider than that (about
+# 2,400 km) and no reach across an ocean in 4 areas (about 7,000 km between bases).
+
+WIDTH_KM = 2400
+REACH_KM = 7000
+NAVAL_REACH = 4
+
+#: Open ocean wider than WIDTH_KM that an Annex B route crosses with no place in it; why
+#: each may stay wide is written in docs/rules-notes.md ("Sea areas the size of the seed's").
+WIDE_OPEN_OCEAN = {
+    "east_pacific_rise": "UK – Australia Via Panama crosses it between the Galapagos and Pitcairn",
+    "pitcairn_island": "UK – Australia Via Panama crosses it between the East Pacific Rise "
+    "and the Austral Islands",
+}
+
+
+@pytest.fixture(scope="module")
+def board_1942() -> Scenario:
+    return load_scenario()
+
+
+def test_no_sea_area_is_much_wider_than_the_seed_says(board_1942: Scenario) -> None:
+    widths = {a.id: a.width_km() for a in board_1942.world.areas.values()}
+    wide = {area: round(km) for area, km in widths.items() if km > WIDTH_KM}
+    assert sorted(wide) == sorted(WIDE_OPEN_OCEAN), (
+        f"areas wider than {WIDTH_KM} km: {wide}; exempt: {sorted(WIDE_OPEN_OCEAN)}"
+    )
+    # the exemptions are the exception: the board's typical area is the seed's size
+    sizes = sorted(widths.values())
+    assert 1200 <= sizes[len(sizes) // 2] <= WIDTH_KM
+
+
+def test_the_wide_areas_are_open_ocean_a_route_crosses_with_no_base(
+    board_1942: Scenario,
+) -> None:
+    places = {b["sea_area"] for b in board_1942.rows("bases")}
+    crossed = {area for line in route_chart(board_1942) for area in line.path[1:-1]}
+    for area in WIDE_OPEN_OCEAN:
+        assert area in board_1942.world
+        assert area not in places, f"{area} holds a place, so it must be no wider than the seed's"
+        assert area in crossed, f"no Annex B route crosses {area}"
+
+
+def test_no_two_bases_within_4_areas_are_more_than_7000_km_apart(board_1942: Scenario) -> None:
+    """002 "Bases": ports and fleet bases. A force at one reaches the other's sea area."""
+    world = board_1942.world
+    bases = [b for b in board_1942.rows("bases") if b["kind"] in ("fleet_base", "port")]
+    too_far = []
+    for a, b in itertools.combinations(bases, 2):
+        moves = world.distance(a["sea_area"], b["sea_area"])
+        km = great_circle_km((a["lon"], a["lat"]), (b["lon"], b["lat"]))
+        if moves <= NAVAL_REACH and km > REACH_KM:
+            path = " > ".join(world.path(a["sea_area"], b["sea_area"]))
+            too_far.append(f"{a['id']}–{b['id']}: {km:.0f} km in {moves} areas ({path})")
+    assert too_far == []
+
+
+def test_maku_is_out_of_reach_of_pearl_harbour(board_1942: Scenario) -> None:
+    """Issue 13: Maku to Pearl Harbour is about 8,350 km; a force at Maku must not operate
+    off Hawaii, nor the Pacific Fleet off Formosa."""
+    bases = board_1942.by_id("bases")
+    maku, pearl = bases["maku"], bases["pearl_harbour"]
+    assert great_circle_km((maku["lon"], maku["lat"]), (pearl["lon"], pearl["lat"])) > 8300
+    assert board_1942.world.distance(maku["sea_area"], pearl["sea_area"]) > NAVAL_REACH

@@ -6,8 +6,9 @@ What it does
        dissolves all country polygons into one land geometry (shapely).
     2. Rasterises land on a regular 0.25° lon/lat grid (a cell is land if its centre is on land).
        Only latitudes between ``LAT_MIN`` and ``LAT_MAX`` belong to the board, less the
-       icebound Arctic coasts of Siberia and North America and Hudson Bay (``OFF_BOARD``);
-       polar waters are not part of any sea area.
+       icebound Arctic coasts of Siberia and North America, Hudson Bay and the Southern Ocean
+       south of 50°S except the Drake Passage round Cape Horn (``OFF_BOARD``); polar waters
+       are not part of any sea area.
     3. Runs a multi-source flood fill (Dijkstra, distance through water in kilometres, east-west
        steps scaled by cos(latitude), wrapping at 180°) over the sea cells from the seed points
        in ``data/world/sea_area_seeds.csv``. Each seed's region is therefore connected through
@@ -16,11 +17,14 @@ What it does
     4. Traces each region's outline (union of its cells, exterior of the largest part,
        simplified), with continuous longitudes (an area straddling 180° runs past ±180), and
        picks a label point in open water inside it (pole of inaccessibility).
-    5. Adjacency: two regions whose sea cells touch (4-neighbourhood, east-west wrap) are joined
-       by a ``sea`` edge; every row of ``data/world/straits.csv`` adds a named ``strait`` edge
-       (a strait row also names a pair the raster already joins).
-    6. Checks and prints: area count, graph connectivity, each area's size, each base's sea
-       area against the region of its nearest sea cell, and the length class of every merchant
+    5. Adjacency: two regions whose sea cells touch along at least ``MIN_SEA_BORDER`` cell
+       edges (4-neighbourhood, east-west wrap) are joined by a ``sea`` edge, so that areas
+       meeting only at a corner of the grid are not neighbours; every row of
+       ``data/world/straits.csv`` adds a named ``strait`` edge (a strait row also names a pair
+       the raster already joins).
+    6. Checks and prints: area count, graph connectivity, each area's size, the areas wider
+       than ``WIDTH_KM`` and the farthest bases at most 4 areas apart, each base's sea area
+       against the region of its nearest sea cell, and the length class of every merchant
        route in ``data/scenarios/1942/routes.csv`` against the Annex B chart.
 
 Inputs
@@ -53,6 +57,7 @@ import argparse
 import csv
 import heapq
 import io
+import itertools
 import json
 import math
 import subprocess
@@ -84,7 +89,7 @@ WHEEL_DATASETS = "geopandas/datasets/"
 WHEEL_SHAPEFILE = WHEEL_DATASETS + "naturalearth_lowres/naturalearth_lowres"
 
 RES = 0.25  # grid cell size in degrees
-LAT_MIN = -60.0  # southern edge of the board
+LAT_MIN = -58.0  # southern edge of the board (in the Drake Passage; see OFF_BOARD)
 LAT_MAX = 80.0  # northern edge of the board
 # Icebound waters without naval operations are off the board too: boxes of
 # (lon_min, lon_max, lat_min, lat_max).
@@ -92,12 +97,23 @@ OFF_BOARD: tuple[tuple[float, float, float, float], ...] = (
     (60.0, 180.0, 66.0, 90.0),  # Arctic Ocean coast of Siberia (east of Novaya Zemlya)
     (-180.0, -45.0, 66.0, 90.0),  # Arctic Ocean coast of North America, Baffin Bay
     (-96.0, -76.0, 50.0, 70.0),  # Hudson Bay and Foxe Basin
+    # The Southern Ocean south of 50°S, but for the Drake Passage round Cape Horn
+    (-180.0, -80.0, -90.0, -50.0),
+    (-54.0, 180.0, -90.0, -50.0),
 )
 KM_PER_DEG = 111.32  # length of one degree of latitude (and of longitude at the equator)
 AREA_SIMPLIFY = 0.5  # degrees (coverage simplification tolerance), sea-area outlines
 WRAP_PAD = 60.0  # degrees of longitude repeated beyond ±180 when tracing outlines
 LAND_SIMPLIFY = 0.1  # degrees, coastline for drawing
 LAND_MIN_AREA = 0.02  # square degrees; smaller land rings are dropped from land.json
+# Regions whose water meets along fewer cell edges than this (a corner where three or four
+# regions meet on the grid) are not neighbours, unless a row of straits.csv joins them.
+MIN_SEA_BORDER = 3
+# 002 "Sea Areas": *approximately 1200-1600 kilometres across*; "Naval units can operate up to
+# 4 areas from a base". Printed for review (tests/test_world.py holds the board to them).
+WIDTH_KM = 2400.0  # an area much wider than the seed's size
+REACH_AREAS = 4
+REACH_KM = 7000.0  # two bases 4 areas apart should be no farther apart than this
 
 # Annex B "Length of Route" column, by serial.
 CHART_CLASS: dict[int, str] = {
@@ -507,6 +523,37 @@ def fill_sea_areas(grid: Grid, regions: np.ndarray, ids: list[str]) -> None:
         print(f"{path.relative_to(ROOT)}: {filled} shipyard sea areas filled in")
 
 
+def report_sizes(graph: nx.Graph, rings: dict[str, list[tuple[float, float]]]) -> None:
+    """Print the areas wider than ``WIDTH_KM`` and the farthest pairs of bases (ports and fleet
+    bases) at most ``REACH_AREAS`` apart on the graph."""
+    widths = {
+        k: max(great_circle_km(*p, *q) for p, q in itertools.combinations(ring, 2))
+        for k, ring in rings.items()
+    }
+    wide = sorted(widths, key=lambda k: -widths[k])
+    print(f"width (farthest corners): median {float(np.median(list(widths.values()))):.0f} km")
+    for k in [k for k in wide if widths[k] > WIDTH_KM]:
+        print(f"  wider than {WIDTH_KM:.0f} km: {k:<28} {widths[k]:6.0f} km")
+    if not BASES_CSV.exists():
+        return
+    bases = [b for b in read_csv(BASES_CSV) if b["kind"] in ("fleet_base", "port")]
+    moves = dict(nx.all_pairs_shortest_path_length(graph, cutoff=REACH_AREAS))
+    pairs = sorted(
+        (
+            great_circle_km(float(a["lon"]), float(a["lat"]), float(b["lon"]), float(b["lat"])),
+            a["id"],
+            b["id"],
+            moves[a["sea_area"]][b["sea_area"]],
+        )
+        for a, b in itertools.combinations(bases, 2)
+        if b["sea_area"] in moves.get(a["sea_area"], {})
+    )
+    print(f"bases at most {REACH_AREAS} areas apart, farthest by great circle:")
+    for km, a, b, n in reversed(pairs[-5:]):
+        flag = "  TOO FAR" if km > REACH_KM else ""
+        print(f"  {a:<18} {b:<18} {n} areas {km:6.0f} km{flag}")
+
+
 def check_routes(graph: nx.Graph, base_area: dict[str, str]) -> bool:
     """Print the route table; return True if every route's class matches the chart."""
     if not ROUTES_CSV.exists() or not base_area:
@@ -574,6 +621,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     area_rows: list[list[str]] = []
     outlines = simplified_outlines(grid, regions, seeds)
+    rings = {s.id: outlines[k][1] for k, s in enumerate(seeds)}
     for k, s in enumerate(seeds):
         poly, ring_pts = outlines[k]
         label = polylabel(poly, tolerance=0.05)
@@ -591,9 +639,10 @@ def main(argv: list[str] | None = None) -> int:
     edges: dict[tuple[str, str], tuple[str, str]] = {}
     for (i, j), n in sorted(counts.items()):
         a, b = sorted((ids[i], ids[j]))
-        edges[(a, b)] = ("sea", "")
-        if n < 3:
-            print(f"  note: {a} / {b} touch along only {n} cell edge(s)")
+        if n >= MIN_SEA_BORDER:
+            edges[(a, b)] = ("sea", "")
+        else:
+            print(f"  note: {a} / {b} touch along only {n} cell edge(s): not neighbours")
     for a, b, name in straits:
         if (a, b) in edges:
             print(f"  note: strait {name!r} ({a} / {b}) is also open water in the raster")
@@ -625,6 +674,7 @@ def main(argv: list[str] | None = None) -> int:
     for k in np.argsort(sizes, kind="stable"):
         print(f"  {ids[k]:<28} {sizes[k]:6.0f} km  ({len(list(graph[ids[k]]))} neighbours)")
 
+    report_sizes(graph, rings)
     base_area = check_bases(grid, regions, seeds)
     fill_sea_areas(grid, regions, ids)
     routes_ok = check_routes(graph, base_area)

@@ -34,11 +34,14 @@ from PySide6.QtWidgets import (
 
 from campaign import paths
 from campaign.engine import Campaign
-from campaign.opponent import LEVELS
+from campaign.opponent import LEVELS, Scope
 from campaign.opponent.play import advise
-from campaign.orders import Orders, OrdersError
+from campaign.orders import Orders, OrdersError, live_reasons
 from campaign.scenario import load_scenario
 from campaign.score import format_score, game_score
+from campaign.world import World
+
+from .mapview import THEATRES
 
 if TYPE_CHECKING:
     from .mainwindow import MainWindow
@@ -47,6 +50,13 @@ if TYPE_CHECKING:
 SEATS_KEY = "computer_seats"
 LEVEL_NAMES = {"novice": "Novice", "captain": "Captain", "admiral": "Admiral"}
 SIDE_NAMES = {"allies": "Allies", "axis": "Axis"}
+#: the kinds of orders a person may hand to the computer (campaign.opponent.scope.PARTS)
+PART_NAMES = {
+    "escorts": "Escorts of merchant routes",
+    "raids": "Submarine raids",
+    "fleet": "Task forces, operations and cards",
+    "logistics": "Supplies, transfers and tonnage (whole nation only)",
+}
 
 
 class SoloDialog(QDialog):
@@ -110,6 +120,79 @@ class SeatsDialog(QDialog):
         return {n: level for n, box in self.boxes.items() if box.isChecked()}
 
 
+class HandDialog(QDialog):
+    """Hand forces to the computer: a theatre, the kinds of orders, or one task force."""
+
+    def __init__(self, task_forces: list[tuple[str, str]], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Hand forces to the computer")
+        layout = QVBoxLayout(self)
+        layout.addWidget(
+            QLabel(
+                "The computer gives these orders; the rest of the draft stays yours. "
+                "Its orders join the draft, to be checked and changed before resolving."
+            )
+        )
+        form = QFormLayout()
+        self.theatre = QComboBox()
+        self.theatre.addItem("Everywhere", "")
+        for name in THEATRES:
+            self.theatre.addItem(name, name)
+        self.task_force = QComboBox()
+        self.task_force.addItem("(any)", "")
+        for tf_id, name in task_forces:
+            self.task_force.addItem(name, tf_id)
+        form.addRow("Forces based in", self.theatre)
+        form.addRow("Only the task force", self.task_force)
+        self.level = _level_box()
+        form.addRow("Strength", self.level)
+        layout.addLayout(form)
+        self.parts: dict[str, QCheckBox] = {}
+        for key, label in PART_NAMES.items():
+            box = QCheckBox(label)
+            box.setChecked(key == "escorts")
+            self.parts[key] = box
+            layout.addWidget(box)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+
+    def level_key(self) -> str:
+        return str(self.level.currentData())
+
+    def scope(self, world: World, draft: Orders) -> Scope:
+        theatre = str(self.theatre.currentData() or "")
+        tf_id = str(self.task_force.currentData() or "")
+        parts = frozenset(k for k, box in self.parts.items() if box.isChecked())
+        units = next((frozenset(t.units) for t in draft.task_forces if t.id == tf_id), frozenset())
+        words = [PART_NAMES[p].split(" (")[0].lower() for p in sorted(parts)] or ["all"]
+        where = f" in the {theatre}" if theatre else ""
+        which = f" of '{self.task_force.currentText()}'" if tf_id else ""
+        return Scope(
+            areas=theatre_areas(world, theatre),
+            units=units,
+            parts=parts,
+            name=f"{' and '.join(words)}{which}{where}",
+        )
+
+
+def theatre_areas(world: World, theatre: str) -> frozenset[str]:
+    """The sea areas whose label point lies in a theatre of the map (ui.mapview.THEATRES;
+    a box east of 180° wraps round); "" : none (everywhere)."""
+    if not theatre:
+        return frozenset()
+    west, north, east, south = THEATRES[theatre]
+    out = set()
+    for area in world.areas.values():
+        lon = area.lon + 360 if east > 180 and area.lon < west else area.lon
+        if west <= lon <= east and south <= area.lat <= north:
+            out.add(area.id)
+    return frozenset(out)
+
+
 def _level_box(chosen: str = "admiral") -> QComboBox:
     box = QComboBox()
     for key in LEVELS:
@@ -132,6 +215,11 @@ class Solo(QObject):
         self.suggest_action = menu.addAction("&Suggest orders", self.suggest)
         self.suggest_action.setStatusTip(
             "The computer's orders for the nation in the orders panel, to edit"
+        )
+        self.hand_action = menu.addAction("&Hand forces to the computer…", self.hand_over)
+        self.hand_action.setStatusTip(
+            "The computer commands part of the nation in the orders panel: a theatre's "
+            "forces, some kinds of orders, or one task force"
         )
         menu.addAction("Computer gives its orders no&w", lambda: self.give_orders(force=True))
         self.score = QTextBrowser()
@@ -209,6 +297,31 @@ class Solo(QObject):
         if orders:
             editor.edit(orders[nation], "Suggested orders")
 
+    def hand_over(self) -> None:
+        editor = self.window.orders
+        nation = editor.current_nation
+        if not self.session.is_open or not nation or self.session.state.step != 0:
+            return
+        draft = editor.draft(nation)
+        dialog = HandDialog([(tf.id, tf.name) for tf in draft.task_forces], self.window)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return
+        self.hand(nation, dialog.scope(self.session.scenario.world, draft), dialog.level_key())
+
+    def hand(self, nation: str, scope: Scope, level: str = "admiral") -> None:
+        """The computer's orders for the forces ``scope`` hands it, merged into the
+        nation's draft as one undoable edit, to be seen and changed before resolving."""
+        editor = self.window.orders
+        draft = editor.draft(nation)
+        orders = self._compute(
+            [nation],
+            lambda n, tell: advise(self._campaign, n, level, None, tell, scope, draft),
+        )
+        if orders:
+            if editor.current_nation != nation:
+                editor.nation.setCurrentIndex(editor.nation.findData(nation))
+            editor.edit(orders[nation], f"Computer commands {scope.name or 'some forces'}")
+
     def give_orders(self, force: bool = False) -> None:
         """The computer gives the orders of its nations that have none this turn (all of
         them with ``force``)."""
@@ -285,16 +398,18 @@ class Solo(QObject):
         if side == "neutral":
             lines.append("A neutral is not scored.")
         else:
-            lines += format_score(game_score(campaign), None, side)
+            over = self.session.state.turn > self.session.scenario.meta.last_turn
+            lines += format_score(game_score(campaign), None, side, over)
         seats = self.seats()
         if seats:
             names = ", ".join(str(board.nations[n]["name"]) for n in seats)
             lines += ["", f"The computer plays: {names}."]
         if viewer:
             orders = campaign.orders().get(viewer)
-            if orders is not None and orders.reasons:
+            reasons = live_reasons(orders) if orders is not None else []
+            if reasons:
                 lines += ["", f"Why {board.name_of(viewer)}'s orders this turn:"]
-                lines += [f"  • {r.text}" for r in orders.reasons]
+                lines += [f"  • {r.text}" for r in reasons]
         self.score.setPlainText("\n".join(lines))
 
 

@@ -86,7 +86,7 @@ def test_the_chart_has_an_item_per_area_base_and_route(
     chart: SeaChart, session: GameSession
 ) -> None:
     scenario = session.scenario
-    assert len(chart.areas) == len(scenario.world.areas) == 130
+    assert set(chart.areas) == set(scenario.world.areas)
     assert len(chart.bases) == len(scenario.rows("bases"))
     assert len(chart.routes) == len(scenario.rows("routes"))
     assert set(chart.routes) == {r["id"] for r in scenario.rows("routes")}
