@@ -67,13 +67,11 @@ class SoloDialog(QDialog):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("New solo game")
-        layout = QVBoxLayout(self)
-        layout.addWidget(
-            QLabel(
-                "The 1942 campaign against the computer. You give the orders of every "
-                "nation of your side; the computer plays the others (neutrals too)."
-            )
+        layout = _dialog(
+            self,
+            "New solo game",
+            "The 1942 campaign against the computer. You give the orders of every nation "
+            "of your side; the computer plays the others (neutrals too).",
         )
         form = QFormLayout()
         self.side = QComboBox()
@@ -83,12 +81,7 @@ class SoloDialog(QDialog):
         form.addRow("Your side", self.side)
         form.addRow("Computer's strength", self.level)
         layout.addLayout(form)
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout.addWidget(buttons)
+        layout.addWidget(_ok_cancel(self))
 
 
 class SeatsDialog(QDialog):
@@ -98,9 +91,9 @@ class SeatsDialog(QDialog):
         self, nations: list[tuple[str, str]], seats: dict[str, str], parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Computer plays…")
-        layout = QVBoxLayout(self)
-        layout.addWidget(QLabel("The computer gives these nations' orders each turn:"))
+        layout = _dialog(
+            self, "Computer plays…", "The computer gives these nations' orders each turn:"
+        )
         self.boxes: dict[str, QCheckBox] = {}
         for nation, name in nations:
             box = QCheckBox(name)
@@ -111,12 +104,7 @@ class SeatsDialog(QDialog):
         self.level = _level_box(next(iter(seats.values()), "admiral"))
         form.addRow("Strength", self.level)
         layout.addLayout(form)
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout.addWidget(buttons)
+        layout.addWidget(_ok_cancel(self))
 
     def seats(self) -> dict[str, str]:
         level = str(self.level.currentData())
@@ -128,13 +116,11 @@ class HandDialog(QDialog):
 
     def __init__(self, task_forces: list[tuple[str, str]], parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Hand forces to the computer")
-        layout = QVBoxLayout(self)
-        layout.addWidget(
-            QLabel(
-                "The computer gives these orders; the rest of the draft stays yours. "
-                "Its orders join the draft, to be checked and changed before resolving."
-            )
+        layout = _dialog(
+            self,
+            "Hand forces to the computer",
+            "The computer gives these orders; the rest of the draft stays yours. Its "
+            "orders join the draft, to be checked and changed before resolving.",
         )
         form = QFormLayout()
         self.theatre = QComboBox()
@@ -158,12 +144,7 @@ class HandDialog(QDialog):
             layout.addWidget(box)
         self.every_turn = QCheckBox("Every turn (a theatre and kinds of orders, not a task force)")
         layout.addWidget(self.every_turn)
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout.addWidget(buttons)
+        layout.addWidget(_ok_cancel(self))
 
     def level_key(self) -> str:
         return str(self.level.currentData())
@@ -215,6 +196,25 @@ def theatre_areas(world: World, theatre: str) -> frozenset[str]:
     return frozenset(out)
 
 
+def _dialog(dialog: QDialog, title: str, note: str) -> QVBoxLayout:
+    """A dialog's title and its opening words (wrapped); returns its layout."""
+    dialog.setWindowTitle(title)
+    layout = QVBoxLayout(dialog)
+    label = QLabel(note)
+    label.setWordWrap(True)
+    layout.addWidget(label)
+    return layout
+
+
+def _ok_cancel(dialog: QDialog) -> QDialogButtonBox:
+    buttons = QDialogButtonBox(
+        QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+    )
+    buttons.accepted.connect(dialog.accept)
+    buttons.rejected.connect(dialog.reject)
+    return buttons
+
+
 def _level_box(chosen: str = "admiral") -> QComboBox:
     box = QComboBox()
     for key in LEVELS:
@@ -256,18 +256,23 @@ class Solo(QObject):
         self.refresh_score()
 
     # -- the computer's seats (kept in the game file) -------------------------------------------
-    def seats(self) -> dict[str, str]:
+    def _meta(self, key: str) -> dict[str, object]:
+        """A JSON object kept in the game file, by nation, for nations that play ({} if
+        none, or not an object: a file edited by hand is read, never trusted)."""
         if not self.session.is_open:
             return {}
-        text = self.session.require().game.meta(SEATS_KEY)
+        text = self.session.require().game.meta(key)
         try:
             data = json.loads(text) if text else {}
         except json.JSONDecodeError:
             return {}
-        teams = set(self.session.board().teams())
         if not isinstance(data, dict):
             return {}
-        return {str(n): str(lv) for n, lv in data.items() if n in teams and str(lv) in LEVELS}
+        teams = set(self.session.board().teams())
+        return {str(n): v for n, v in data.items() if n in teams}
+
+    def seats(self) -> dict[str, str]:
+        return {n: str(lv) for n, lv in self._meta(SEATS_KEY).items() if str(lv) in LEVELS}
 
     def set_seats(self, seats: dict[str, str]) -> None:
         self.session.require().game.set_meta(SEATS_KEY, json.dumps(seats, sort_keys=True))
@@ -349,21 +354,10 @@ class Solo(QObject):
 
     def standing(self) -> dict[str, dict[str, object]]:
         """Forces handed to the computer every turn, by nation: {theatre, parts, level}."""
-        if not self.session.is_open:
-            return {}
-        text = self.session.require().game.meta(COMMANDS_KEY)
-        try:
-            data = json.loads(text) if text else {}
-        except json.JSONDecodeError:
-            return {}
-        if not isinstance(data, dict):
-            return {}
-        teams = set(self.session.board().teams())
         return {
-            str(n): v
-            for n, v in data.items()
-            if n in teams
-            and isinstance(v, dict)
+            n: v
+            for n, v in self._meta(COMMANDS_KEY).items()
+            if isinstance(v, dict)
             and str(v.get("level", "")) in LEVELS
             and str(v.get("theatre", "")) in ("", *THEATRES)
             and isinstance(v.get("parts", []), list)
