@@ -153,8 +153,9 @@ def format_situation(data: dict[str, Any]) -> str:
 def turn_report(campaign: Campaign, nation: str | None = None, turn: int | None = None) -> str:
     """A turn's events in words, step by step, as Game Control or one team sees them.
 
-    The dice log's head hash is printed so every team holds an anchor against which the
-    rolls can be checked later (``seacontrol-cli report`` on the same game).
+    The game file's chain head is printed so every team holds an anchor against which the
+    file can be checked later (``seacontrol-cli validate GAME --anchor HEAD``), and the dice
+    log's head beside it (docs/game-file.md).
     """
     from .turn import STEPS
 
@@ -167,6 +168,7 @@ def turn_report(campaign: Campaign, nation: str | None = None, turn: int | None 
     lines = [
         f"Sea Control — turn {turn} ({campaign.scenario.meta.period_of(turn)}) — {who}",
         f"Dice log: {len(campaign.dice_log())} rolls; chain head {campaign.dice_head()}",
+        f"Game file: chain head {campaign.chain_head()} (link {campaign.chain_link()})",
     ]
     by_step: dict[int, list[str]] = defaultdict(list)
     for event in events:

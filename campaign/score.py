@@ -242,7 +242,7 @@ def game_score(campaign: Campaign) -> GameScore:
     scenario = campaign.scenario
     baseline = Baseline.of(scenario)
     turns = sorted(game.turns())
-    everything = [Event.from_row(r) for r in game.events()]
+    everything = game.log()
     out = []
     for turn in turns:
         after_turn = turn + 1

@@ -18,6 +18,7 @@ DOCUMENTS: dict[str, str] = {
     "&Historical defaults": "historical-defaults.md",
     "Ship &data review": "ship-data-review.md",
     "What each &team may know": "team-views.md",
+    "The &game file and its seal": "game-file.md",
 }
 
 
