@@ -1427,7 +1427,7 @@ def add_to_menu(window: MainWindow, menu: QMenu) -> EditorLauncher:
     """Add the editor's entries to the main window's File menu."""
     launcher = EditorLauncher(window)
     menu.addSeparator()
-    editor = menu.addAction("Scenario &editor…")
+    editor = menu.addAction("Scenario e&ditor…")
     editor.setStatusTip("Build or edit a scenario: its order of battle, its bases and routes")
     editor.triggered.connect(launcher.open_editor)
     from_game = menu.addAction("New scenario from this &game…")

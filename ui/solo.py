@@ -221,7 +221,7 @@ class Solo(QObject):
             "The computer commands part of the nation in the orders panel: a theatre's "
             "forces, some kinds of orders, or one task force"
         )
-        menu.addAction("Computer gives its orders &now", lambda: self.give_orders(force=True))
+        menu.addAction("Computer gives its orders no&w", lambda: self.give_orders(force=True))
         self.score = QTextBrowser()
         window.report.tabs.addTab(self.score, "Score")
         self.session.gameChanged.connect(self._turn_started)

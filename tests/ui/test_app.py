@@ -219,3 +219,20 @@ def test_fight_it_out_odds_for_the_coming_battle(window: MainWindow, qtbot: obje
     assert sum(panel.odds.campaign_winners.values()) == 100
     units = {u.id for side in panel.coming.units.values() for u in side}
     assert units == set(panel.odds.unit_steps)
+
+
+def test_the_app_says_what_a_bare_linux_desktop_lacks(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from ui import app
+
+    monkeypatch.setattr(sys, "platform", "linux")
+    assert app.display_problem({"QT_QPA_PLATFORM": "offscreen"}) is None
+    no_screen = app.display_problem({})
+    assert no_screen is not None and "DISPLAY" in no_screen and "seacontrol-cli" in no_screen
+    monkeypatch.setattr(app.ctypes.util, "find_library", lambda name: None)
+    missing = app.display_problem({"DISPLAY": ":0"})
+    assert missing is not None
+    assert "libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1" in missing
+    monkeypatch.setattr(app.ctypes.util, "find_library", lambda name: f"lib{name}.so")
+    assert app.display_problem({"DISPLAY": ":0"}) is None

@@ -375,7 +375,7 @@ def test_the_main_window_opens_the_editor_and_makes_a_scenario_of_its_game(
 
     assert isinstance(window, MainWindow)
     entries = [a.text() for a in window.menuBar().actions()[0].menu().actions()]  # type: ignore[union-attr]
-    assert "Scenario &editor…" in entries and "New scenario from this &game…" in entries
+    assert "Scenario e&ditor…" in entries and "New scenario from this &game…" in entries
     window.session.resolve(10)
     window.scenario_editor.from_game()
     editor = window.scenario_editor.editor
