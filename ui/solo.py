@@ -244,7 +244,7 @@ class Solo(QObject):
             "forces, some kinds of orders, or one task force"
         )
         menu.addAction("&Take back command of this nation", self.take_back)
-        menu.addAction("Computer gives its orders &now", lambda: self.give_orders(force=True))
+        menu.addAction("Computer gives its orders no&w", lambda: self.give_orders(force=True))
         self.score = QTextBrowser()
         window.report.tabs.addTab(self.score, "Score")
         self.session.gameChanged.connect(self._turn_started)
