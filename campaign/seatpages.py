@@ -74,6 +74,10 @@ svg.map{width:100%;height:auto;background:#b9c6cf;border:1px solid #8a9aa6}
 form.join{max-width:24em;margin:3em auto;background:#fff;padding:2em;border:1px solid #c5ced6}
 form.join input{font-size:1.4em;width:100%;letter-spacing:.1em;font-family:monospace}
 button{font-size:1em;padding:.4em 1em;margin:.5em .5em 0 0}
+form.build{background:#fff;border:1px solid #c5ced6;padding:.5em 1em;margin:.5em 0 1em}
+form.build label{display:inline-block;margin:.3em .8em .3em 0}
+form.build fieldset label{display:block}
+form.remove button{margin:0;padding:.1em .6em}
 """
 
 SCRIPT = """
@@ -110,6 +114,30 @@ SCRIPT = """
     }).catch(function () {});
   }
   poll(); setInterval(poll, 5000); setInterval(draw, 1000);
+})();
+(function () {
+  function follow(id, show) {
+    var pick = document.getElementById(id);
+    if (!pick) { return; }
+    function update() { show(pick.value); }
+    pick.addEventListener('change', update); update();
+  }
+  follow('tf-base', function (base) {
+    document.querySelectorAll('fieldset[data-base]').forEach(function (box) {
+      box.hidden = box.getAttribute('data-base') !== base;
+      if (box.hidden) {
+        box.querySelectorAll('input').forEach(function (i) { i.checked = false; });
+      }
+    });
+  });
+  follow('op-kind', function (kind) {
+    document.querySelectorAll('fieldset.invasion').forEach(function (box) {
+      box.hidden = kind.indexOf('invasion') < 0;
+    });
+    document.querySelectorAll('fieldset.raid').forEach(function (box) {
+      box.hidden = kind !== 'surface_raid';
+    });
+  });
 })();
 """
 
@@ -311,8 +339,10 @@ def orders_content(
     csrf: str,
     result: str = "",
     problems: Sequence[str] = (),
+    builder: str = "",
 ) -> str:
-    """The orders editor: the team's orders as JSON (docs/orders-format.md), checked or
+    """The orders page: the order ``builder``'s forms (:mod:`campaign.seatforms`), then the
+    orders editor, the team's orders as JSON (docs/orders-format.md), checked or
     submitted; ``problems`` in the app's words (:func:`campaign.rules.problem_in_words`)."""
     if status.locked_at:
         state = f"<p class='bad' id='locked'>Game Control locked turn {status.turn}'s orders at "
@@ -336,6 +366,7 @@ def orders_content(
     reference = orders_reference(view)
     return (
         f"<h2>Orders for turn {status.turn}</h2>{state}<p id='sent'>{sent}</p>{outcome}"
+        f"{builder}<h3>Orders as JSON</h3>"
         "<form method='post' action='/team/orders'>"
         f"<input type='hidden' name='csrf' value='{_e(csrf)}'>"
         "<p class='note'>Your orders as JSON (the orders format: supplies, transfers, tonnage, "
