@@ -479,7 +479,7 @@ def test_a_team_forms_a_task_force_and_sends_it_on_sea_control_without_json(
         stance="intervene",
     )
     assert formed.status_code == 303
-    assert formed.headers["location"] == "/team/orders?done=tf_add#builder"
+    assert formed.headers["location"] == "/team/orders?done=tf_add#result"
     tf = next(t for t in stored(game, "japan")["task_forces"] if t["name"] == "Built Force")
     assert tf["base"] == base and tf["units"] == [unit] and tf["lsp"] == 1
     assert stored_name(game, "japan") == "Qzxnext_japan"  # the draft kept what was there
