@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -16,6 +18,9 @@ from campaign.engine import Campaign
 from campaign.gamefile import GameFile
 from campaign.scenario import load_scenario
 from campaign.seats import seat_codes
+
+if TYPE_CHECKING:
+    from ui.session import GameSession
 
 MINI = Path(__file__).parent / "fixtures" / "mini"
 
@@ -113,3 +118,23 @@ def forge(path: Path, key: bytes | None, key_id: str | None = None, rebuild: boo
         db.conn.commit()
     finally:
         db.close()
+
+
+def die(session: GameSession) -> Path:
+    """The program holding ``session`` dies: its connection is gone, and its lock file is
+    left behind naming a process that no longer runs."""
+    working = session.working
+    assert working is not None and session.campaign is not None and session._lock is not None
+    session.campaign.close()
+    session._lock.unlock()
+    take = (
+        "import os, sys\n"
+        "from PySide6.QtCore import QLockFile\n"
+        "lock = QLockFile(sys.argv[1])\n"
+        "assert lock.tryLock(0)\n"
+        "os._exit(0)\n"
+    )
+    lock = working.with_suffix(".lock")
+    subprocess.run([sys.executable, "-c", take, str(lock)], check=True)
+    assert lock.exists()
+    return working

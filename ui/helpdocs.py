@@ -20,6 +20,7 @@ DOCUMENTS: dict[str, str] = {
     "Ship &data review": "ship-data-review.md",
     "What each &team may know": "team-views.md",
     "The &game file and its seal": "game-file.md",
+    "The &computer opponent": "computer-opponent.md",
 }
 
 

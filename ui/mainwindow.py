@@ -106,6 +106,8 @@ class MainWindow(QMainWindow):
         column = QVBoxLayout(centre)
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(0)
+        self.seal_bar = self._seal_bar()
+        column.addWidget(self.seal_bar)
         column.addWidget(self.banner)
         column.addWidget(self.chart, 1)
         self.setCentralWidget(centre)
@@ -941,6 +943,36 @@ class MainWindow(QMainWindow):
 
     def _update_title(self) -> None:
         self.setWindowTitle(self.session.title)
+
+    def _seal_bar(self) -> QLabel:
+        """A bar above the map, shown while the open game's seal was not verified by this
+        machine (docs/game-file.md): red for a file changed outside Sea Control, amber for
+        one sealed on another machine. It stays until another game is opened: the log
+        records the finding at the first change made."""
+        bar = QLabel()
+        bar.setObjectName("sealBar")
+        bar.setWordWrap(True)
+        bar.hide()
+
+        def show() -> None:
+            found = self.session.seal_found
+            bar.setVisible(found is not None and not found.verified)
+            if found is None or found.verified:
+                return
+            colour = "#f6d5d1; color:#6b1d14" if found.altered else "#fbe9c6; color:#5c3d00"
+            bar.setStyleSheet(f"background:{colour}; padding:6px 8px;")
+            text = found.summary()
+            if found.altered:
+                text = (
+                    "This game file was changed outside Sea Control: "
+                    + "; ".join(found.problems)
+                    + ". The first change made here records it in the log every team sees; "
+                    "to set it aside instead, open a backup."
+                )
+            bar.setText(f"⚠ {text}")
+
+        self.session.gameChanged.connect(show)
+        return bar
 
     def show_document(self, title: str, file: str) -> None:
         """A document from docs/ in a window of its own (not modal: read beside the map)."""

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QLabel, QMessageBox
 
 from campaign.losses import SpreadLosses
 from campaign.orders import Orders
+from tests.gamefiles import die
 from ui.battle import BattleWindow
 from ui.mainwindow import MainWindow
 
@@ -101,15 +102,13 @@ def test_a_game_left_by_a_crash_is_offered_back(
     crashed = GameSession()
     crashed.new_game()
     assert crashed.set_orders("usa", Orders("usa", 1)) == []
-    working = crashed.working
-    assert working is not None and working.exists()
-    # the program "dies": nothing is closed, the working copy stays on disk
+    working = die(crashed)  # nothing is closed: the working copy and its lock stay on disk
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
     w = MainWindow(ask_losses=False)
     qtbot.addWidget(w)  # type: ignore[attr-defined]
     assert w.offer_recovery()
     assert w.session.working == working and w.session.dirty
-    crashed.campaign.close()  # type: ignore[union-attr]
+    assert working not in GameSession().recoverable()  # not while this window plays on
 
 
 def test_unsaved_changes_are_not_lost_without_asking(

@@ -78,3 +78,23 @@ def test_the_computer_commands_the_atlantic_escorts_of_the_person_s_nation(
         for u in e.units:
             assert board.area_of(board.state.units[u].base) in areas
     assert window.undo.undoText() == "Computer commands x"
+
+
+def test_forces_handed_over_every_turn_are_commanded_again_next_turn(window: Any) -> None:
+    from ui.solo import theatre_areas
+
+    s = solo(window)
+    s.set_standing({"uk": {"theatre": "Atlantic", "parts": ["escorts"], "level": "captain"}})
+    window.session.resolve(to_step=10)
+    assert window.session.state.turn == 2
+    uk = window.session.orders("uk")
+    assert uk is not None and uk.escorts and not uk.task_forces
+    areas = theatre_areas(window.session.scenario.world, "Atlantic")
+    board = window.session.orders_board()  # ships commissioned this turn are there
+    for e in uk.escorts:
+        for u in e.units:
+            assert board.area_of(board.state.units[u].base) in areas
+    assert "commands escorts of merchant routes in the Atlantic" in s.score.toPlainText()
+    window.orders.nation.setCurrentIndex(window.orders.nation.findData("uk"))
+    s.take_back()
+    assert s.standing() == {}
