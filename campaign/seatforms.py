@@ -294,10 +294,17 @@ def _unit_boxes(
             if u.base == base
         )
         out.append(
-            f"<fieldset class='units' data-{group}='{_e(base)}'><legend>At "
+            f"<fieldset class='pick' data-{group}='{_e(base)}'><legend>At "
             f"{_e(found.name if found else base)}</legend>{boxes}</fieldset>"
         )
     return "".join(out) or "<p class='note'>No units.</p>"
+
+
+def _names(view: TeamView, item: Mapping[str, Any]) -> str:
+    """The units of a draft's task force or escort, by name."""
+    units = [view.unit(str(u)) for u in item.get("units") or ()]
+    ids = [str(u) for u in item.get("units") or ()]
+    return ", ".join(u.name if u else i for u, i in zip(units, ids, strict=True))
 
 
 def builder(view: TeamView, world: World, draft: Mapping[str, Any], csrf: str) -> str:
@@ -320,7 +327,7 @@ def builder(view: TeamView, world: World, draft: Mapping[str, Any], csrf: str) -
 
     rows = "".join(
         f"<tr><td>{_e(t.get('name', ''))}</td><td>{_e(names.get(t.get('base'), t.get('base')))}"
-        f"</td><td>{_e(', '.join(map(str, t.get('units', []))))}</td><td>{_e(t.get('lsp', 0))}"
+        f"</td><td>{_e(_names(view, t))}</td><td>{_e(t.get('lsp', 0))}"
         f"</td><td>{_e(t.get('stance', 'intervene'))}</td>"
         f"<td>{_remove('tf_remove', 'task_force', str(t.get('id', '')), csrf)}</td></tr>"
         for t in tfs
@@ -338,7 +345,7 @@ def builder(view: TeamView, world: World, draft: Mapping[str, Any], csrf: str) -
         _form(
             "tf_add",
             csrf,
-            "<label>Name <input name='name' maxlength='60' required></label> "
+            "<label>Name <input name='name' id='tf-name' maxlength='60' required></label> "
             f"<label>Base <select name='base' id='tf-base'>"
             f"{_options([(b, names.get(b, b)) for b in bases])}</select></label> "
             "<label>LSP <input name='lsp' type='number' min='0' value='0'></label> "
@@ -417,7 +424,7 @@ def builder(view: TeamView, world: World, draft: Mapping[str, Any], csrf: str) -
         )
         rows = "".join(
             f"<tr><td>{_e(names.get(e.get('route'), e.get('route')))}"
-            f"</td><td>{_e(', '.join(map(str, e.get('units', []))))}</td>"
+            f"</td><td>{_e(_names(view, e))}</td>"
             f"<td>{_remove('escort_remove', 'route', str(e.get('route', '')), csrf)}</td></tr>"
             for e in escorts
         )

@@ -681,7 +681,7 @@ class SeatApp:
             text = await self.desk.call(self.desk.orders_text, session.nation)
         if not done.accepted:
             return await self._orders(session, text, done, 422)
-        return RedirectResponse(f"/team/orders?done={action}#builder", 303)
+        return RedirectResponse(f"/team/orders?done={action}#result", 303)
 
     async def leave(self, request: Request, session: SeatSession) -> Response:
         form = _form(await read_body(request, self.limits.small_body))

@@ -479,7 +479,7 @@ def test_a_team_forms_a_task_force_and_sends_it_on_sea_control_without_json(
         stance="intervene",
     )
     assert formed.status_code == 303
-    assert formed.headers["location"] == "/team/orders?done=tf_add#builder"
+    assert formed.headers["location"] == "/team/orders?done=tf_add#result"
     tf = next(t for t in stored(game, "japan")["task_forces"] if t["name"] == "Built Force")
     assert tf["base"] == base and tf["units"] == [unit] and tf["lsp"] == 1
     assert stored_name(game, "japan") == "Qzxnext_japan"  # the draft kept what was there
@@ -538,3 +538,22 @@ def test_the_builder_offers_and_takes_only_the_teams_own_forces(game: Path, desk
     assert stored_name(game, "japan") == "Qzxnext_japan"
     with opened(game) as g:
         assert seats.submissions(g, 2) == {}
+
+
+def test_the_builder_sets_tonnage_and_escorts_a_route(game: Path, desk: SeatDesk) -> None:
+    app = SeatApp(desk)
+    client, csrf = joined(app, _codes(game)["japan"])
+    view = desk.run(lambda: desk.view("japan"))
+    route = next(r for r in view.routes if r.nation == "japan" and r.tonnage)
+    assert route.tonnage is not None
+    set_to = build(client, csrf, action="tonnage", **{f"t_{route.id}": str(route.tonnage)})
+    assert set_to.status_code == 303, set_to.text
+    assert stored(game, "japan")["tonnage"] == {route.id: route.tonnage}
+    unit = next(u for u in view.units if u.type == "escort" and u.state != "sunk")
+    escorted = build(client, csrf, action="escort_add", route=route.id, units=[unit.id])
+    assert escorted.status_code == 303
+    assert stored(game, "japan")["escorts"] == [{"route": route.id, "units": [unit.id]}]
+    assert build(client, csrf, action="escort_remove", route=route.id).status_code == 303
+    assert "escorts" not in stored(game, "japan")
+    assert build(client, csrf, action="tonnage").status_code == 303  # blank: as now
+    assert "tonnage" not in stored(game, "japan")
