@@ -23,7 +23,6 @@ from .cli_seats import add_commands as add_seat_commands
 from .csvdata import INT_RE, InputError, Problem
 from .dice import SeededDice
 from .engine import Campaign
-from .events import Event
 from .gamefile import GameFile, GameFileError, opened
 from .merchant_warfare import DEFAULT_SHORT_ROW, SHORT_ROW_READINGS
 from .naval_combat import CombatSide
@@ -38,7 +37,7 @@ from .tactical import run as run_battle
 from .tactical.outcome import in_rule_set_terms
 from .tactical.simulate import available, simulate
 from .turn import STEPS
-from .untrusted import MAX_DIGITS, JsonInputError, read_json, shown, terminal_safe
+from .untrusted import MAX_DIGITS, JsonInputError, bad_character, read_json, shown, terminal_safe
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 TACTICAL = ("carrier", "fastplay", "surface", "airstrike")
@@ -128,41 +127,95 @@ def _create_game(scenario: Scenario, args: argparse.Namespace) -> int:
 
 def cmd_validate(args: argparse.Namespace) -> int:
     target = Path(args.path)
+    seal: dict[str, Any] = {}
+    problems: list[str] = []
     if target.is_dir():
+        if args.anchor:
+            raise CliError("--anchor checks a game file's chain; a scenario folder has none")
         scenario = load_scenario(target)
         kind = "scenario"
     elif target.is_file():
-        with opened(target) as game:
+        with GameFile.open(target, altered_ok=True) as game:
             scenario = game.scenario
-            game.state()
+            found = game.integrity
+            problems = list(found.problems) + game.check()
+            if args.anchor:
+                problems += _anchor_problems(args.anchor, game.chain())
+            seal = {"status": found.status, "link": found.link, "head": found.head}
+            seal["key_id"] = found.key_id
         kind = "game file"
     else:
         raise CliError(f"{target}: no such scenario folder or game file")
     counts = {name: len(rows) for name, rows in scenario.tables.items()}
     if args.json:
+        data: dict[str, Any] = {"valid": not problems, "kind": kind, "counts": counts}
+        data["problems"] = _problems_json(scenario.warnings)
+        if seal:
+            data |= {"seal": seal, "file_problems": problems}
+        _print_json(data)
+        return EXIT_INVALID if problems else EXIT_OK
+    for warning in scenario.warnings:
+        _say(warning)
+    if problems:
+        _say(f"INVALID: {target} has been damaged or changed outside Sea Control:", file=sys.stderr)
+        for problem in problems:
+            _say(f"  {problem}", file=sys.stderr)
+        return EXIT_INVALID
+    if seal and not found.verified:
+        _say(f"WARNING: {found.summary()}")
+    elif seal:
+        _say(f"Seal verified by this machine's key; chain head {found.head} (link {found.link}).")
+    _say(
+        f"OK: {target} is a valid {kind} — {counts['sea_areas']} sea areas, "
+        f"{counts['bases']} bases, {counts['units']} units, {counts['routes']} routes, "
+        f"{counts['nations']} nations"
+    )
+    return EXIT_OK
+
+
+def _anchor_problems(anchor: str, chain: list[str]) -> list[str]:
+    """A chain head printed earlier (16 hex digits or more) must be one of the file's."""
+    text = anchor.strip().lower().rstrip(".")
+    if len(text) < 16 or any(ch not in "0123456789abcdef" for ch in text):
+        raise CliError("--anchor takes a chain head as printed: 16 to 64 hex digits")
+    if any(head.startswith(text) for head in chain):
+        return []
+    return [
+        f"the chain head {text} printed earlier is not in this file's chain: the file does not "
+        "descend from the one that report or pack was made from (cut short, or rewritten)"
+    ]
+
+
+def cmd_reseal(args: argparse.Namespace) -> int:
+    """Game Control accepts a file changed outside Sea Control, or sealed elsewhere."""
+    reason = args.reason.strip()
+    if not reason or bad_character(reason):
+        raise CliError("--reason takes a few words of plain text: why the file is accepted")
+    with GameFile.open(args.game, altered_ok=True) as game:
+        before = game.integrity
+        if before.verified:
+            raise CliError(f"{args.game} is sealed by this machine and matches: nothing to accept")
+        after = game.reseal(reason)
+    if args.json:
         _print_json(
             {
-                "valid": True,
-                "kind": kind,
-                "counts": counts,
-                "problems": _problems_json(scenario.warnings),
+                "was": before.status,
+                "problems": list(before.problems),
+                "link": after.link,
+                "head": after.head,
             }
         )
     else:
-        for warning in scenario.warnings:
-            _say(warning)
-        _say(
-            f"OK: {target} is a valid {kind} — {counts['sea_areas']} sea areas, "
-            f"{counts['bases']} bases, {counts['units']} units, {counts['routes']} routes, "
-            f"{counts['nations']} nations"
-        )
+        _say(f"Was: {before.summary()}")
+        _say(f"Sealed again by this machine: chain head {after.head} (link {after.link}).")
+        _say("The log every team sees records it.")
     return EXIT_OK
 
 
 def cmd_show(args: argparse.Namespace) -> int:
     with opened(args.game) as game:
         try:
-            events = [Event.from_row(r) for r in game.events()]
+            events = game.log()
             data = situation(game.scenario, game.state(), args.nation, events)
         except KeyError:
             valid = ", ".join(n["id"] for n in game.scenario.rows("nations"))
@@ -324,6 +377,7 @@ def cmd_resolve(args: argparse.Namespace) -> int:
         events = campaign.resolve(to_step=args.to_step or 10, seed=args.seed, fight=fight)
         end = campaign.state
         head = campaign.dice_head()
+        chain = campaign.game.chain_head()
     if args.json:
         _print_json(
             {
@@ -331,6 +385,8 @@ def cmd_resolve(args: argparse.Namespace) -> int:
                 "from_step": start.step,
                 "state": {"turn": end.turn, "step": end.step},
                 "dice_head": head,
+                "chain_head": chain[1],
+                "chain_link": chain[0],
                 "events": [{"step": e.step, "kind": e.kind, "text": e.text} for e in events],
             }
         )
@@ -350,6 +406,7 @@ def cmd_resolve(args: argparse.Namespace) -> int:
         else f"turn {end.turn}, step {end.step} done"
     )
     _say(f"Resolved; {where}. Dice chain head {head}")
+    _say(f"Game file chain head {chain[1]} (link {chain[0]})")
     return EXIT_OK
 
 
@@ -392,6 +449,9 @@ def cmd_report(args: argparse.Namespace) -> int:
                     "turn": args.turn,
                     "dice_head": campaign.dice_head(),
                     "dice_chain_ok": not campaign.verify_dice(),
+                    "chain_head": campaign.chain_head(),
+                    "chain_link": campaign.chain_link(),
+                    "seal": campaign.game.integrity.status,
                     "events": [
                         {
                             "turn": e.turn,
@@ -409,9 +469,12 @@ def cmd_report(args: argparse.Namespace) -> int:
             _say(campaign.report(args.nation, args.turn))
             problems = campaign.verify_dice()
             if problems:
-                _say("\nWARNING — the dice log has been tampered with:")
+                _say("\nWARNING — the dice log has been tampered with:", file=sys.stderr)
                 for p in problems:
-                    _say(f"  {p}")
+                    _say(f"  {p}", file=sys.stderr)
+                return EXIT_INVALID
+            if not campaign.game.integrity.verified:
+                _say(f"\nWARNING — {campaign.game.integrity.summary()}", file=sys.stderr)
     return EXIT_OK
 
 
@@ -644,8 +707,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--name", help="the game's name (default: the scenario's)")
     p.add_argument("--force", action="store_true", help="replace an existing file")
 
-    p = add("validate", cmd_validate, "check a scenario folder or a game file")
+    p = add("validate", cmd_validate, "check a scenario folder or a game file (and its seal)")
     p.add_argument("path")
+    p.add_argument(
+        "--anchor",
+        metavar="HEAD",
+        help="a chain head printed on an earlier report or team pack: the file must hold it",
+    )
+
+    p = add("reseal", cmd_reseal, "Game Control: accept a game file changed outside Sea Control")
+    p.add_argument("game")
+    p.add_argument("--reason", required=True, help="why it is accepted (the log records it)")
 
     p = add("show", cmd_show, "print the situation per nation")
     p.add_argument("game")

@@ -13,7 +13,8 @@ from .cli_control import AddCommand, ControlCliError
 from .engine import Campaign
 from .opponent import LEVELS, POSTURES
 from .opponent.play import Seat, advise, computer_nations, play_turns
-from .orders import orders_to_data
+from .opponent.scope import PARTS, Scope
+from .orders import live_reasons, orders_to_data
 from .score import format_score
 from .untrusted import terminal_safe
 
@@ -47,7 +48,9 @@ def cmd_ai(args: argparse.Namespace) -> int:
                 f"{campaign.state.step} done): orders are given before step 1"
             )
         nation = _nation(campaign, args.nation)
-        orders = advise(campaign, nation, args.level, args.posture)
+        scope = _scope(campaign, args)
+        keep = campaign.orders().get(nation) if scope is not None else None
+        orders = advise(campaign, nation, args.level, args.posture, None, scope, keep)
         if not args.check:
             campaign.set_orders(nation, orders)
         turn = campaign.state.turn
@@ -65,11 +68,26 @@ def cmd_ai(args: argparse.Namespace) -> int:
         return EXIT_OK
     verb = "computed (not stored)" if args.check else "stored"
     _say(f"Computer orders for {nation}, turn {turn} ({args.level}), {verb}:")
-    for reason in orders.reasons:
-        _say(f"  • {reason.order}: {reason.text}")
+    for reason in live_reasons(orders):
+        _say(f"  • {reason.text}")
     if not orders.reasons:
         _say("  (nothing to do this turn)")
     return EXIT_OK
+
+
+def _scope(campaign: Campaign, args: argparse.Namespace) -> Scope | None:
+    """The forces handed over by ``--only`` and ``--areas`` (None: the whole nation)."""
+    parts = [p.strip() for p in (args.only or "").split(",") if p.strip()]
+    areas = [a.strip() for a in (args.areas or "").split(",") if a.strip()]
+    bad = [p for p in parts if p not in PARTS]
+    if bad:
+        raise AiCliError(f"unknown kind of orders {', '.join(bad)}; valid: {', '.join(PARTS)}")
+    unknown = [a for a in areas if a not in campaign.scenario.world]
+    if unknown:
+        raise AiCliError(f"unknown sea area {', '.join(unknown)} (see seacontrol-cli graph)")
+    if not parts and not areas:
+        return None
+    return Scope(frozenset(areas), frozenset(), frozenset(parts), ", ".join(parts or ["all"]))
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -87,18 +105,20 @@ def cmd_play(args: argparse.Namespace) -> int:
 
         score = play_turns(campaign, seats, args.turns, args.seed, on_turn=told)
         end = campaign.state.turn
+        over = end > campaign.scenario.meta.last_turn
     if args.json:
         _print_json(
             {
                 "computer": nations,
                 "from_turn": start,
                 "to_turn": end,
+                "game_over": over,
                 "score": score.to_data(),
             }
         )
         return EXIT_OK
     _say(f"Played turns {start}–{end - 1}; the computer gave the orders of {', '.join(nations)}.")
-    for line in format_score(score):
+    for line in format_score(score, final=over):
         _say(line)
     return EXIT_OK
 
@@ -116,6 +136,17 @@ def add_commands(add: AddCommand) -> None:
     p.add_argument("nation", help="the nation's id, e.g. japan")
     _strength(p)
     p.add_argument("--check", action="store_true", help="print the orders; store nothing")
+    p.add_argument(
+        "--only",
+        metavar="KINDS",
+        help="hand over only these kinds of orders: " + ", ".join(PARTS) + " (the rest of "
+        "the nation's stored orders stay as they are)",
+    )
+    p.add_argument(
+        "--areas",
+        metavar="AREAS",
+        help="hand over only the forces based in these sea areas (ids, comma-separated)",
+    )
 
     p = add("play", cmd_play, "play turns with the computer giving some nations' orders")
     p.add_argument("game")

@@ -489,6 +489,13 @@ def parse_table(schema: TableSchema, data: bytes) -> tuple[Table, list[Problem]]
         )
         return table, problems
     table.incomplete = False
+    problems += duplicate_keys(schema, table, file)
+    return table, problems
+
+
+def duplicate_keys(schema: TableSchema, table: Table, file: str) -> list[Problem]:
+    """A row whose key (``schema.key``) an earlier row of ``table`` already has."""
+    problems = []
     for key in schema.key:
         first: dict[Any, int] = {}
         for row, line in zip(table.rows, table.line_of, strict=True):
@@ -499,7 +506,7 @@ def parse_table(schema: TableSchema, data: bytes) -> tuple[Table, list[Problem]]
                 first[v] = line
         if len(schema.key) > 1:
             break
-    return table, problems
+    return problems
 
 
 def too_many_cells(file: str, line: int, cells: int, columns: int) -> Problem:

@@ -57,8 +57,12 @@ class Campaign:
         self.losses: LossPolicy = losses or SpreadLosses()
 
     @classmethod
-    def open(cls, path: str | Path, losses: LossPolicy | None = None) -> Campaign:
-        return cls(GameFile.open(path), losses)
+    def open(
+        cls, path: str | Path, losses: LossPolicy | None = None, altered_ok: bool = False
+    ) -> Campaign:
+        """Open a game (a file changed outside Sea Control only with ``altered_ok``:
+        :attr:`GameFile.integrity` then says what was found)."""
+        return cls(GameFile.open(path, altered_ok=altered_ok), losses)
 
     def close(self) -> None:
         self.game.close()
@@ -90,12 +94,12 @@ class Campaign:
         """The event log as the game now stands (:func:`~campaign.events.in_force`: not
         what a reopened turn set aside), as ``nation`` may see it (``None``: Game Control
         sees all)."""
-        everything = in_force(Event.from_row(r) for r in self.game.events())
+        everything = in_force(self.game.log())
         return visible([e for e in everything if turn is None or e.turn == turn], nation)
 
     def set_aside(self) -> list[Event]:
         """Events a reopened turn set aside (kept in the log for the audit)."""
-        everything = [Event.from_row(r) for r in self.game.events()]
+        everything = self.game.log()
         kept = {id(e) for e in in_force(everything)}
         return [e for e in everything if id(e) not in kept]
 
@@ -107,9 +111,13 @@ class Campaign:
         return str(rolls[-1]["hash"]) if rolls else GENESIS
 
     def chain_head(self) -> str:
-        """The hash every printed report and pack carries as its anchor (the one place to
-        change when the game file's own chain replaces the dice chain)."""
-        return self.dice_head()
+        """The game file's chain head (:mod:`campaign.seal`): the hash every printed report
+        and pack carries as its anchor, covering every record of the file."""
+        return self.game.chain_head()[1]
+
+    def chain_link(self) -> int:
+        """How many writes the chain holds (printed beside its head)."""
+        return self.game.chain_head()[0]
 
     def verify_dice(self) -> list[str]:
         """Problems with the dice log (an edited, removed or reordered roll)."""
@@ -258,10 +266,7 @@ class Campaign:
     def reopen_turn(self, turn: int) -> GameState:
         """Undo back to the start of ``turn``; its orders are kept to be changed or resolved
         again, later turns' orders are dropped."""
-        state = self.game.reopen_turn(turn)
-        with self.game.db.atomic():
-            self.game.db.execute("DELETE FROM orders WHERE turn > ?", [turn])
-        return state
+        return self.game.reopen_turn(turn)
 
     def rule_on_card(self, card: str, ruling: str) -> Event:
         """Record Game Control's ruling on a card played for *some other advantage outside
@@ -322,7 +327,7 @@ class Campaign:
         made from (docs/team-views.md). Its own orders for this turn, if stored, give its
         task forces and flags before they are resolved."""
         orders = self.orders().get(nation)
-        everything = in_force(Event.from_row(r) for r in self.game.events())
+        everything = in_force(self.game.log())
         return team_view(self.scenario, self.state, everything, nation, orders)
 
     def report(self, nation: str | None = None, turn: int | None = None) -> str:

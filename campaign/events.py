@@ -86,14 +86,24 @@ class Event:
         )
 
 
+#: events about the game file rather than the play (docs/game-file.md): what its seal
+#: found. A reopened turn never sets them aside.
+FILE_EVENTS = ("file_sealed", "file_altered", "seal_key_changed")
+
+
 def in_force(events: Iterable[Event]) -> list[Event]:
     """The events of the game as it now stands: a reopened turn (Turn → Reopen) sets aside
-    everything that happened from that turn's start until the reopening. The log keeps
-    them (it is append-only, for the audit); reports, views and the map read these."""
+    everything that happened from that turn's start until the reopening — but for the
+    reopenings themselves and what the file's seal found (:data:`FILE_EVENTS`). The log
+    keeps them (it is append-only, for the audit); reports, views and the map read these."""
     kept: list[Event] = []
     for e in events:
         if e.kind == "turn_reopened":
-            kept = [k for k in kept if k.turn < e.turn or k.kind == "turn_reopened"]
+            kept = [
+                k
+                for k in kept
+                if k.turn < e.turn or k.kind == "turn_reopened" or k.kind in FILE_EVENTS
+            ]
         kept.append(e)
     return kept
 

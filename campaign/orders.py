@@ -234,9 +234,10 @@ class Choices:
 
 @dataclass(frozen=True)
 class Reason:
-    """Why an order was given, in one line for the team's report: ``order`` names it as a
-    problem would (``escorts[0]``, ``operations[1]``, ``tonnage['japan_korea']``); the
-    computer opponent gives one for each of its orders (docs/computer-opponent.md)."""
+    """Why an order was given, in one line for the team's report. ``order`` is the order's
+    key (:func:`order_key`: ``escort us_can_uk``, ``operation mo``, ``tonnage japan_korea``),
+    so a reason follows its order when others are added or removed and is dropped with it;
+    the computer opponent gives one for each of its orders (docs/computer-opponent.md)."""
 
     order: str
     text: str
@@ -633,3 +634,41 @@ def orders_to_data(orders: Orders) -> dict[str, Any]:
 
     data = clean(orders)
     return {k: v for k, v in data.items() if v not in ({}, [])}
+
+
+#: the sections of an orders file whose orders carry reasons, and how each is keyed
+_KEYED: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("supplies", "supplies", ("route",)),
+    ("transfers", "transfer", ("unit",)),
+    ("escorts", "escort", ("route",)),
+    ("task_forces", "task force", ("id",)),
+    ("raids", "raid", ("route", "area")),
+    ("operations", "operation", ("id",)),
+    ("cards", "card", ("card",)),
+)
+
+
+def order_key(section: str, item: object) -> str:
+    """The key a reason names an order by: ``escort us_can_uk``, ``raid us_can_uk
+    north_atlantic``, ``task force kido_butai``, ``operation mo``, ``card jpn_jn25``,
+    ``supplies japan_truk``, ``transfer jpn_bb_kongo_haruna`` (a route's tonnage:
+    ``tonnage japan_korea``)."""
+    for name, word, fields in _KEYED:
+        if name == section:
+            return " ".join([word, *(str(getattr(item, f)) for f in fields)])
+    raise KeyError(section)
+
+
+def order_keys(orders: Orders) -> list[str]:
+    """The keys of every order that may carry a reason, in the file's order."""
+    keys = [order_key(name, item) for name, _, _ in _KEYED for item in getattr(orders, name)]
+    return keys + [f"tonnage {route}" for route in orders.tonnage]
+
+
+def live_reasons(orders: Orders) -> list[Reason]:
+    """The reasons whose order is still in ``orders`` (an order edited away takes its
+    reason with it), in the orders' order."""
+    by_key: dict[str, Reason] = {}
+    for r in orders.reasons:
+        by_key.setdefault(r.order, r)
+    return [by_key[k] for k in dict.fromkeys(order_keys(orders)) if k in by_key]

@@ -153,8 +153,9 @@ def format_situation(data: dict[str, Any]) -> str:
 def turn_report(campaign: Campaign, nation: str | None = None, turn: int | None = None) -> str:
     """A turn's events in words, step by step, as Game Control or one team sees them.
 
-    The dice log's head hash is printed so every team holds an anchor against which the
-    rolls can be checked later (``seacontrol-cli report`` on the same game).
+    The game file's chain head is printed so every team holds an anchor against which the
+    file can be checked later (``seacontrol-cli validate GAME --anchor HEAD``), and the dice
+    log's head beside it (docs/game-file.md).
     """
     from .turn import STEPS
 
@@ -167,6 +168,7 @@ def turn_report(campaign: Campaign, nation: str | None = None, turn: int | None 
     lines = [
         f"Sea Control — turn {turn} ({campaign.scenario.meta.period_of(turn)}) — {who}",
         f"Dice log: {len(campaign.dice_log())} rolls; chain head {campaign.dice_head()}",
+        f"Game file: chain head {campaign.chain_head()} (link {campaign.chain_link()})",
     ]
     by_step: dict[int, list[str]] = defaultdict(list)
     for event in events:
@@ -186,6 +188,7 @@ def _score_and_reasons(campaign: Campaign, nation: str | None, turn: int) -> lis
     """The solo score after ``turn`` (a team reads its own side's figures: the enemy's rest
     on tonnage it may not know) and, in a team's report, the reasons its orders gave."""
     from .board import Board
+    from .orders import live_reasons
     from .score import format_score, game_score
 
     score = game_score(campaign)
@@ -193,15 +196,18 @@ def _score_and_reasons(campaign: Campaign, nation: str | None, turn: int) -> lis
     if nation is not None:
         side = Board(campaign.scenario, campaign.state).side(nation)
     lines = ["", "Solo score"]
+    last = campaign.scenario.meta.last_turn
+    final = campaign.state.turn > last and turn >= last
     if side in ("allies", "axis") or nation is None:
-        lines += [f"  {line}" for line in format_score(score, turn, side)]
+        lines += [f"  {line}" for line in format_score(score, turn, side, final)]
     else:
         lines.append("  (a neutral is not scored)")
     if nation is not None:
         stored = campaign.orders(turn).get(nation)
-        if stored is not None and stored.reasons:
+        reasons = live_reasons(stored) if stored is not None else []
+        if reasons:
             lines += ["", "Why these orders"]
-            lines += [f"  • {r.order}: {r.text}" for r in stored.reasons]
+            lines += [f"  • {r.text}" for r in reasons]
     return lines
 
 

@@ -242,7 +242,7 @@ def game_score(campaign: Campaign) -> GameScore:
     scenario = campaign.scenario
     baseline = Baseline.of(scenario)
     turns = sorted(game.turns())
-    everything = [Event.from_row(r) for r in game.events()]
+    everything = game.log()
     out = []
     for turn in turns:
         after_turn = turn + 1
@@ -257,9 +257,12 @@ def game_score(campaign: Campaign) -> GameScore:
     return GameScore(out)
 
 
-def format_score(score: GameScore, upto: int | None = None, side: str | None = None) -> list[str]:
+def format_score(
+    score: GameScore, upto: int | None = None, side: str | None = None, final: bool = False
+) -> list[str]:
     """The score in words for a turn report: each side's points for the turn, then the net
-    score so far; ``side``: that side's figures and total only (a team's report)."""
+    score so far; ``side``: that side's figures and total only (a team's report);
+    ``final``: the game is over (its last turn resolved)."""
     turns = [t for t in score.turns if upto is None or t.turn <= upto]
     if not turns:
         return ["No turn resolved yet."]
@@ -284,7 +287,15 @@ def format_score(score: GameScore, upto: int | None = None, side: str | None = N
         )
     total = sum(t.net("allies") for t in turns)
     lead = "Allies" if total > 0 else "Axis" if total < 0 else "nobody"
-    lines.append(
-        f"Net score after turn {last.turn}: Allies {total:+.1f}, Axis {-total:+.1f} — {lead} ahead"
-    )
+    if final:
+        winner = "Allies win" if total > 0 else "Axis win" if total < 0 else "a draw"
+        lines.append(
+            f"Final score after turn {last.turn}: Allies {total:+.1f}, Axis {-total:+.1f} — "
+            f"{winner}"
+        )
+    else:
+        lines.append(
+            f"Net score after turn {last.turn}: Allies {total:+.1f}, Axis {-total:+.1f} — "
+            f"{lead} ahead"
+        )
     return lines

@@ -74,6 +74,10 @@ svg.map{width:100%;height:auto;background:#b9c6cf;border:1px solid #8a9aa6}
 form.join{max-width:24em;margin:3em auto;background:#fff;padding:2em;border:1px solid #c5ced6}
 form.join input{font-size:1.4em;width:100%;letter-spacing:.1em;font-family:monospace}
 button{font-size:1em;padding:.4em 1em;margin:.5em .5em 0 0}
+form.build{background:#fff;border:1px solid #c5ced6;padding:.5em 1em;margin:.5em 0 1em}
+form.build label{display:inline-block;margin:.3em .8em .3em 0}
+form.build fieldset label{display:block}
+form.remove button{margin:0;padding:.1em .6em}
 """
 
 SCRIPT = """
@@ -110,6 +114,30 @@ SCRIPT = """
     }).catch(function () {});
   }
   poll(); setInterval(poll, 5000); setInterval(draw, 1000);
+})();
+(function () {
+  function follow(id, show) {
+    var pick = document.getElementById(id);
+    if (!pick) { return; }
+    function update() { show(pick.value); }
+    pick.addEventListener('change', update); update();
+  }
+  follow('tf-base', function (base) {
+    document.querySelectorAll('fieldset[data-base]').forEach(function (box) {
+      box.hidden = box.getAttribute('data-base') !== base;
+      if (box.hidden) {
+        box.querySelectorAll('input').forEach(function (i) { i.checked = false; });
+      }
+    });
+  });
+  follow('op-kind', function (kind) {
+    document.querySelectorAll('fieldset.invasion').forEach(function (box) {
+      box.hidden = kind.indexOf('invasion') < 0;
+    });
+    document.querySelectorAll('fieldset.raid').forEach(function (box) {
+      box.hidden = kind !== 'surface_raid';
+    });
+  });
 })();
 """
 
@@ -311,8 +339,10 @@ def orders_content(
     csrf: str,
     result: str = "",
     problems: Sequence[str] = (),
+    builder: str = "",
 ) -> str:
-    """The orders editor: the team's orders as JSON (docs/orders-format.md), checked or
+    """The orders page: the order ``builder``'s forms (:mod:`campaign.seatforms`), then the
+    orders editor, the team's orders as JSON (docs/orders-format.md), checked or
     submitted; ``problems`` in the app's words (:func:`campaign.rules.problem_in_words`)."""
     if status.locked_at:
         state = f"<p class='bad' id='locked'>Game Control locked turn {status.turn}'s orders at "
@@ -333,13 +363,10 @@ def orders_content(
         items = "".join(f"<li>{_e(p)}</li>" for p in problems)
         outcome = f"<div id='result' class='{cls}'><p>{_e(result)}</p>"
         outcome += f"<ul id='problems'>{items}</ul></div>" if items else "</div>"
-    reference = _table(
-        ("Unit id", "Unit", "Where", "State"),
-        ((u.id, u.name, f"{_place(view, u.base)} ({u.base})", u.state) for u in view.units),
-        "No units.",
-    )
+    reference = orders_reference(view)
     return (
         f"<h2>Orders for turn {status.turn}</h2>{state}<p id='sent'>{sent}</p>{outcome}"
+        f"{builder}<h3>Orders as JSON</h3>"
         "<form method='post' action='/team/orders'>"
         f"<input type='hidden' name='csrf' value='{_e(csrf)}'>"
         "<p class='note'>Your orders as JSON (the orders format: supplies, transfers, tonnage, "
@@ -348,8 +375,85 @@ def orders_content(
         f"<textarea id='orders' name='orders' spellcheck='false'>{_e(text)}</textarea>"
         "<button id='check' name='action' value='check' type='submit'>Check</button>"
         "<button id='submit' name='action' value='submit' type='submit'>Submit</button>"
-        f"</form><h3>Your units (ids for the orders)</h3>{reference}"
+        f"</form>{reference}"
     )
+
+
+#: the shape of each kind of order (docs/orders-format.md), shown beside the editor
+EXAMPLES = """{
+  "nation": "japan",
+  "supplies": [{"route": "japan_truk", "lsp": 2}],
+  "transfers": [{"unit": "jpn_bb_kongo_haruna", "to": "truk"}],
+  "air_transfers": [{"air": "jpn_air_truk", "to": "rabaul", "points": 1}],
+  "tonnage": {"japan_korea": 10, "japan_truk": 5},
+  "new_routes": [{"id": "japan_rabaul", "name": "Japan - Rabaul", "origin": "yokohama",
+                  "destination": "rabaul", "via": [], "tonnage": 3}],
+  "escorts": [{"route": "japan_truk", "units": ["jpn_es_1"], "air": []}],
+  "task_forces": [{"id": "kido_butai", "name": "Kido Butai", "base": "truk",
+                   "units": ["jpn_cv_akagi_kaga"], "lsp": 2, "stance": "intervene"}],
+  "raids": [{"route": "us_can_uk", "area": "north_atlantic", "units": ["jpn_ss_1"]}],
+  "operations": [{"id": "sweep", "kind": "sea_control", "area": "java_sea",
+                  "task_forces": ["kido_butai"]}],
+  "cards": [{"card": "jpn_jn25", "use": "extra_flag"}]
+}"""
+
+
+def orders_reference(view: TeamView) -> str:
+    """What a team's orders name, by id: its units, fleet bases it may sail from, routes
+    (its own, and the others on the map), land-based air and cards; and the orders' shape."""
+    friends = {view.nation, *view.allies}
+    parts = [
+        "<details><summary>How orders are written (every section is optional)</summary>"
+        f"<pre>{_e(EXAMPLES)}</pre></details>",
+        "<h3>Your units</h3>",
+        _table(
+            ("Unit id", "Unit", "Where", "State"),
+            (
+                (u.id, u.name, f"{_place(view, u.base)} ({u.base})", u.state)
+                for u in view.units
+                if u.state != "sunk"
+            ),
+            "No units.",
+        ),
+        "<h3>Fleet bases of your side</h3>",
+        _table(
+            ("Base id", "Base", "Sea area", "Held by"),
+            (
+                (b.id, b.name, b.sea_area, view.name_of(b.holder))
+                for b in view.bases
+                if b.fleet_base and b.holder in friends
+            ),
+            "None.",
+        ),
+        "<h3>Merchant routes</h3>",
+        _table(
+            ("Route id", "Route", "Whose", "Sea areas", "State", "Tonnage"),
+            (
+                (
+                    r.id,
+                    r.name,
+                    view.name_of(r.nation),
+                    " ".join(r.path),
+                    r.state,
+                    "" if r.tonnage is None else r.tonnage,
+                )
+                for r in view.routes
+            ),
+            "None.",
+        ),
+        "<h3>Land-based air and Advantage Cards</h3>",
+        _table(
+            ("Air id", "Kind", "Where", "Points"),
+            ((a.id, a.kind, _place(view, a.base), a.points) for a in view.air),
+            "No land-based Air Points.",
+        ),
+        _table(
+            ("Card id", "Card", "Type", "Value"),
+            ((c.id, c.title, c.type, c.value) for c in view.cards),
+            "No cards left.",
+        ),
+    ]
+    return "".join(parts)
 
 
 # -- the map ---------------------------------------------------------------------------------

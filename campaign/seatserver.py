@@ -51,7 +51,7 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from . import clock, seatpages, seats
+from . import clock, seatforms, seatpages, seats
 from .engine import Campaign
 from .orders import LIMITS as ORDERS_LIMITS
 from .orders import OrderProblem, Orders, OrdersError, load_orders, orders_to_data
@@ -85,6 +85,9 @@ class SeatLimits:
     orders_json: int = ORDERS_LIMITS.max_bytes
     orders_form: int = 3 * ORDERS_LIMITS.max_bytes + 4096
     small_body: int = 4096
+    #: bytes and fields of one of the order builder's forms (a box ticked for each unit)
+    builder_form: int = 32768
+    builder_fields: int = 400
     #: requests a second each client may make on average, and in one burst
     rate: float = 10.0
     burst: float = 60.0
@@ -314,17 +317,27 @@ class SeatDesk:
         orders = self.c.orders().get(nation)
         return orders_to_data(orders) if orders else None
 
+    def draft(self, nation: str) -> dict[str, Any]:
+        """The team's stored orders as data, or empty orders for the turn to fill in."""
+        return self.stored_orders(nation) or seatforms.empty_orders(nation, self.c.state.turn)
+
     def orders_text(self, nation: str) -> str:
         """The team's stored orders as JSON to edit, or an empty set to fill in."""
-        data = self.stored_orders(nation) or {
-            "nation": nation,
-            "turn": self.c.state.turn,
-            "task_forces": [],
-            "operations": [],
-            "escorts": [],
-            "raids": [],
-        }
-        return json.dumps(data, indent=2, ensure_ascii=False)
+        return json.dumps(self.draft(nation), indent=2, ensure_ascii=False)
+
+    def build(self, nation: str, form: dict[str, list[str]]) -> tuple[str, str, Submitted | None]:
+        """Make the order builder's change (``form``) on the team's draft and submit the
+        result as :meth:`submit` does: the action, the orders as JSON, and what became of
+        them (None: the form was refused before the orders were read, the reason in the
+        second place)."""
+        view = self.view(nation)
+        draft = self.draft(nation)
+        try:
+            action = seatforms.apply_change(view, sorted(self.world.areas), draft, form)
+        except seatforms.Refused as exc:
+            return "", str(exc), None
+        text = json.dumps(draft, indent=2, ensure_ascii=False)
+        return action, text, self.submit(nation, text.encode("utf-8"), True)
 
     def submit(self, nation: str, body: bytes, store: bool) -> Submitted:
         """Check ``nation``'s orders (JSON ``body``) and, if ``store``, store them with the
@@ -390,12 +403,17 @@ async def read_body(request: Request, limit: int) -> bytes:
 
 
 def _form(body: bytes) -> dict[str, str]:
+    return {k: v[0] for k, v in _form_lists(body, 8).items() if v}
+
+
+def _form_lists(body: bytes, fields: int) -> dict[str, list[str]]:
+    """A form's fields, each with every value sent (ticked boxes share a name); nothing
+    for a form of more than ``fields`` fields or not UTF-8."""
     try:
         text = body.decode("utf-8")
-        parsed = parse_qs(text, keep_blank_values=True, max_num_fields=8, strict_parsing=False)
+        return parse_qs(text, keep_blank_values=True, max_num_fields=fields)
     except (UnicodeDecodeError, ValueError):
         return {}
-    return {k: v[0] for k, v in parsed.items() if v}
 
 
 class SeatApp:
@@ -427,6 +445,7 @@ class SeatApp:
             Route("/team/report", self._seat(self.report_page), methods=["GET"]),
             Route("/team/orders", self._seat(self.orders_page), methods=["GET"]),
             Route("/team/orders", self._seat(self.orders_form, post=True), methods=["POST"]),
+            Route("/team/orders/build", self._seat(self.build_form, post=True), methods=["POST"]),
             Route("/leave", self._seat(self.leave, post=True), methods=["POST"]),
             Route("/api/session", self._seat(self.api_session), methods=["GET"]),
             Route("/api/view", self._seat(self.api_view), methods=["GET"]),
@@ -608,13 +627,19 @@ class SeatApp:
 
     async def orders_page(self, request: Request, session: SeatSession) -> Response:
         text = await self.desk.call(self.desk.orders_text, session.nation)
-        return await self._orders(session, text)
+        done = seatforms.DONE.get(request.query_params.get("done", ""), "")
+        return await self._orders(session, text, built=f"{done}: orders stored." if done else "")
 
     async def _orders(
-        self, session: SeatSession, text: str, done: Submitted | None = None, code: int = 200
+        self,
+        session: SeatSession,
+        text: str,
+        done: Submitted | None = None,
+        code: int = 200,
+        built: str = "",
     ) -> Response:
         status = await self.desk.call(self.desk.status, session.nation)
-        result = ""
+        result = built
         if done is not None:
             if not done.accepted:
                 result = seatpages.orders_problems_text(done.problems) + "; nothing was stored."
@@ -624,7 +649,9 @@ class SeatApp:
                 result = "The orders are valid (not submitted yet)."
         view = await self.desk.call(self.desk.view, session.nation)
         words = done.words if done else ()
-        content = seatpages.orders_content(view, status, text, session.csrf, result, words)
+        draft = await self.desk.call(self.desk.draft, session.nation)
+        forms = seatforms.builder(view, self.desk.world, draft, session.csrf)
+        content = seatpages.orders_content(view, status, text, session.csrf, result, words, forms)
         clock_text = await self._clock_text()
         page = seatpages.team_page(view, "orders", clock_text, content, session.csrf)
         return _html(page, code)
@@ -638,6 +665,23 @@ class SeatApp:
             self.desk.submit, session.nation, text.encode("utf-8"), form.get("action") == "submit"
         )
         return await self._orders(session, text, done, 200 if done.accepted else 422)
+
+    async def build_form(self, request: Request, session: SeatSession) -> Response:
+        """One change from the order builder, made on the team's draft and submitted as
+        the orders editor submits (then back to the orders page)."""
+        lim = self.limits
+        form = _form_lists(await read_body(request, lim.builder_form), lim.builder_fields)
+        if not self._form_ok(request, session, {k: v[0] for k, v in form.items() if v}):
+            return _plain("Refused: the form is out of date; reload the orders page.", 403)
+        action, text, done = await self.desk.call(self.desk.build, session.nation, form)
+        if done is None:
+            status = await self.desk.call(self.desk.status, session.nation)
+            refused = OrderProblem(session.nation, "order builder", "the form", text)
+            done = Submitted(status.turn, False, False, (refused,), words=(text,))
+            text = await self.desk.call(self.desk.orders_text, session.nation)
+        if not done.accepted:
+            return await self._orders(session, text, done, 422)
+        return RedirectResponse(f"/team/orders?done={action}#result", 303)
 
     async def leave(self, request: Request, session: SeatSession) -> Response:
         form = _form(await read_body(request, self.limits.small_body))

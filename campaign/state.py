@@ -13,6 +13,12 @@ from typing import Any
 
 from .record import TurnRecord
 from .scenario import Scenario
+from .untrusted import JsonInputError, JsonLimits, conforms, field_name, read_json, shown
+
+#: how much of a stored state is read: a 1942 game's state is some 40 KB
+STATE_LIMITS = JsonLimits(
+    max_bytes=32 * 1024 * 1024, max_depth=16, max_items=100_000, max_text=100_000
+)
 
 #: 2: the turn record is typed (campaign/record.py); format 1 files are read and converted
 STATE_FORMAT = 2
@@ -93,7 +99,12 @@ class GameState:
 
     @classmethod
     def from_json(cls, text: str) -> GameState:
-        data: dict[str, Any] = json.loads(text)
+        """A state this program wrote (:func:`read_state` reads one from anywhere else)."""
+        return cls.from_data(json.loads(text))
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> GameState:
+        data = dict(data)
         fmt = data.pop("format", None)
         if fmt not in (1, STATE_FORMAT):
             raise ValueError(f"game state format {fmt!r}; this program reads {STATE_FORMAT}")
@@ -129,6 +140,43 @@ class GameState:
         """All of ``nation``'s tonnage points: on its routes and unallocated."""
         on_routes = sum(t for r, t in self.routes.items() if route_nations.get(r) == nation)
         return on_routes + self.tonnage.get(nation, 0)
+
+
+def read_state(text: str, scenario: Scenario) -> GameState:
+    """A stored state read with suspicion (a game file may have been edited by hand): JSON
+    within :data:`STATE_LIMITS`, no key given twice, every field of its type, every unit,
+    air unit and fleet train kept under its own id and of a nation of the scenario, the
+    step one of the turn's. ValueError says what is wrong."""
+    try:
+        data, found = read_json(text, STATE_LIMITS)
+    except JsonInputError as exc:
+        raise ValueError(str(exc)) from None
+    if found:
+        raise ValueError("; ".join(f"{where} {message}" for where, message in found[:5]))
+    if not isinstance(data, dict):
+        raise ValueError("is not a JSON object")
+    try:
+        state = GameState.from_data(data)
+    except (TypeError, KeyError, ValueError, AttributeError) as exc:
+        raise ValueError(f"does not hold a game state's fields ({shown(str(exc), 80)})") from None
+    problems = [f"{where} {message}" for where, message in conforms(state, GameState, "")]
+    nations = scenario.by_id("nations")
+    keyed: dict[str, dict[str, Any]] = {
+        "units": state.units,
+        "air": state.air,
+        "fleet_trains": state.fleet_trains,
+    }
+    for name, items in keyed.items():
+        for key, item in items.items():
+            if getattr(item, "id", key) != key:
+                problems.append(f"{name}.{field_name(key)} holds the id {shown(item.id)}")
+            if getattr(item, "nation", "") not in nations:
+                problems.append(f"{name}.{field_name(key)} is of no nation of the scenario")
+    if not problems and not 0 <= state.step <= 10:
+        problems.append(f"step {state.step} is not a step of the turn (0 to 10)")
+    if problems:
+        raise ValueError("; ".join(problems[:5]))
+    return state
 
 
 def initial_state(scenario: Scenario) -> GameState:

@@ -3,7 +3,8 @@
 One PDF per team per turn (002 plays on paper as much as on screens):
 
 * a cover with the team, the turn, its seat code and a QR code of the seats page, and the
-  chain head (the anchor the team can later check the rolls against);
+  game file's chain head (the anchor the team can later check the file against:
+  docs/game-file.md);
 * its report of the turn just played (the team's view: :func:`campaign.events.visible`);
 * a **Task Force Card** for each of its task forces — 002 "Conducting Operations": *A Task
   Force Card is created, onto which is stuck the ship counters of the force. The total
@@ -517,11 +518,12 @@ def _cover(doc: Sheet, pack: TeamPack) -> None:
         new_y="NEXT",
     )
     doc.set_y(max(doc.get_y(), top + qr_size) + 6)
-    doc.heading("Anchor for the dice")
+    doc.heading("Anchor for the game file")
     doc.para(
-        f"When this pack was printed the game's log held {pack.rolls} rolls and ended in "
-        "this chain head. Keep it: Game Control's log must still pass through it later, "
-        "so no roll can have been changed since."
+        f"When this pack was printed the game's log held {pack.rolls} rolls and the game "
+        "file's chain ended in this head. Keep it: Game Control's file must still pass "
+        "through it later ('seacontrol-cli validate GAME --anchor HEAD'); a file cut short "
+        "or rewritten from an earlier point does not."
     )
     doc.mono(pack.chain_head)
     doc.heading("In this pack")

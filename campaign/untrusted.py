@@ -26,13 +26,17 @@ written out, so a message never carries the hostile text itself.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import json
 import math
 import re
+import types
+import typing
 import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Union
 
 #: digits of the longest whole number read anywhere (a figure of 10^15 is absurd already)
 MAX_DIGITS = 15
@@ -323,3 +327,63 @@ def _walk(root: Any, limits: JsonLimits) -> Iterator[tuple[str, str]]:
                     yield json_path(path, field_name(key)), bad or "is too long a key"
                     continue
                 stack.append((json_path(path, key), item))
+
+
+# -- typed data ---------------------------------------------------------------------------------
+@functools.cache
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def conforms(value: Any, hint: Any, where: str) -> Iterator[tuple[str, str]]:
+    """Where ``value`` — built from JSON by a dataclass's constructors, which check
+    nothing — is not of the type its annotation ``hint`` says: ``(path, message)``.
+
+    Reads the annotations themselves (dataclasses, ``int``, ``str``, ``bool``, ``float``,
+    ``list[X]``, ``dict[K, V]``, ``tuple[X, ...]``, ``X | None``), so a field added to the
+    state is checked without a word here."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if hint is Any:
+        return
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        if not isinstance(value, hint):
+            yield where, f"is {kind_of(value)}, not {hint.__name__}"
+            return
+        hints = _hints(hint)
+        for f in dataclasses.fields(hint):
+            yield from conforms(getattr(value, f.name), hints[f.name], json_path(where, f.name))
+    elif origin in (Union, types.UnionType):
+        if not any(next(conforms(value, a, where), None) is None for a in args):
+            yield where, f"is {kind_of(value)}"
+    elif origin is dict:
+        if not isinstance(value, dict):
+            yield where, f"is {kind_of(value)}, not an object"
+            return
+        for key, item in value.items():
+            if next(conforms(key, args[0], where), None) is not None:
+                yield json_path(where, field_name(str(key))), "is not a key of the right kind"
+            yield from conforms(item, args[1], json_path(where, field_name(str(key))))
+    elif origin in (list, tuple):
+        if not isinstance(value, origin):
+            yield where, f"is {kind_of(value)}, not a list"
+            return
+        if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
+            if len(value) != len(args):
+                yield where, f"has {len(value)} items, not {len(args)}"
+                return
+            for i, (item, arg) in enumerate(zip(value, args, strict=True)):
+                yield from conforms(item, arg, json_path(where, i))
+            return
+        for i, item in enumerate(value):
+            yield from conforms(item, args[0], json_path(where, i))
+    elif hint is bool:
+        if not isinstance(value, bool):
+            yield where, f"is {kind_of(value)}, not true or false"
+    elif hint is int:
+        if not isinstance(value, int) or isinstance(value, bool):
+            yield where, f"is {kind_of(value)}, not a whole number"
+    elif hint is float:
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            yield where, f"is {kind_of(value)}, not a number"
+    elif hint is str and not isinstance(value, str):
+        yield where, f"is {kind_of(value)}, not text"

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# games are sealed with a key of this run's own, never the user's (campaign/seal.py)
+_KEYS = tempfile.mkdtemp(prefix="seacontrol-keys-")
+atexit.register(shutil.rmtree, _KEYS, True)
+os.environ["SEACONTROL_KEY"] = os.path.join(_KEYS, "seal.key")
 
 FIXTURES = Path(__file__).parent / "fixtures"
 MINI = FIXTURES / "mini"

@@ -101,9 +101,15 @@ class _Client:
             response = self.conn.getresponse()
             return response.status, dict(response.getheaders()), response.read()
 
-    def join(self, nation: str, code: str) -> None:
+    def join(self, nation: str, code: str, stop_at: float) -> None:
+        """Join ``nation``'s seat, waiting as told when the address has joined too often
+        (every client of the load shares 127.0.0.1)."""
         form = {"content-type": "application/x-www-form-urlencoded"}
-        status, headers, _ = self.request("POST", "/join", urlencode({"code": code}), form)
+        while True:
+            status, headers, _ = self.request("POST", "/join", urlencode({"code": code}), form)
+            if status != 429 or time.perf_counter() > stop_at:
+                break
+            time.sleep(float(headers.get("retry-after", headers.get("Retry-After", "1"))))
         if status != 303:
             raise RuntimeError(f"joining {nation}: HTTP {status}")
         cookie = headers.get("set-cookie", headers.get("Set-Cookie", "")).split(";")[0]
@@ -131,9 +137,16 @@ def run_load(
     stop_at = start + deadline
 
     def work() -> None:
+        try:
+            submit_all()
+        except (OSError, RuntimeError, ValueError, KeyError) as exc:
+            with lock:
+                result.problems.append(f"{threading.current_thread().name}: {exc!r}")
+
+    def submit_all() -> None:
         client = _Client(url)
         for nation in orders:
-            client.join(nation, codes[nation])
+            client.join(nation, codes[nation], stop_at)
         while time.perf_counter() < stop_at:
             try:
                 nation, k = jobs.get_nowait()

@@ -93,3 +93,37 @@ def test_play_plays_turns_with_the_computer_and_reports_the_score(
 def test_play_refuses_an_unknown_nation(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "play", str(game), "--computer", "usa,mars", "--json")
     assert code == 1 and "mars" in json.loads(out)["error"]
+
+
+def test_ai_can_command_only_some_forces_and_keeps_the_rest(
+    game: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    mine = {
+        "nation": "uk",
+        "task_forces": [{"id": "h", "name": "Force H", "base": "gibraltar", "units": [], "lsp": 0}],
+    }
+    with Campaign.open(game) as c:
+        units = [u.id for u in c.state.units.values() if u.base == "gibraltar"]
+    mine["task_forces"][0]["units"] = units  # type: ignore[index]
+    path = tmp_path / "uk.json"
+    path.write_text(json.dumps(mine), encoding="utf-8")
+    assert run(capsys, "orders", str(game), "uk", str(path))[0] == 0
+    code, out, _ = run(
+        capsys,
+        "ai",
+        str(game),
+        "uk",
+        "--only",
+        "escorts",
+        "--areas",
+        "north_atlantic,western_approaches",
+        "--json",
+    )
+    assert code == 0
+    orders = json.loads(out)["orders"]
+    assert [tf["id"] for tf in orders["task_forces"]] == ["h"]
+    assert orders["escorts"] and "raids" not in orders
+    code, _, err = run(capsys, "ai", str(game), "uk", "--only", "everything")
+    assert code == 1 and "valid: logistics, escorts, raids, fleet" in err
+    code, _, err = run(capsys, "ai", str(game), "uk", "--areas", "atlantis")
+    assert code == 1 and "unknown sea area atlantis" in err

@@ -215,11 +215,13 @@ def test_save_as_and_backup_write_complete_copies(game_path: Path, tmp_path: Pat
     assert leftovers == []
 
 
-def _save_forever(path: Path) -> None:
-    """Child process: save again and again, each save's marker in the state and an event."""
+def _save_forever(path: Path, ready: int) -> None:
+    """Child process: save again and again, each save's marker in the state and an event
+    (the parent is told once the game is open: opening is not what is being killed)."""
     game = GameFile.open(path)
     state = game.state()
     marker = state.tonnage["blue"]
+    os.write(ready, b"!")
     while True:
         marker += 1
         state.tonnage["blue"] = marker
@@ -233,17 +235,23 @@ def _save_forever(path: Path) -> None:
 
 def test_killing_a_process_mid_save_never_damages_the_game(game_path: Path) -> None:
     """200 times: a child saves in a loop and is killed at a random moment; the file must
-    reopen intact with the state of one complete save (its marker equals the last event's)."""
+    reopen intact (its seal verified) with the state of one complete save (its marker
+    equals the last event's)."""
     rng = random.Random(1942)
     markers = []
     for _ in range(200):
+        ready, told = os.pipe()
         pid = os.fork()
         if pid == 0:  # pragma: no cover - the child
             try:
-                _save_forever(game_path)
+                os.close(ready)
+                _save_forever(game_path, told)
             finally:
                 os._exit(0)
-        time.sleep(rng.uniform(0.002, 0.03))
+        os.close(told)
+        os.read(ready, 1)
+        os.close(ready)
+        time.sleep(rng.uniform(0.002, 0.06))
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
         with GameFile.open(game_path) as game:

@@ -19,7 +19,7 @@ from campaign.gamefile import GameFile
 from campaign.opponent import LEVELS, POSTURES, computer_orders, default_posture
 from campaign.opponent.belief import belief_state
 from campaign.opponent.play import Seat, advise, play_turns
-from campaign.orders import OrdersError, load_orders
+from campaign.orders import Orders, OrdersError, live_reasons, load_orders, order_keys
 from campaign.scenario import Scenario, load_scenario
 from campaign.score import SIDES, Baseline, game_score, turn_score
 from campaign.state import GameState, Unit
@@ -50,11 +50,9 @@ def test_every_nation_of_1942_gets_whole_orders_that_pass_the_check(
             assert c.check(orders) == [], nation
             c.set_orders(nation, orders)
             kinds |= {op.kind for op in orders.operations}
-            # every order has its reason, named as a problem would name it
+            # every order has its reason, named by the order's key
             named = {r.order for r in orders.reasons}
-            for section in ("supplies", "escorts", "task_forces", "raids", "operations"):
-                for i in range(len(getattr(orders, section))):
-                    assert f"{section}[{i}]" in named, (nation, section, i)
+            assert set(order_keys(orders)) == named, nation
         c.resolve(seed=1)
     assert "minor_invasion" in kinds
     assert "sea_control" in kinds or "surface_raid" in kinds
@@ -65,7 +63,7 @@ def test_an_escort_reason_gives_the_expected_loss_before_and_after(
 ) -> None:
     with new_game(tmp_path / "g.seacontrol", scenario) as c:
         orders = advise(c, "uk")
-    texts = [r.text for r in orders.reasons if r.order.startswith("escorts")]
+    texts = [r.text for r in orders.reasons if r.order.startswith("escort ")]
     assert any("expected loss" in t and "→" in t for t in texts), texts
 
 
@@ -151,15 +149,21 @@ def test_orders_keep_their_reasons_and_old_files_stay_valid() -> None:
         {
             "nation": "japan",
             "tonnage": {"japan_korea": 10},
-            "reasons": [{"order": "tonnage['japan_korea']", "text": "short route"}],
+            "reasons": [
+                {"order": "tonnage japan_korea", "text": "short route"},
+                {"order": "escort japan_korea", "text": "no longer given"},
+            ],
             "notes": "free text",
         }
     )
     orders = load_orders(text, "japan")
     assert orders.reasons[0].text == "short route"
-    assert json.loads(orders.to_json())["reasons"] == [
-        {"order": "tonnage['japan_korea']", "text": "short route"}
-    ]
+    assert json.loads(orders.to_json())["reasons"][0] == {
+        "order": "tonnage japan_korea",
+        "text": "short route",
+    }
+    # a reason whose order was edited away is not shown
+    assert [r.text for r in live_reasons(orders)] == ["short route"]
     old = load_orders(json.dumps({"nation": "japan", "tonnage": {"japan_korea": 10}}))
     assert old.reasons == ()
     with pytest.raises(OrdersError, match="reasons"):
@@ -234,3 +238,100 @@ def test_a_state_without_contested_areas_scores_no_sea_areas(scenario: Scenario)
     s = initial_state(scenario)
     score = turn_score(scenario, s, GameState.from_json(s.to_json()), [])
     assert all(score.sides[x].sea_areas == 0 for x in SIDES)
+
+
+# -- forces handed to the computer ----------------------------------------------------------
+def _atlantic(scenario: Scenario) -> frozenset[str]:
+    areas = scenario.world.areas
+    return frozenset(a for a, x in areas.items() if -80 < x.lon < 0 and x.lat > 0)
+
+
+def test_the_computer_commands_the_atlantic_escorts_and_nothing_else(
+    scenario: Scenario,
+) -> None:
+    from campaign.opponent import Scope
+    from campaign.orders import Escort, TaskForce
+    from campaign.production import with_production
+    from campaign.rules import check_orders
+    from campaign.state import initial_state
+
+    state = initial_state(scenario)
+    board = Board(scenario, with_production(scenario, state))
+    force_h = tuple(
+        u.id for u in state.units.values() if u.base == "gibraltar" and u.nation == "uk"
+    )
+    indian = next(
+        u.id
+        for u in state.units.values()
+        if u.nation == "uk"
+        and u.type == "escort"
+        and board.area_of(u.base) not in _atlantic(scenario)
+    )
+    mine = Orders(
+        "uk",
+        1,
+        escorts=(Escort("uk_india_cape", (indian,)),),
+        task_forces=(TaskForce("h", "Force H", "gibraltar", force_h, 1),),
+    )
+    scope = Scope(areas=_atlantic(scenario), parts=frozenset({"escorts"}))
+    view = team_view(scenario, state, [], "uk")
+    orders = computer_orders(scenario, view, "admiral", scope=scope, keep=mine)
+    assert check_orders(board, orders, {}) == []
+    # the person's own orders stay as they were
+    assert orders.task_forces == mine.task_forces
+    assert orders.escorts[0] == mine.escorts[0]
+    assert not orders.operations and not orders.raids and not orders.tonnage
+    # the computer's escorts are Atlantic units, each with its reason
+    added = orders.escorts[1:]
+    assert added
+    for e in added:
+        for u in e.units:
+            assert board.area_of(state.units[u].base) in scope.areas
+    named = {r.order for r in orders.reasons}
+    assert {f"escort {e.route}" for e in added} <= named
+
+
+def test_the_computer_commands_one_task_force(scenario: Scenario) -> None:
+    from campaign.opponent import Scope
+    from campaign.orders import TaskForce
+    from campaign.production import with_production
+    from campaign.rules import check_orders
+    from campaign.state import initial_state
+
+    state = initial_state(scenario)
+    board = Board(scenario, with_production(scenario, state))
+    truk = tuple(u.id for u in state.units.values() if u.base == "truk" and u.type != "submarine")
+    home = tuple(u.id for u in state.units.values() if u.base == "nagasaki" and u.type == "heavy")
+    mine = Orders(
+        "japan",
+        1,
+        task_forces=(
+            TaskForce("south", "South Seas Force", "truk", truk, 1),
+            TaskForce("home", "Main Body", "nagasaki", home, 1, stance="stay"),
+        ),
+    )
+    scope = Scope(units=frozenset(truk), parts=frozenset({"fleet"}))
+    view = team_view(scenario, state, [], "japan")
+    orders = computer_orders(scenario, view, "admiral", scope=scope, keep=mine)
+    assert check_orders(board, orders, {}) == []
+    assert mine.task_forces[1] in orders.task_forces  # not handed over: kept
+    assert mine.task_forces[0] not in orders.task_forces  # handed over: the computer's
+    theirs = {u for tf in orders.task_forces if tf.id != "home" for u in tf.units}
+    assert theirs and theirs <= set(truk)
+    assert not orders.escorts and not orders.raids
+
+
+def test_the_final_score_names_the_winner(scenario: Scenario) -> None:
+    from campaign.score import GameScore, TurnScore, format_score
+    from campaign.score import SideScore as S
+
+    turn = TurnScore(
+        24,
+        {
+            "allies": S("allies", 1.0, 0, 0, 0, 0, 0, 12.0),
+            "axis": S("axis", 1.0, 0, 0, 0, 0, 0, 10.0),
+        },
+    )
+    lines = format_score(GameScore([turn]), final=True)
+    assert lines[-1] == "Final score after turn 24: Allies +2.0, Axis -2.0 — Allies win"
+    assert format_score(GameScore([turn]), side="axis")[0].startswith("Axis: 10.0 points")

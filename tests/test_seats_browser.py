@@ -145,3 +145,41 @@ def test_a_team_joins_in_a_browser_and_its_orders_reach_the_game_file(
     wait.until(lambda b: b.find_elements(By.ID, "join"))
     browser.get(server.url + "/team/orders")
     assert browser.find_elements(By.ID, "join")  # no seat without the code again
+
+
+def test_a_team_forms_a_task_force_with_the_order_builder(
+    browser: Any, served: tuple[SeatServer, Path, str], tmp_path: Path
+) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    server, game, code = served
+    wait = WebDriverWait(browser, 60)
+    browser.get(join_url(server.url, code))
+    browser.find_element(By.ID, "join").click()
+    wait.until(lambda b: b.current_url.endswith("/team"))
+    browser.find_element(By.LINK_TEXT, "Orders").click()
+    wait.until(lambda b: b.find_element(By.ID, "builder"))
+
+    with opened(game) as g:
+        unit = next(
+            u for u in g.state().units.values() if u.nation == "blue" and u.state == "ready"
+        )
+    browser.find_element(By.ID, "tf-name").send_keys("Form Force")
+    Select(browser.find_element(By.ID, "tf-base")).select_by_value(unit.base)
+    others = browser.find_elements(
+        By.CSS_SELECTOR, f"fieldset[data-base]:not([data-base='{unit.base}'])"
+    )
+    assert all(not box.is_displayed() for box in others)  # only the chosen base's units
+    browser.find_element(
+        By.CSS_SELECTOR, f"fieldset[data-base='{unit.base}'] input[value='{unit.id}']"
+    ).click()
+    browser.find_element(By.ID, "tf_add").click()
+    wait.until(lambda b: "Task force formed" in b.find_element(By.ID, "result").text)
+    browser.save_screenshot(str(tmp_path / "builder.png"))
+
+    with opened(game) as g:
+        stored = json.loads(g.orders(1)["blue"])
+    (tf,) = stored["task_forces"]
+    assert (tf["name"], tf["base"], tf["units"]) == ("Form Force", unit.base, [unit.id])
+    assert "Form Force" in browser.find_element(By.ID, "draft-tfs").text

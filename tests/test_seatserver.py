@@ -17,7 +17,7 @@ import pytest
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
-from campaign import paths, seats
+from campaign import paths, seatforms, seats
 from campaign.engine import Campaign
 from campaign.gamefile import GameFile, opened
 from campaign.orders import OrdersError, load_orders
@@ -133,6 +133,10 @@ def _ask(client: TestClient, method: str, path: str, csrf: str, other: str) -> s
         response = client.post(
             path, params=query, data={"csrf": csrf, "orders": body, "action": "check"}
         )
+    elif path == "/team/orders/build":
+        form = {"csrf": csrf, "action": "tf_add", "name": other, "base": other, "units": other}
+        response = client.post(path, params=query, data={**form, "nation": other})
+        assert response.status_code == 422, response.text
     elif path == "/leave":
         return ""  # asked last, by the caller
     else:
@@ -433,3 +437,123 @@ def test_leaving_ends_the_session(game: Path, desk: SeatDesk) -> None:
     client, csrf = joined(app, _codes(game)["japan"])
     assert client.post("/leave", data={"csrf": csrf}).status_code == 303
     assert client.get("/api/view").status_code == 401
+
+
+# -- the order builder ----------------------------------------------------------------------------
+def _free_unit(desk: SeatDesk, nation: str) -> tuple[str, str]:
+    """A ready unit of ``nation`` at one of its fleet bases not yet in its orders: (unit, base)."""
+    view = desk.run(lambda: desk.view(nation))
+    bases = seatforms.fleet_bases(view)
+    used = seatforms.in_orders(desk.run(lambda: desk.draft(nation)))
+    unit = next(
+        u for u in view.units if u.base in bases and u.state == "ready" and u.id not in used
+    )
+    return unit.id, unit.base
+
+
+def stored(game: Path, nation: str) -> dict[str, Any]:
+    with opened(game) as g:
+        return dict(json.loads(g.orders(2)[nation]))
+
+
+def build(client: TestClient, csrf: str, **fields: Any) -> Any:
+    return client.post("/team/orders/build", data={"csrf": csrf, **fields})
+
+
+def test_a_team_forms_a_task_force_and_sends_it_on_sea_control_without_json(
+    game: Path, desk: SeatDesk
+) -> None:
+    app = SeatApp(desk)
+    client, csrf = joined(app, _codes(game)["japan"])
+    page = client.get("/team/orders").text
+    assert "id='builder'" in page and "id='tf_add'" in page and "id='orders'" in page
+    unit, base = _free_unit(desk, "japan")
+    formed = build(
+        client,
+        csrf,
+        action="tf_add",
+        name="Built Force",
+        base=base,
+        units=[unit],
+        lsp="1",
+        stance="intervene",
+    )
+    assert formed.status_code == 303
+    assert formed.headers["location"] == "/team/orders?done=tf_add#result"
+    tf = next(t for t in stored(game, "japan")["task_forces"] if t["name"] == "Built Force")
+    assert tf["base"] == base and tf["units"] == [unit] and tf["lsp"] == 1
+    assert stored_name(game, "japan") == "Qzxnext_japan"  # the draft kept what was there
+    assert "Task force formed: orders stored." in client.get(formed.headers["location"]).text
+    area = desk.run(lambda: desk.view("japan").base(base)).sea_area  # type: ignore[union-attr]
+    sent = build(
+        client, csrf, action="op_add", kind="sea_control", area=area, task_forces=[tf["id"]]
+    )
+    assert sent.status_code == 303, sent.text
+    (op,) = stored(game, "japan")["operations"]
+    assert (op["kind"], op["area"], op["task_forces"]) == ("sea_control", area, [tf["id"]])
+    with opened(game) as g:
+        assert seats.submissions(g, 2)["japan"].count == 2
+    assert build(client, csrf, action="tf_remove", task_force=tf["id"]).status_code == 303
+    left = stored(game, "japan")
+    assert [t["name"] for t in left["task_forces"]] == ["Qzxnext_japan"]
+    assert "operations" not in left  # the operation went with its only task force
+
+
+def test_a_bad_choice_in_the_builder_shows_the_problem_in_the_apps_words(
+    game: Path, desk: SeatDesk
+) -> None:
+    app = SeatApp(desk)
+    client, csrf = joined(app, _codes(game)["japan"])
+    unit, base = _free_unit(desk, "japan")
+    refused = build(
+        client, csrf, action="tf_add", name="Too Much", base=base, units=[unit], lsp="9999"
+    )
+    assert refused.status_code == 422
+    (problem,) = re.findall(r"<li>(.*?)</li>", refused.text)
+    assert "allocate 9999 LSP" in problem and "(002 Logistic Support Points)" in problem
+    assert "nothing was stored" in refused.text
+    assert [t["name"] for t in stored(game, "japan")["task_forces"]] == ["Qzxnext_japan"]
+    with opened(game) as g:
+        assert seats.submissions(g, 2) == {}
+
+
+def test_the_builder_offers_and_takes_only_the_teams_own_forces(game: Path, desk: SeatDesk) -> None:
+    app = SeatApp(desk)
+    client, csrf = joined(app, _codes(game)["japan"])
+    theirs, their_base = _free_unit(desk, "usa")
+    assert theirs not in client.get("/team/orders").text
+    unit, base = _free_unit(desk, "japan")
+    for fields in (
+        {"action": "tf_add", "name": "X", "base": base, "units": [unit, theirs]},
+        {"action": "tf_add", "name": "X", "base": their_base, "units": [theirs]},
+        {"action": "escort_add", "route": "us_can_uk", "units": [unit]},
+        {"action": "tf_remove", "task_force": "nothing_here"},
+        {"action": "op_add", "kind": "sea_control", "area": "java_sea", "task_forces": ["x"]},
+        {"action": "drop_everything"},
+    ):
+        response = build(client, csrf, **fields)
+        assert response.status_code == 422, fields
+        assert "nothing was stored" in response.text
+    assert build(client, "wrong", action="tf_remove", task_force="next").status_code == 403
+    assert stored_name(game, "japan") == "Qzxnext_japan"
+    with opened(game) as g:
+        assert seats.submissions(g, 2) == {}
+
+
+def test_the_builder_sets_tonnage_and_escorts_a_route(game: Path, desk: SeatDesk) -> None:
+    app = SeatApp(desk)
+    client, csrf = joined(app, _codes(game)["japan"])
+    view = desk.run(lambda: desk.view("japan"))
+    route = next(r for r in view.routes if r.nation == "japan" and r.tonnage)
+    assert route.tonnage is not None
+    set_to = build(client, csrf, action="tonnage", **{f"t_{route.id}": str(route.tonnage)})
+    assert set_to.status_code == 303, set_to.text
+    assert stored(game, "japan")["tonnage"] == {route.id: route.tonnage}
+    unit = next(u for u in view.units if u.type == "escort" and u.state != "sunk")
+    escorted = build(client, csrf, action="escort_add", route=route.id, units=[unit.id])
+    assert escorted.status_code == 303
+    assert stored(game, "japan")["escorts"] == [{"route": route.id, "units": [unit.id]}]
+    assert build(client, csrf, action="escort_remove", route=route.id).status_code == 303
+    assert "escorts" not in stored(game, "japan")
+    assert build(client, csrf, action="tonnage").status_code == 303  # blank: as now
+    assert "tonnage" not in stored(game, "japan")

@@ -50,19 +50,22 @@ def test_a_build_is_found_only_for_the_sources_it_was_built_from(
     assert built.name == compiled.key() and len(set(compiled.key() for _ in range(2))) == 1
 
 
-def test_a_worker_imports_the_compiled_modules(built: Path) -> None:
+def test_a_worker_imports_the_compiled_modules_and_can_drop_them(built: Path) -> None:
     script = (
         "import sys; from pathlib import Path; from campaign.tactical import compiled, RULE_SETS\n"
         "import campaign.tactical.carrier as pure\n"
         "assert compiled.use(Path(sys.argv[1]))\n"
         "import campaign.tactical.carrier as fast\n"
         "print(pure.__file__.endswith('.py'), fast.__file__.endswith('.py'),"
-        " RULE_SETS['carrier'].__module__ == fast.__name__)"
+        " RULE_SETS['carrier'].__module__ == fast.__name__)\n"
+        "compiled.drop(Path(sys.argv[1]))\n"
+        "import campaign.tactical.carrier as again\n"
+        "print(again.__file__.endswith('.py'), RULE_SETS['carrier'] is again.carrier_battle)"
     )
     out = subprocess.run(
         [sys.executable, "-c", script, str(built)], capture_output=True, text=True, check=True
     )
-    assert out.stdout.split() == ["True", "False", "True"]
+    assert out.stdout.split() == ["True", "False", "True", "True", "True"]
 
 
 @pytest.mark.parametrize("rule_set", sorted(SETS))

@@ -238,3 +238,43 @@ def test_preview_dice_give_the_game_dice_odds(rule_set: str) -> None:
         m1, se1 = preview.mean(preview.ships_sunk[key])
         m2, se2 = preview.mean(sunk[key])
         assert abs(m1 - m2) <= 4 * math.hypot(se1, se2) + 1e-9, (key, m1, m2)
+
+
+def test_a_worker_whose_compiled_rules_fail_fights_on_with_the_sources(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Should compiled code fail where the source would not (it holds to its types), the
+    worker drops the build and fights the batch again with the sources."""
+    import pickle
+
+    from campaign.tactical import simulate as sampling
+
+    available()
+    setup = BattleSetup.load(MIDWAY.with_name("airstrike-example.json"))
+    plan = sampling._Plan("airstrike", setup, "fallback", None, compiled="/a/build")
+    dropped: list[Path] = []
+    real = sampling._fight
+    calls: list[int] = []
+
+    def fight(*args: Any, **kwargs: Any) -> None:
+        calls.append(1)
+        if len(calls) == 1:
+            raise TypeError("int object expected; got float")  # what compiled code says
+        real(*args, **kwargs)
+
+    monkeypatch.setattr(sampling, "_COMPILED", ["/a/build"])
+    monkeypatch.setattr(sampling.compiled, "drop", dropped.append)
+    monkeypatch.setattr(sampling, "_fight", fight)
+    odds = sampling._fight_batch(pickle.dumps(plan), 0, 30)
+    assert dropped == [Path("/a/build")] and sampling._COMPILED == [""]
+    assert odds.to_dict() == simulate("airstrike", setup, 30, seed="fallback").to_dict()
+
+    # the set-up's own faults are not the build's: they go to the caller
+    def refused(*args: Any, **kwargs: Any) -> None:
+        raise ValueError("campaign_units not understood")
+
+    monkeypatch.setattr(sampling, "_COMPILED", ["/a/build"])
+    monkeypatch.setattr(sampling, "_fight", refused)
+    with pytest.raises(ValueError, match="not understood"):
+        sampling._fight_batch(pickle.dumps(plan), 0, 30)
+    assert sampling._COMPILED == ["/a/build"]

@@ -140,8 +140,9 @@ def test_a_game_file_with_a_formula_for_a_name_is_refused_not_exported(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Someone edits a shared game file so that a unit's name is a spreadsheet formula: the
-    game is refused when opened (the scenario's checks hold for its copy in the game file
-    too), so ``export`` writes no CSV a spreadsheet would run."""
+    game is refused when opened — by its seal, and, where the seal is set aside
+    (``validate``, ``reseal``), by the scenario's checks, which hold for its copy in the game
+    file too — so ``export`` writes no CSV a spreadsheet would run."""
     game = tmp_path / "game.seacontrol"
     assert main(["new", str(MINI), "-o", str(game)]) == 0
     conn = sqlite3.connect(game)
@@ -151,10 +152,12 @@ def test_a_game_file_with_a_formula_for_a_name_is_refused_not_exported(
     conn.commit()
     conn.close()
     capsys.readouterr()
-    code = main(["export", str(game), str(tmp_path / "out"), "--json"])
-    assert code == 1
+    assert main(["export", str(game), str(tmp_path / "out")]) == 1
+    assert "records were changed in sc_units" in capsys.readouterr().err
     assert not (tmp_path / "out" / "units.csv").exists()
-    assert "HYPERLINK" in json.dumps(json.loads(capsys.readouterr().out))
+    for command in (["validate", str(game)], ["reseal", str(game), "--reason", "a try"]):
+        assert main([*command, "--json"]) == 1
+        assert "HYPERLINK" in json.dumps(json.loads(capsys.readouterr().out))
 
 
 def test_a_scenario_made_in_code_is_not_written_with_a_formula(tmp_path: Path) -> None:

@@ -23,6 +23,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("out", type=Path)
     parser.add_argument("--scale", type=float, default=1.0)
+    parser.add_argument(
+        "--guide",
+        type=Path,
+        help="also write the user guide's pictures (docs/images) from these screenshots",
+    )
     args = parser.parse_args()
     if args.scale != 1.0:
         os.environ["QT_SCALE_FACTOR"] = str(args.scale)
@@ -121,8 +126,37 @@ def main() -> int:
     w.session.close()
     w.close()
     walk_through_a_turn(app, args.out)
+    if args.guide:
+        write_guide_pictures(args.out, args.guide)
     print(f"screenshots in {args.out}")
     return 0
+
+
+#: screenshot → the user guide's picture (docs/user-guide.md shows them)
+GUIDE_PICTURES = {
+    "01-main-1942": "window",
+    "02-orders-0-forces": "orders",
+    "04-odds": "odds",
+    "22-dialog-battleChoice": "battle-question",
+    "23-dialog-stepLosses": "step-losses",
+    "30-after-turn-marks-and-legend": "after-the-turn",
+    "31-details-in-port-pearl-harbour": "in-port-card",
+    "32-team-view-japan": "team-view",
+    "08-control-edit-mode": "control-edits",
+}
+
+
+def write_guide_pictures(shots: Path, folder: Path) -> None:
+    """The guide's pictures: JPEG, at most 1,000 px wide (small enough to ship)."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QImage
+
+    folder.mkdir(parents=True, exist_ok=True)
+    for shot, name in GUIDE_PICTURES.items():
+        image = QImage(str(shots / f"{shot}.png"))
+        if image.width() > 1000:
+            image = image.scaledToWidth(1000, Qt.TransformationMode.SmoothTransformation)
+        image.save(str(folder / f"{name}.jpg"), "JPG", 82)
 
 
 def walk_through_a_turn(app: object, out: Path) -> None:

@@ -11,6 +11,7 @@ from campaign import paths
 
 #: menu text → file in docs/
 DOCUMENTS: dict[str, str] = {
+    "&User guide": "user-guide.md",
     "Readings of the &rules": "rules-notes.md",
     "&Scenario files": "scenario-format.md",
     "&Orders files": "orders-format.md",
@@ -18,6 +19,8 @@ DOCUMENTS: dict[str, str] = {
     "&Historical defaults": "historical-defaults.md",
     "Ship &data review": "ship-data-review.md",
     "What each &team may know": "team-views.md",
+    "The &game file and its seal": "game-file.md",
+    "The &computer opponent": "computer-opponent.md",
 }
 
 
@@ -32,6 +35,8 @@ class DocumentWindow(QDialog):
         layout = QVBoxLayout(self)
         self.browser = QTextBrowser()
         self.browser.setOpenExternalLinks(True)
+        # the guide's pictures (images/…) and links to the other documents are relative
+        self.browser.setSearchPaths([str(paths.docs_dir())])
         path = paths.docs_dir() / file
         try:
             text = path.read_text(encoding="utf-8")

@@ -106,6 +106,8 @@ class MainWindow(QMainWindow):
         column = QVBoxLayout(centre)
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(0)
+        self.seal_bar = self._seal_bar()
+        column.addWidget(self.seal_bar)
         column.addWidget(self.banner)
         column.addWidget(self.chart, 1)
         self.setCentralWidget(centre)
@@ -192,7 +194,11 @@ class MainWindow(QMainWindow):
             action.setShortcut(shortcut)
         if tip:
             action.setStatusTip(tip)
-        action.triggered.connect(slot)
+        # a checkable action hands its slot the new state; any other calls it bare (a
+        # slot with an optional argument must not receive Qt's "checked" flag as one)
+        action.triggered.connect(
+            lambda checked=False: slot(checked) if action.isCheckable() else slot()
+        )
         menu.addAction(action)
         return action
 
@@ -217,14 +223,14 @@ class MainWindow(QMainWindow):
             self._action(
                 file,
                 "&Load orders files…",
-                self.load_orders_files,
+                lambda: self.load_orders_files(),
                 "Ctrl+L",
                 "Load one or more nations' orders files (JSON); each file names its nation",
             ),
             self._action(
                 file,
-                "Save &every nation's orders…",
-                self.save_orders_files,
+                "Save e&very nation's orders…",
+                lambda: self.save_orders_files(),
                 tip="Write each nation's orders as <nation>.json into a folder",
             ),
         ]
@@ -309,7 +315,7 @@ class MainWindow(QMainWindow):
         )
         self._action(
             game,
-            "Phase &clock…",
+            "Phase cl&ock…",
             self.open_clock,
             tip="The phase clock, full screen for a projector",
         )
@@ -320,17 +326,17 @@ class MainWindow(QMainWindow):
         for name in THEATRES:
             label = name.replace("&", "&&")  # "North Sea & Arctic", not a shortcut
             self._action(theatres, label, lambda _c=False, n=name: self.chart.zoom_to(n))
-        self._action(view, "Find…", self.find_on_map, QKeySequence.StandardKey.Find)
+        self._action(view, "Fin&d…", self.find_on_map, QKeySequence.StandardKey.Find)
         adjacency = self._action(view, "Show sea-area &links", self.chart.set_show_adjacency)
         adjacency.setCheckable(True)
         self.legend_action = self._action(
-            view, "&Legend", self.set_legend, "Ctrl+Shift+L", "The key to the chart's marks"
+            view, "L&egend", self.set_legend, "Ctrl+Shift+L", "The key to the chart's marks"
         )
         self.legend_action.setCheckable(True)
         self.legend_action.setChecked(QSettings().value("legend", "true") == "true")
         self.set_legend(self.legend_action.isChecked())
         marks = self._action(
-            view, "Last turn's &marks", self.chart.marks.set_visible, tip="Battles, landings…"
+            view, "Last turn's ma&rks", self.chart.marks.set_visible, tip="Battles, landings…"
         )
         marks.setCheckable(True)
         marks.setChecked(True)
@@ -345,7 +351,7 @@ class MainWindow(QMainWindow):
         self.map_only_action.setCheckable(True)
         self._action(
             view,
-            "Larger &report",
+            "Larger re&port",
             self.enlarge_report,
             "F12",
             "Give the report most of the window's height (again: back to the chart)",
@@ -354,7 +360,7 @@ class MainWindow(QMainWindow):
         self._action(view, "View as &Game Control", lambda: self.set_viewer(None))
         self._action(
             view,
-            "View as a &team…",
+            "View as a te&am…",
             self.choose_team,
             tip="Show only what one team may know (fog of war)",
         )
@@ -376,7 +382,10 @@ class MainWindow(QMainWindow):
 
         help_ = bar.addMenu("&Help")
         for label, doc in DOCUMENTS.items():
-            self._action(help_, label, lambda _c=False, t=label, f=doc: self.show_document(t, f))
+            key = QKeySequence.StandardKey.HelpContents if doc == "user-guide.md" else None
+            self._action(
+                help_, label, lambda _c=False, t=label, f=doc: self.show_document(t, f), key
+            )
         help_.addSeparator()
         self._action(help_, "&About Sea Control", self.about)
 
@@ -935,6 +944,36 @@ class MainWindow(QMainWindow):
     def _update_title(self) -> None:
         self.setWindowTitle(self.session.title)
 
+    def _seal_bar(self) -> QLabel:
+        """A bar above the map, shown while the open game's seal was not verified by this
+        machine (docs/game-file.md): red for a file changed outside Sea Control, amber for
+        one sealed on another machine. It stays until another game is opened: the log
+        records the finding at the first change made."""
+        bar = QLabel()
+        bar.setObjectName("sealBar")
+        bar.setWordWrap(True)
+        bar.hide()
+
+        def show() -> None:
+            found = self.session.seal_found
+            bar.setVisible(found is not None and not found.verified)
+            if found is None or found.verified:
+                return
+            colour = "#f6d5d1; color:#6b1d14" if found.altered else "#fbe9c6; color:#5c3d00"
+            bar.setStyleSheet(f"background:{colour}; padding:6px 8px;")
+            text = found.summary()
+            if found.altered:
+                text = (
+                    "This game file was changed outside Sea Control: "
+                    + "; ".join(found.problems)
+                    + ". The first change made here records it in the log every team sees; "
+                    "to set it aside instead, open a backup."
+                )
+            bar.setText(f"⚠ {text}")
+
+        self.session.gameChanged.connect(show)
+        return bar
+
     def show_document(self, title: str, file: str) -> None:
         """A document from docs/ in a window of its own (not modal: read beside the map)."""
         window = DocumentWindow(title, file, self)
@@ -958,6 +997,7 @@ class MainWindow(QMainWindow):
         super().showEvent(event)
         if not self._sized:  # docks take their sizes once the window has its own
             self._sized = True
+            self.chart.setFocus()  # keys start on the chart, not in the dice box
             saved = QSettings().value("windowState")
             if isinstance(saved, QByteArray) and self.restoreState(saved, LAYOUT_VERSION):
                 return  # the layout the user left

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
     QAbstractTableModel,
+    QEvent,
     QItemSelectionModel,
     QModelIndex,
     QObject,
@@ -983,7 +984,7 @@ class ScenarioEditor(QMainWindow):
             return
         refs = self.draft.referrers(table, rows)
         if refs:
-            listed = "\n".join(self.draft.describe(r) for r in refs[:15])
+            listed = "\n".join(plain(self.draft.describe(r)) for r in refs[:15])
             more = f"\n… and {len(refs) - 15} more" if len(refs) > 15 else ""
             answer = QMessageBox.question(
                 self,
@@ -1347,6 +1348,12 @@ class ScenarioEditor(QMainWindow):
             event.ignore()
 
 
+def plain(text: str) -> str:
+    """Text from a file made safe for a message box, which would take tags for rich text:
+    controls written out, angle brackets shown as ‹ ›."""
+    return escaped(text).replace("<", "‹").replace(">", "›")
+
+
 def _builtin(folder: Path) -> bool:
     """Is this folder among the program's own built-in scenarios?"""
     try:
@@ -1365,6 +1372,20 @@ class EditorLauncher(QObject):
         super().__init__(window)
         self.window = window
         self.editor: ScenarioEditor | None = None
+        window.installEventFilter(self)  # closing the app asks for the editor's edits too
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """The main window closing takes the editor with it: unsaved edits are asked
+        about first (Cancel keeps both open)."""
+        if (
+            watched is self.window
+            and event.type() == QEvent.Type.Close
+            and self.editor is not None
+            and not self.editor.maybe_discard()
+        ):
+            event.ignore()
+            return True
+        return super().eventFilter(watched, event)
 
     def open_editor(self) -> ScenarioEditor:
         if self.editor is None:
@@ -1406,7 +1427,7 @@ def add_to_menu(window: MainWindow, menu: QMenu) -> EditorLauncher:
     """Add the editor's entries to the main window's File menu."""
     launcher = EditorLauncher(window)
     menu.addSeparator()
-    editor = menu.addAction("Scenario &editor…")
+    editor = menu.addAction("Scenario e&ditor…")
     editor.setStatusTip("Build or edit a scenario: its order of battle, its bases and routes")
     editor.triggered.connect(launcher.open_editor)
     from_game = menu.addAction("New scenario from this &game…")

@@ -11,7 +11,7 @@ reissues a code and locks or unlocks the turn's orders.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -140,7 +140,11 @@ class SeatsDialog(QDialog):
         self.host.addItem("Every network of this computer (0.0.0.0)", "0.0.0.0")
         self.port = QSpinBox()
         self.port.setRange(1, 65535)
-        self.port.setValue(DEFAULT_PORT)
+        settings = QSettings()
+        remembered = str(settings.value("seats/port", DEFAULT_PORT))
+        self.port.setValue(int(remembered) if remembered.isdigit() else DEFAULT_PORT)
+        index = self.host.findData(str(settings.value("seats/host", "127.0.0.1")))
+        self.host.setCurrentIndex(max(0, index))
         where = QHBoxLayout()
         where.addWidget(self.host, 1)
         where.addWidget(QLabel("port"))
@@ -252,6 +256,8 @@ class SeatsDialog(QDialog):
                 "another port, or close the program using it."
             )
             return
+        QSettings().setValue("seats/host", host)
+        QSettings().setValue("seats/port", port)
         self.status.setText(
             "The seats are open: give each team its code or join link (or its team pack)."
         )

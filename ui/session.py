@@ -7,7 +7,9 @@ with Qt signals so each view redraws only what it shows.
 Files: the game is played in a *working copy* kept in the recovery folder; every order
 and every resolved step is written there at once (that is the autosave). *Save* copies the
 working copy to the game's own file through SQLite's backup API. If the program dies, the
-working copy is still there and is offered back at the next start.
+working copy is still there and is offered back at the next start. Each working copy is
+held with a lock file (:class:`QLockFile`) while a session has it open, so a second Sea
+Control never offers — or discards — a copy a live one is playing in.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QSettings, QStandardPaths, Signal
+from PySide6.QtCore import QLockFile, QObject, QSettings, QStandardPaths, Signal
 
 from campaign import paths
 from campaign.board import Board
@@ -27,12 +29,13 @@ from campaign.control import Edit
 from campaign.dice import DiceLog, ManualDice
 from campaign.engine import Campaign, DiceFactory, seeded
 from campaign.events import Event
-from campaign.gamefile import SUFFIX, GameFile
+from campaign.gamefile import SUFFIX, GameFile, GameFileError
 from campaign.losses import LossPolicy, SpreadLosses
 from campaign.operations import BattleChoice
 from campaign.orders import OrderProblem, Orders, OrdersError
 from campaign.rules import problem_in_words
 from campaign.scenario import Scenario, load_scenario
+from campaign.seal import Integrity
 from campaign.state import GameState
 from campaign.tactical import BattleSetup, TacticalBattle
 from campaign.teamview import TeamView
@@ -74,6 +77,10 @@ class GameSession(QObject):
         #: shown each battle fought out, to step through it (the battle window)
         self.watch: Callable[[TacticalBattle, BattleSetup], None] | None = None
         self._state: GameState | None = None
+        self._lock: QLockFile | None = None  # held on the working copy while it is open
+        #: what the game file's seal was found to be when the game was opened (the window
+        #: shows a bar unless this machine's seal was verified: docs/game-file.md)
+        self.seal_found: Integrity | None = None
 
     # -- what is open ------------------------------------------------------------------------
     @property
@@ -124,9 +131,12 @@ class GameSession(QObject):
         self._attach(working, None, dirty=False, game=game)
 
     def open(self, path: str | Path) -> None:
-        """Open a saved game: its working copy is made with the backup API."""
+        """Open a saved game: its working copy is made with the backup API. A file changed
+        outside Sea Control is opened too (:attr:`seal_found` says what was found, and the
+        first change made logs it for every team); one that is not a game, too new,
+        damaged or unreadable is refused."""
         path = Path(path)
-        source = GameFile.open(path)  # refuses files that are not games, too new, damaged
+        source = GameFile.open(path, altered_ok=True)
         working = self._new_working_copy()
         try:
             source.backup(working)
@@ -165,17 +175,19 @@ class GameSession(QObject):
         if self.campaign is not None:
             self.campaign.close()
         if self.working is not None:
-            for p in (self.working, _meta_path(self.working)):
-                if p.exists():
-                    p.unlink()
+            _remove_copy(self.working)
+        if self._lock is not None:
+            self._lock.unlock()
         self.campaign, self.path, self.working, self._state = None, None, None, None
+        self._lock, self.seal_found = None, None
         self._set_dirty(False)
         self.gameChanged.emit()
 
     def recoverable(self) -> list[Path]:
-        """Working copies left behind by a program that did not close them."""
-        mine = self.working
-        return sorted(p for p in recovery_dir().glob(f"*{SUFFIX}") if p != mine)
+        """Working copies left behind by a program that stopped without closing them (a
+        copy a live Sea Control holds is in play there, and never offered)."""
+        found = sorted(p for p in recovery_dir().glob(f"*{SUFFIX}") if p != self.working)
+        return [p for p in found if not _held(p)]
 
     def recent(self) -> list[str]:
         value = QSettings().value("recent", [])
@@ -295,17 +307,31 @@ class GameSession(QObject):
         self, working: Path, path: Path | None, dirty: bool, game: GameFile | None = None
     ) -> None:
         """Carry on with the game in ``working`` (``game``: already open there)."""
-        old = (self.campaign, self.working)
-        self.campaign = Campaign(game, self.losses) if game else Campaign.open(working, self.losses)
+        lock = _lock(working)
+        if lock is None:
+            if game is not None:
+                game.close()
+            raise GameFileError(f"{working} is open in another Sea Control window")
+        try:
+            if game is not None:
+                campaign = Campaign(game, self.losses)
+            else:
+                campaign = Campaign.open(working, self.losses, altered_ok=True)
+        except BaseException:
+            lock.unlock()
+            raise
+        old = (self.campaign, self.working, self._lock)
+        self.campaign, self._lock, self.seal_found = campaign, lock, campaign.game.integrity
         self.working, self.path, self._state = working, path, None
         _write_meta(working, path)
         seed = self.campaign.game.meta("seed")
         self.seed = seed or self.scenario.meta.id
         if old[0] is not None:
             old[0].close()
-            for p in (old[1], _meta_path(old[1]) if old[1] else None):
-                if p is not None and p.exists() and p != working:
-                    p.unlink()
+            if old[1] is not None and old[1] != working:
+                _remove_copy(old[1])
+        if old[2] is not None:
+            old[2].unlock()
         self._set_dirty(dirty)
         self.gameChanged.emit()
 
@@ -323,6 +349,29 @@ def _meta_path(working: Path) -> Path:
     return working.with_suffix(".json")
 
 
+def _lock(working: Path) -> QLockFile | None:
+    """``working``'s lock, held; None if a live program holds it. A lock is stale only when
+    the program that took it is gone, never by its age (a game may be open for days)."""
+    lock = QLockFile(str(working.with_suffix(".lock")))
+    lock.setStaleLockTime(0)
+    return lock if lock.tryLock(0) else None
+
+
+def _held(working: Path) -> bool:
+    """Does a live program hold ``working``?"""
+    lock = _lock(working)
+    if lock is None:
+        return True
+    lock.unlock()
+    return False
+
+
+def _remove_copy(working: Path) -> None:
+    for p in (working, _meta_path(working)):
+        if p.exists():
+            p.unlink()
+
+
 def _write_meta(working: Path | None, path: Path | None) -> None:
     if working is None:
         return
@@ -337,7 +386,14 @@ def _read_meta(working: Path) -> dict[str, str]:
         return {}
 
 
-def discard_recovery(working: Path) -> None:
-    for p in (working, _meta_path(working)):
-        if p.exists():
-            p.unlink()
+def discard_recovery(working: Path) -> bool:
+    """Delete a working copy left behind; False (and nothing deleted) if a live program
+    holds it."""
+    lock = _lock(working)
+    if lock is None:
+        return False
+    try:
+        _remove_copy(working)
+    finally:
+        lock.unlock()
+    return True

@@ -34,19 +34,32 @@ from PySide6.QtWidgets import (
 
 from campaign import paths
 from campaign.engine import Campaign
-from campaign.opponent import LEVELS
+from campaign.opponent import LEVELS, Scope
 from campaign.opponent.play import advise
-from campaign.orders import Orders, OrdersError
+from campaign.orders import Orders, OrdersError, live_reasons
 from campaign.scenario import load_scenario
 from campaign.score import format_score, game_score
+from campaign.world import World
+
+from .mapview import THEATRES
 
 if TYPE_CHECKING:
     from .mainwindow import MainWindow
 
 #: the game-file meta key holding the computer's nations: {nation: level}
 SEATS_KEY = "computer_seats"
+#: the game-file meta key holding forces handed over every turn: {nation: {theatre, parts,
+#: level}}
+COMMANDS_KEY = "computer_commands"
 LEVEL_NAMES = {"novice": "Novice", "captain": "Captain", "admiral": "Admiral"}
 SIDE_NAMES = {"allies": "Allies", "axis": "Axis"}
+#: the kinds of orders a person may hand to the computer (campaign.opponent.scope.PARTS)
+PART_NAMES = {
+    "escorts": "Escorts of merchant routes",
+    "raids": "Submarine raids",
+    "fleet": "Task forces, operations and cards",
+    "logistics": "Supplies, transfers and tonnage (whole nation only)",
+}
 
 
 class SoloDialog(QDialog):
@@ -54,13 +67,11 @@ class SoloDialog(QDialog):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("New solo game")
-        layout = QVBoxLayout(self)
-        layout.addWidget(
-            QLabel(
-                "The 1942 campaign against the computer. You give the orders of every "
-                "nation of your side; the computer plays the others (neutrals too)."
-            )
+        layout = _dialog(
+            self,
+            "New solo game",
+            "The 1942 campaign against the computer. You give the orders of every nation "
+            "of your side; the computer plays the others (neutrals too).",
         )
         form = QFormLayout()
         self.side = QComboBox()
@@ -70,12 +81,7 @@ class SoloDialog(QDialog):
         form.addRow("Your side", self.side)
         form.addRow("Computer's strength", self.level)
         layout.addLayout(form)
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout.addWidget(buttons)
+        layout.addWidget(_ok_cancel(self))
 
 
 class SeatsDialog(QDialog):
@@ -85,9 +91,9 @@ class SeatsDialog(QDialog):
         self, nations: list[tuple[str, str]], seats: dict[str, str], parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Computer plays…")
-        layout = QVBoxLayout(self)
-        layout.addWidget(QLabel("The computer gives these nations' orders each turn:"))
+        layout = _dialog(
+            self, "Computer plays…", "The computer gives these nations' orders each turn:"
+        )
         self.boxes: dict[str, QCheckBox] = {}
         for nation, name in nations:
             box = QCheckBox(name)
@@ -98,16 +104,115 @@ class SeatsDialog(QDialog):
         self.level = _level_box(next(iter(seats.values()), "admiral"))
         form.addRow("Strength", self.level)
         layout.addLayout(form)
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout.addWidget(buttons)
+        layout.addWidget(_ok_cancel(self))
 
     def seats(self) -> dict[str, str]:
         level = str(self.level.currentData())
         return {n: level for n, box in self.boxes.items() if box.isChecked()}
+
+
+class HandDialog(QDialog):
+    """Hand forces to the computer: a theatre, the kinds of orders, or one task force."""
+
+    def __init__(self, task_forces: list[tuple[str, str]], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = _dialog(
+            self,
+            "Hand forces to the computer",
+            "The computer gives these orders; the rest of the draft stays yours. Its "
+            "orders join the draft, to be checked and changed before resolving.",
+        )
+        form = QFormLayout()
+        self.theatre = QComboBox()
+        self.theatre.addItem("Everywhere", "")
+        for name in THEATRES:
+            self.theatre.addItem(name, name)
+        self.task_force = QComboBox()
+        self.task_force.addItem("(any)", "")
+        for tf_id, name in task_forces:
+            self.task_force.addItem(name, tf_id)
+        form.addRow("Forces based in", self.theatre)
+        form.addRow("Only the task force", self.task_force)
+        self.level = _level_box()
+        form.addRow("Strength", self.level)
+        layout.addLayout(form)
+        self.parts: dict[str, QCheckBox] = {}
+        for key, label in PART_NAMES.items():
+            box = QCheckBox(label)
+            box.setChecked(key == "escorts")
+            self.parts[key] = box
+            layout.addWidget(box)
+        self.every_turn = QCheckBox("Every turn (a theatre and kinds of orders, not a task force)")
+        layout.addWidget(self.every_turn)
+        layout.addWidget(_ok_cancel(self))
+
+    def level_key(self) -> str:
+        return str(self.level.currentData())
+
+    def theatre_name(self) -> str:
+        return str(self.theatre.currentData() or "")
+
+    def part_keys(self) -> list[str]:
+        return sorted(k for k, box in self.parts.items() if box.isChecked())
+
+    def scope(self, world: World, draft: Orders) -> Scope:
+        tf_id = str(self.task_force.currentData() or "")
+        units = next((frozenset(t.units) for t in draft.task_forces if t.id == tf_id), frozenset())
+        which = f" of '{self.task_force.currentText()}'" if tf_id else ""
+        return scope_of(world, self.theatre_name(), self.part_keys(), units, which)
+
+
+def scope_of(
+    world: World,
+    theatre: str,
+    parts: Iterable[str],
+    units: frozenset[str] = frozenset(),
+    which: str = "",
+) -> Scope:
+    """The forces a person hands over: those based in a theatre of the map ("" :
+    everywhere), these kinds of orders (none: all), these units (a task force's)."""
+    chosen = frozenset(p for p in parts if p in PART_NAMES)
+    words = [PART_NAMES[p].split(" (")[0].lower() for p in sorted(chosen)] or ["all"]
+    where = f" in the {theatre}" if theatre else ""
+    return Scope(
+        areas=theatre_areas(world, theatre),
+        units=units,
+        parts=chosen,
+        name=f"{' and '.join(words)}{which}{where}",
+    )
+
+
+def theatre_areas(world: World, theatre: str) -> frozenset[str]:
+    """The sea areas whose label point lies in a theatre of the map (ui.mapview.THEATRES;
+    a box east of 180° wraps round); "" : none (everywhere)."""
+    if not theatre:
+        return frozenset()
+    west, north, east, south = THEATRES[theatre]
+    out = set()
+    for area in world.areas.values():
+        lon = area.lon + 360 if east > 180 and area.lon < west else area.lon
+        if west <= lon <= east and south <= area.lat <= north:
+            out.add(area.id)
+    return frozenset(out)
+
+
+def _dialog(dialog: QDialog, title: str, note: str) -> QVBoxLayout:
+    """A dialog's title and its opening words (wrapped); returns its layout."""
+    dialog.setWindowTitle(title)
+    layout = QVBoxLayout(dialog)
+    label = QLabel(note)
+    label.setWordWrap(True)
+    layout.addWidget(label)
+    return layout
+
+
+def _ok_cancel(dialog: QDialog) -> QDialogButtonBox:
+    buttons = QDialogButtonBox(
+        QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+    )
+    buttons.accepted.connect(dialog.accept)
+    buttons.rejected.connect(dialog.reject)
+    return buttons
 
 
 def _level_box(chosen: str = "admiral") -> QComboBox:
@@ -133,7 +238,13 @@ class Solo(QObject):
         self.suggest_action.setStatusTip(
             "The computer's orders for the nation in the orders panel, to edit"
         )
-        menu.addAction("Computer gives its orders &now", lambda: self.give_orders(force=True))
+        self.hand_action = menu.addAction("&Hand forces to the computer…", self.hand_over)
+        self.hand_action.setStatusTip(
+            "The computer commands part of the nation in the orders panel: a theatre's "
+            "forces, some kinds of orders, or one task force"
+        )
+        menu.addAction("&Take back command of this nation", self.take_back)
+        menu.addAction("Computer gives its orders no&w", lambda: self.give_orders(force=True))
         self.score = QTextBrowser()
         window.report.tabs.addTab(self.score, "Score")
         self.session.gameChanged.connect(self._turn_started)
@@ -145,18 +256,23 @@ class Solo(QObject):
         self.refresh_score()
 
     # -- the computer's seats (kept in the game file) -------------------------------------------
-    def seats(self) -> dict[str, str]:
+    def _meta(self, key: str) -> dict[str, object]:
+        """A JSON object kept in the game file, by nation, for nations that play ({} if
+        none, or not an object: a file edited by hand is read, never trusted)."""
         if not self.session.is_open:
             return {}
-        text = self.session.require().game.meta(SEATS_KEY)
+        text = self.session.require().game.meta(key)
         try:
             data = json.loads(text) if text else {}
         except json.JSONDecodeError:
             return {}
-        teams = set(self.session.board().teams())
         if not isinstance(data, dict):
             return {}
-        return {str(n): str(lv) for n, lv in data.items() if n in teams and str(lv) in LEVELS}
+        teams = set(self.session.board().teams())
+        return {str(n): v for n, v in data.items() if n in teams}
+
+    def seats(self) -> dict[str, str]:
+        return {n: str(lv) for n, lv in self._meta(SEATS_KEY).items() if str(lv) in LEVELS}
 
     def set_seats(self, seats: dict[str, str]) -> None:
         self.session.require().game.set_meta(SEATS_KEY, json.dumps(seats, sort_keys=True))
@@ -208,6 +324,67 @@ class Solo(QObject):
         )
         if orders:
             editor.edit(orders[nation], "Suggested orders")
+
+    def hand_over(self) -> None:
+        editor = self.window.orders
+        nation = editor.current_nation
+        if not self.session.is_open or not nation or self.session.state.step != 0:
+            return
+        draft = editor.draft(nation)
+        dialog = HandDialog([(tf.id, tf.name) for tf in draft.task_forces], self.window)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return
+        if dialog.every_turn.isChecked():
+            standing = self.standing()
+            standing[nation] = {
+                "theatre": dialog.theatre_name(),
+                "parts": dialog.part_keys(),
+                "level": dialog.level_key(),
+            }
+            self.set_standing(standing)
+        self.hand(nation, dialog.scope(self.session.scenario.world, draft), dialog.level_key())
+
+    def take_back(self) -> None:
+        """The orders panel's nation is the person's again, whole, from the next turn."""
+        nation = self.window.orders.current_nation
+        standing = self.standing()
+        if standing.pop(nation, None) is not None:
+            self.set_standing(standing)
+            self.refresh_score()
+
+    def standing(self) -> dict[str, dict[str, object]]:
+        """Forces handed to the computer every turn, by nation: {theatre, parts, level}."""
+        return {
+            n: v
+            for n, v in self._meta(COMMANDS_KEY).items()
+            if isinstance(v, dict)
+            and str(v.get("level", "")) in LEVELS
+            and str(v.get("theatre", "")) in ("", *THEATRES)
+            and isinstance(v.get("parts", []), list)
+        }
+
+    def set_standing(self, standing: dict[str, dict[str, object]]) -> None:
+        self.session.require().game.set_meta(COMMANDS_KEY, json.dumps(standing, sort_keys=True))
+
+    def standing_scope(self, nation: str) -> tuple[Scope, str]:
+        entry = self.standing()[nation]
+        parts = [str(p) for p in entry.get("parts", []) or []]  # type: ignore[attr-defined]
+        scope = scope_of(self.session.scenario.world, str(entry.get("theatre", "")), parts)
+        return scope, str(entry.get("level", "admiral"))
+
+    def hand(self, nation: str, scope: Scope, level: str = "admiral") -> None:
+        """The computer's orders for the forces ``scope`` hands it, merged into the
+        nation's draft as one undoable edit, to be seen and changed before resolving."""
+        editor = self.window.orders
+        draft = editor.draft(nation)
+        orders = self._compute(
+            [nation],
+            lambda n, tell: advise(self._campaign, n, level, None, tell, scope, draft),
+        )
+        if orders:
+            if editor.current_nation != nation:
+                editor.nation.setCurrentIndex(editor.nation.findData(nation))
+            editor.edit(orders[nation], f"Computer commands {scope.name or 'some forces'}")
 
     def give_orders(self, force: bool = False) -> None:
         """The computer gives the orders of its nations that have none this turn (all of
@@ -269,8 +446,15 @@ class Solo(QObject):
         return out
 
     def _turn_started(self) -> None:
-        if self.session.is_open and self.seats():
+        if not self.session.is_open or self.session.state.step != 0:
+            return
+        if self.seats():
             self.give_orders()
+        seats, stored = self.seats(), self.session.all_orders()
+        for nation in self.standing():
+            if nation not in seats and nation not in stored:
+                scope, level = self.standing_scope(nation)
+                self.hand(nation, scope, level)
 
     # -- the Score tab -----------------------------------------------------------------------------
     def refresh_score(self) -> None:
@@ -285,16 +469,21 @@ class Solo(QObject):
         if side == "neutral":
             lines.append("A neutral is not scored.")
         else:
-            lines += format_score(game_score(campaign), None, side)
+            over = self.session.state.turn > self.session.scenario.meta.last_turn
+            lines += format_score(game_score(campaign), None, side, over)
         seats = self.seats()
         if seats:
             names = ", ".join(str(board.nations[n]["name"]) for n in seats)
             lines += ["", f"The computer plays: {names}."]
+        for nation in self.standing():
+            scope, _ = self.standing_scope(nation)
+            lines.append(f"The computer commands {scope.name} of {board.name_of(nation)}.")
         if viewer:
             orders = campaign.orders().get(viewer)
-            if orders is not None and orders.reasons:
+            reasons = live_reasons(orders) if orders is not None else []
+            if reasons:
                 lines += ["", f"Why {board.name_of(viewer)}'s orders this turn:"]
-                lines += [f"  • {r.text}" for r in orders.reasons]
+                lines += [f"  • {r.text}" for r in reasons]
         self.score.setPlainText("\n".join(lines))
 
 

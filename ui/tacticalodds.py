@@ -87,8 +87,8 @@ class Sampler(QThread):
             )
         except _Stopped:
             self.done.emit(last[0], True, "")
-        except (ValueError, KeyError, OSError) as exc:
-            self.done.emit(last[0] if last else None, False, str(exc))
+        except Exception as exc:  # the thread must end with done, whatever went wrong
+            self.done.emit(last[0] if last else None, False, str(exc) or type(exc).__name__)
         else:
             self.done.emit(odds, False, "")
 

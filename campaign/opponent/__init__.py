@@ -21,11 +21,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from ..board import Board
-from ..orders import CardPlay, Operation, Orders, Reason, TaskForce
+from ..orders import CardPlay, Operation, Orders, Reason, TaskForce, order_key
 from ..rules import check_orders
 from ..scenario import Scenario
 from ..score import Baseline
-from ..teamview import TeamView
+from ..teamview import CardView, TeamView
 from .belief import belief_state, known_nations, orders_state
 from .lookahead import play_out
 from .planner import (
@@ -39,11 +39,13 @@ from .planner import (
     Section,
     default_posture,
 )
+from .scope import Scope, air_in, merge, rebuild, split, units_in
 
 __all__ = [
     "DEFAULT_POSTURES",
     "LEVELS",
     "POSTURES",
+    "Scope",
     "computer_orders",
     "default_posture",
 ]
@@ -63,12 +65,17 @@ def computer_orders(
     posture: str | None = None,
     allied_orders: Mapping[str, Orders] | None = None,
     progress: Callable[[str], None] | None = None,
+    scope: Scope | None = None,
+    keep: Orders | None = None,
 ) -> Orders:
     """The computer's orders for ``view``'s nation this turn, each with its reason.
 
     ``allied_orders``: orders the nation's allies have already given (what allies would
     tell each other at the table); allies without orders are expected to play standing
-    orders. Raises KeyError for an unknown level or posture."""
+    orders. ``scope``: only the forces and kinds of orders handed to the computer
+    (:class:`~campaign.opponent.scope.Scope`); the rest of ``keep`` (the person's draft)
+    stays as it is and the computer's orders are added to it. Raises KeyError for an
+    unknown level or posture."""
     lv = LEVELS[level]
     pv = POSTURES[posture or default_posture(view.nation)]
     allied = {
@@ -79,16 +86,62 @@ def computer_orders(
     if progress:
         progress(f"{view.name}: weighing escorts and raiders")
     planner = Planner(scenario, belief, board, view.nation, lv, pv, allied)
-    planner.transfers()
-    planner.supplies()
-    planner.raids()
-    threat = planner.escorts()
-    planner.allocate_tonnage(threat)
-    if progress:
-        progress(f"{view.name}: weighing operations")
-    chosen = _choose_operations(planner, scenario, board, view, lv, pv)
-    orders = _finish(planner, chosen, view)
+    scope = scope or Scope()
+    planner.keep = _hand_over(planner, scope, keep or Orders(view.nation, view.turn))
+    if scope.has("logistics"):
+        planner.transfers()
+        planner.supplies()
+    if scope.has("raids"):
+        planner.raids()
+    threat = planner.escorts(give=scope.has("escorts"))
+    if scope.has("logistics"):
+        planner.allocate_tonnage(threat)
+    chosen: list[OpCandidate] = []
+    if scope.has("fleet"):
+        if progress:
+            progress(f"{view.name}: weighing operations")
+        chosen = _choose_operations(planner, scenario, board, view, lv, pv, progress)
+    orders = _finish(planner, chosen, view, fleet=scope.has("fleet"))
     return _repair(board, orders, allied)
+
+
+def _hand_over(planner: Planner, scope: Scope, draft: Orders) -> Orders:
+    """What stays the person's under ``scope``; the planner keeps its hands off those
+    orders' units, Air Points, LSP, flags and cards, and off every force it does not
+    command."""
+    if scope.whole:
+        return Orders(draft.nation, draft.turn)
+    board = planner.b
+    kept = split(board, draft, scope)
+    planner.used |= units_in(kept)
+    planner.used |= {u.id for u in planner.my_units() if not scope.commands(board, u.id)}
+    for air_id, points in air_in(kept).items():
+        if air_id in planner.air_left:
+            planner.air_left[air_id] = max(planner.air_left[air_id] - points, 0)
+    for air_id in list(planner.air_left):
+        if not scope.commands_air(board, air_id):
+            planner.air_left[air_id] = 0
+    if not scope.has("logistics"):
+        for move in kept.supplies:
+            row = board.route_rows.get(move.route)
+            if row is not None and move.lsp:
+                origin, dest = str(row["origin"]), str(row["destination"])
+                planner.lsp[origin] = planner.lsp.get(origin, 0) - move.lsp
+                planner.lsp[dest] = planner.lsp.get(dest, 0) + move.lsp
+    for tf in kept.task_forces:
+        planner.lsp[tf.base] = planner.lsp.get(tf.base, 0) - tf.lsp
+    planner.flags_used = len(kept.operations)
+    planner.military_flags -= sum(1 for op in kept.operations if op.kind == "major_invasion")
+    planner.cards_used = {c.card for c in kept.cards}
+    return kept
+
+
+def _military_ok(planner: Planner, chosen: list[OpCandidate], c: OpCandidate) -> bool:
+    """A major invasion takes a Military Operations Flag as well: one is still free."""
+    if c.op.kind != "major_invasion":
+        return True
+    majors = sum(1 for x in chosen if x.op.kind == "major_invasion")
+    return majors < planner.military_flags
 
 
 def _conflicts(a: OpCandidate, b: OpCandidate) -> bool:
@@ -108,9 +161,10 @@ def _choose_operations(
     view: TeamView,
     lv: Level,
     pv: Posture,
+    progress: Callable[[str], None] | None = None,
 ) -> list[OpCandidate]:
-    flags = view.flags.naval - view.flags.naval_used
-    cards = len(view.cards)
+    flags = view.flags.naval - view.flags.naval_used - planner.flags_used
+    cards = len(_hand(planner, view))
     extra = 1 if lv.cards and lv.lookahead_seeds and cards >= 2 else 0
     if flags + extra <= 0:
         return []
@@ -124,7 +178,7 @@ def _choose_operations(
         for c in cands:
             if len(chosen) >= limit:
                 break
-            if not any(_conflicts(c, x) for x in chosen):
+            if not any(_conflicts(c, x) for x in chosen) and _military_ok(planner, chosen, c):
                 chosen.append(c)
         return chosen
     # look-ahead: add the operation that most improves the resolved turn, while it helps
@@ -134,7 +188,13 @@ def _choose_operations(
 
     frozen = planner.belief.to_json()
 
+    tried_plans = 0
+
     def worth(ops: list[OpCandidate]) -> float:
+        nonlocal tried_plans
+        tried_plans += 1
+        if progress:
+            progress(f"{view.name}: playing out plan {tried_plans}")
         orders = _finish(planner, ops, view, cards=False)
         return play_out(
             scenario,
@@ -151,7 +211,11 @@ def _choose_operations(
     best_value = worth(chosen)
     pool = list(cands)
     while len(chosen) < min(flags + extra, lv.max_operations):
-        tried = [c for c in pool if not any(_conflicts(c, x) for x in chosen)]
+        tried = [
+            c
+            for c in pool
+            if not any(_conflicts(c, x) for x in chosen) and _military_ok(planner, chosen, c)
+        ]
         tried = tried[: lv.lookahead_candidates]
         if not tried:
             break
@@ -168,11 +232,21 @@ def _choose_operations(
     return chosen
 
 
+def _hand(planner: Planner, view: TeamView) -> list[CardView]:
+    """The cards in hand the person's own orders do not already play."""
+    return [c for c in view.cards if c.id not in planner.cards_used]
+
+
 def _finish(
-    planner: Planner, chosen: list[OpCandidate], view: TeamView, cards: bool = True
+    planner: Planner,
+    chosen: list[OpCandidate],
+    view: TeamView,
+    cards: bool = True,
+    fleet: bool = True,
 ) -> Orders:
     """Orders from the planner's steps 1–5 and the chosen operations: their task forces,
-    squadrons standing by with what is left, and the cards."""
+    squadrons standing by with what is left, and the cards; merged into what stays the
+    person's (``planner.keep``)."""
     saved = (
         set(planner.used),
         dict(planner.lsp),
@@ -189,20 +263,21 @@ def _finish(
             lsp[tf.base] = lsp.get(tf.base, 0) - tf.lsp
         op_section.add(c.op, c.reason)
     planner.used |= committed
-    planner.standing_forces(committed)
-    extra_flags = sum(1 for _ in chosen) - (view.flags.naval - view.flags.naval_used)
-    if cards and planner.level.cards:
-        _cards(planner, chosen, view, max(extra_flags, 0))
+    if fleet:
+        planner.standing_forces(committed)
+    flags = view.flags.naval - view.flags.naval_used - planner.flags_used
+    if cards and fleet and planner.level.cards:
+        _cards(planner, chosen, view, max(len(chosen) - flags, 0))
     orders = _assemble(planner, view)
     planner.used, planner.lsp, planner.sections = saved
-    return orders
+    return merge(planner.keep, orders)
 
 
 def _cards(planner: Planner, chosen: list[OpCandidate], view: TeamView, extra_flags: int) -> None:
     """Advantage Cards: the lowest card buys a flag the chosen operations need; the best
     card goes on the chosen battle whose outcome it moves most (002: *Each card may only be
     played ONCE*)."""
-    hand = sorted(view.cards, key=lambda c: (c.value, c.id))
+    hand = sorted(_hand(planner, view), key=lambda c: (c.value, c.id))
     section = planner.section("cards")
     for _ in range(extra_flags):
         if not hand:
@@ -240,10 +315,11 @@ def _assemble(planner: Planner, view: TeamView) -> Orders:
     for name in SECTIONS:
         section = planner.sections.get(name, Section())
         parts[name] = tuple(section.items)
-        reasons += [Reason(f"{name}[{i}]", r) for i, r in enumerate(section.reasons)]
-    reasons += [
-        Reason(f"tonnage['{r}']", why) for r, why in sorted(planner.tonnage_reasons.items())
-    ]
+        reasons += [
+            Reason(order_key(name, item), r)
+            for item, r in zip(section.items, section.reasons, strict=True)
+        ]
+    reasons += [Reason(f"tonnage {r}", why) for r, why in sorted(planner.tonnage_reasons.items())]
     return Orders(
         view.nation,
         view.turn,
@@ -301,7 +377,6 @@ def _drop(orders: Orders, refused: list[str]) -> Orders:
             if isinstance(whole, tuple):
                 drop.setdefault(section, set()).update(range(len(whole)))
     kept: dict[str, tuple[object, ...]] = {}
-    reasons = list(orders.reasons)
     for name in SECTIONS:
         items: tuple[object, ...] = getattr(orders, name)
         gone = drop.get(name, set())
@@ -336,34 +411,4 @@ def _drop(orders: Orders, refused: list[str]) -> Orders:
         "task_forces": tuple(tfs),
         "cards": tuple(cards),
     }
-    # reasons follow their orders
-    index: dict[int, str] = {}
-    for name in SECTIONS:
-        for i, item in enumerate(getattr(orders, name)):
-            index[id(item)] = f"{name}[{i}]"
-    old = {r.order: r.text for r in reasons}
-    new_reasons: list[Reason] = []
-    for name in SECTIONS:
-        for i, item in enumerate(new[name]):
-            text = old.get(index.get(id(item), ""), "")
-            if text:
-                new_reasons.append(Reason(f"{name}[{i}]", text))
-    new_reasons += [
-        r
-        for r in reasons
-        if r.order.startswith("tonnage[")
-        and _QUOTED.search(r.order)
-        and _QUOTED.search(r.order).group(1) in tonnage  # type: ignore[union-attr]
-    ]
-    return replace(
-        orders,
-        supplies=new["supplies"],  # type: ignore[arg-type]
-        transfers=new["transfers"],  # type: ignore[arg-type]
-        escorts=new["escorts"],  # type: ignore[arg-type]
-        task_forces=new["task_forces"],  # type: ignore[arg-type]
-        raids=new["raids"],  # type: ignore[arg-type]
-        operations=new["operations"],  # type: ignore[arg-type]
-        cards=new["cards"],  # type: ignore[arg-type]
-        tonnage=tonnage,
-        reasons=tuple(new_reasons),
-    )
+    return rebuild(orders, new, tonnage, [orders])

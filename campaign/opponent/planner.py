@@ -187,6 +187,12 @@ class Planner:
         self.options = scenario.meta.options
         self.baseline = Baseline.of(scenario)
         self.sections: dict[str, Section] = {}
+        #: what stays the person's when only some forces are handed to the computer
+        self.keep = Orders(nation, board.state.turn)
+        self.flags_used = 0  # Naval Operations Flags the person's own orders take
+        #: Military Operations Flags left for major invasions (002 "Amphibious Operations")
+        self.military_flags = board.flags(nation)[1]
+        self.cards_used: set[str] = set()  # cards the person's own orders play
         self.tonnage: dict[str, int] = {}
         self.tonnage_reasons: dict[str, str] = {}
         self.used: set[str] = set()  # units given an order
@@ -347,8 +353,9 @@ class Planner:
             safe = 1.0 - min(threat.get(r, 0.0) / tons, 0.9)
             return (float(line.length.multiplier) * safe, r)
 
-        best = sorted(working, key=worth, reverse=True)[: 1 if not self.level.weigh_merchant else 2]
-        if not self.level.weigh_merchant:
+        if self.level.weigh_merchant:
+            best = sorted(working, key=worth, reverse=True)[:2]
+        else:  # the novice feeds its busiest route
             best = [max(working, key=lambda r: (self.state.routes.get(r, 0), r))]
         share, extra = divmod(pool, len(best))
         for i, r in enumerate(best):
@@ -399,7 +406,7 @@ class Planner:
                 out.setdefault(raid.route, []).append((raid.area, units, air))
         return out
 
-    def escorts(self) -> dict[str, float]:
+    def escorts(self, give: bool = True) -> dict[str, float]:
         """Step 5a: each escort goes where it saves the most tonnage (greedy on the exact
         expected loss); escorts that save nothing cover the busiest routes against raiders
         the model did not foresee. Returns each own route's expected loss."""
@@ -430,6 +437,8 @@ class Planner:
 
         before = {r: loss(r, [], []) for r in mine}
         current = dict(before)
+        if not give:
+            return current
         section = self.section("escorts")
         if self.level.weigh_merchant:
             pool.sort(key=lambda u: (-defence_cv(u), u.id))
@@ -461,13 +470,7 @@ class Planner:
                     current[gain_at[1]] -= gain_at[0]
                     self.air_left[air_id] -= 1
         busiest = sorted(mine, key=lambda r: (-self.state.routes.get(r, 0), r))
-        spare = [
-            u
-            for u in pool
-            if self.free(u) and (u.type == "escort" or not self.level.weigh_merchant)
-        ]
-        if not self.level.weigh_merchant:
-            spare = [u for u in pool if self.free(u) and u.type == "escort"]
+        spare = [u for u in pool if self.free(u) and u.type == "escort"]
         for i, unit in enumerate(spare):
             if not busiest:
                 break
@@ -768,9 +771,10 @@ class Planner:
             holder = self.b.holder(place)
             if not self.b.enemies(self.nation, holder) or self.b.side(holder) == "neutral":
                 continue
-            if self.b.on_land_map(place):
-                continue
+            major = self.b.on_land_map(place)
             craft = [u for u in units if u.type == "landing_craft"]
+            if major and (not craft or self.military_flags < 1):
+                continue  # 002: a major invasion needs landing craft and a Military flag
             escorts = sorted(
                 (u for u in units if u.type in FLEET_TYPES), key=lambda u: (fleet_cv(u), u.id)
             )
@@ -792,11 +796,16 @@ class Planner:
             )
             landing_cv = self.side_cv(invasion_units, [], area) + MANPOWER_CV * troops
             defence = 8 * defenders + 10 * defence_air
-            p_land = _landing_chance(landing_cv, defence, bool(craft))
             w_base = float(option(self.options, "score_base"))
             w_inv = float(option(self.options, "score_invasion"))
             w_area = float(option(self.options, "score_sea_area"))
-            gain = (w_base + w_inv + w_area) * self.posture.ground
+            if major:
+                # the troops go ashore and the land game decides (002 "Major Invasions")
+                p_land, gain = 1.0, (w_inv + w_area) * self.posture.ground
+                troops = capacity
+            else:
+                p_land = _landing_chance(landing_cv, defence, bool(craft))
+                gain = (w_base + w_inv + w_area) * self.posture.ground
             cover = TaskForce(
                 f"cover_{place}",
                 f"{self.b.place_name(place)} covering force",
@@ -818,7 +827,7 @@ class Planner:
                 OpCandidate(
                     Operation(
                         f"take_{place}",
-                        "minor_invasion",
+                        "major_invasion" if major else "minor_invasion",
                         area,
                         tuple(t.id for t in forces),
                         target=place,
@@ -829,7 +838,10 @@ class Planner:
                     p * gain + exchange,
                     p,
                     foe_cv,
-                    f"invade {self.b.place_name(place)}: {troops} troop point(s) and CV "
+                    f"major landing at {self.b.place_name(place)}: {troops} troop point(s) "
+                    f"go ashore for the land game if the covering force wins (P {p:.0%})"
+                    if major
+                    else f"invade {self.b.place_name(place)}: {troops} troop point(s) and CV "
                     f"{landing_cv} against about {defenders} garrison(s) and {defence_air} "
                     f"Air Point(s); P(success) {p:.0%}",
                 )
@@ -907,9 +919,14 @@ class Planner:
             cv = sum(fleet_cv(u) for u in ships)
             if cv < 3:
                 continue
+            foe_cv = self.side_cv(*self.opposition(self.b.area_of(base))[:2], self.b.area_of(base))
+            if self.level.weigh_merchant and foe_cv > 3 * cv:
+                continue  # outmatched: it would only lose ships; it stays in port
             self.lsp[base] -= 1
             for u in ships:
                 self.used.add(u.id)
+            areas = self.guard_areas(base) if self.level.weigh_merchant else ()
+            first = ", ".join(self.b.area_name(a) for a in areas[:3])
             section.add(
                 TaskForce(
                     f"guard_{base}",
@@ -917,10 +934,31 @@ class Planner:
                     base,
                     tuple(u.id for u in ships),
                     1,
+                    intervene_in=areas,
                 ),
                 f"{self.b.place_name(base)} squadron (CV {cv}) stands by to intervene against "
-                "enemy operations within 4 sea areas",
+                "enemy operations within 4 sea areas"
+                + (f", first where its side's places and routes are: {first}" if first else ""),
             )
+
+    def guard_areas(self, base: str) -> tuple[str, ...]:
+        """The sea areas a squadron at ``base`` stands ready in, first choice first: where
+        its side holds places and its routes end, then the nearest (002 *Any enemy TF
+        within range may choose to intervene*); every area in reach is named, so it still
+        meets an enemy operation anywhere in range."""
+        worth: dict[str, int] = {}
+        for place in self.b.bases:
+            if self.b.friendly(self.nation, self.b.holder(place)):
+                area = self.b.area_of(place)
+                worth[area] = worth.get(area, 0) + 1
+        for r in self.b.route_ids():
+            if self.b.friendly(self.nation, self.b.route_nation(r)):
+                line = self.b.route(r)
+                for end in (line.origin, line.destination):
+                    area = self.b.area_of(end)
+                    worth[area] = worth.get(area, 0) + 2
+        reach = self.b.areas_within(base, self.b.naval_range())
+        return tuple(sorted(reach, key=lambda a: (-worth.get(a, 0), self.b.distance(base, a), a)))
 
 
 def _add_air(air: list[tuple[str, int]], air_id: str) -> list[tuple[str, int]]:

@@ -11,6 +11,7 @@ from ..engine import Campaign
 from ..orders import Orders
 from ..score import GameScore, game_score
 from . import computer_orders
+from .scope import Scope
 
 
 @dataclass(frozen=True)
@@ -28,13 +29,16 @@ def advise(
     level: str = "admiral",
     posture: str | None = None,
     progress: Callable[[str], None] | None = None,
+    scope: Scope | None = None,
+    keep: Orders | None = None,
 ) -> Orders:
     """The computer's orders for ``nation`` this turn, from its team view alone (with the
-    orders its allies have stored, as allies would tell each other)."""
+    orders its allies have stored, as allies would tell each other); with ``scope``, only
+    for the forces handed to it, merged into ``keep`` (the person's draft)."""
     view = campaign.team_view(nation)
     stored = campaign.orders()
     allied = {n: o for n, o in stored.items() if n in view.allies}
-    return computer_orders(campaign.scenario, view, level, posture, allied, progress)
+    return computer_orders(campaign.scenario, view, level, posture, allied, progress, scope, keep)
 
 
 def computer_nations(campaign: Campaign, names: Iterable[str]) -> list[str]:

@@ -147,12 +147,25 @@ def use(build_folder: Path) -> bool:
     built = {p.name for p in package.iterdir()} if package.is_dir() else set()
     if not all(any(name + end in built for end in EXTENSION_SUFFIXES) for name in MODULES):
         return False
+    tactical.__path__.insert(0, str(package))
+    _reimport()
+    return True
+
+
+def drop(build_folder: Path) -> None:
+    """Undo :func:`use`: the sources' rule set modules again (and their rule sets)."""
+    package = str(build_folder / "campaign" / "tactical")
+    while package in tactical.__path__:
+        tactical.__path__.remove(package)
+    _reimport()
+
+
+def _reimport() -> None:
+    """Import the rule set modules afresh, from the first place on the package's path."""
     for name in MODULES:
         sys.modules.pop(f"{tactical.__name__}.{name}", None)
-    tactical.__path__.insert(0, str(package))
     for name in MODULES:
         importlib.import_module(f"{tactical.__name__}.{name}")
-    return True
 
 
 def main() -> int:

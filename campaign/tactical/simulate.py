@@ -508,5 +508,18 @@ def _fight_batch(data: bytes, start: int, stop: int) -> TacticalOdds:
         _COMPILED.append(plan.compiled if used else "")
         gc.freeze()  # what the worker has imported is never garbage: not looked at again
     odds = _blank(plan)
-    _fight(plan, odds, start, stop)
+    try:
+        _fight(plan, odds, start, stop)
+    except (ValueError, KeyError):
+        raise  # the set-up's fault, whatever fights it
+    except Exception:
+        if not _COMPILED[0]:
+            raise
+        # compiled code holds to its types where the source would carry on: should a
+        # battle the tests never fought fall foul of that, the sources fight this batch
+        # and every later one (the same dice, the same battles)
+        compiled.drop(Path(_COMPILED[0]))
+        _COMPILED[0] = ""
+        odds = _blank(plan)
+        _fight(plan, odds, start, stop)
     return odds

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QAction
 from PySide6.QtTest import QTest
 
 from campaign import paths
@@ -43,7 +44,13 @@ def test_a_whole_turn_through_the_window(qtbot: object, person: Person) -> None:
     w.show()
     qtbot.waitExposed(w)  # type: ignore[attr-defined]
 
-    # 1. every nation's orders, opened from its file with the panel's Open… button
+    # 1. File → Load orders files… (the menu's own action and file dialog) for Germany,
+    # then every nation's orders opened from its file with the panel's Open… button
+    person.files.append(str(SAMPLES / "germany.json"))
+    load = next(a for a in w.findChildren(QAction) if a.text() == "&Load orders files…")
+    load.trigger()
+    assert w.session.orders("germany") is not None
+    assert any(m.startswith("QMessageBox: Orders files") for m in person.met)
     for nation in [w.orders.nation.itemData(i) for i in range(w.orders.nation.count())]:
         w.orders.nation.setCurrentIndex(w.orders.nation.findData(nation))
         person.files.append(str(SAMPLES / f"{nation}.json"))
@@ -51,12 +58,12 @@ def test_a_whole_turn_through_the_window(qtbot: object, person: Person) -> None:
         assert w.session.orders(nation) is not None, f"{nation}'s orders were not stored"
     assert not w.orders.problems
     opened = [m for m in person.met if m.startswith("QFileDialog")]
-    assert len(opened) == 9
+    assert len(opened) == 10
 
     # 2. View as a team (through the menu and its dialog): Japan's view everywhere
     person.team = "Japan"
     action = next(
-        a for a in w.findChildren(type(w.control_action)) if "View as a &team" in a.text()
+        a for a in w.findChildren(type(w.control_action)) if "View as a te&am" in a.text()
     )
     action.trigger()
     assert w.orders.team == "japan" and w.orders.nation.count() == 1

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QLabel, QMessageBox
 
 from campaign.losses import SpreadLosses
 from campaign.orders import Orders
+from tests.gamefiles import die
 from ui.battle import BattleWindow
 from ui.mainwindow import MainWindow
 
@@ -101,15 +102,13 @@ def test_a_game_left_by_a_crash_is_offered_back(
     crashed = GameSession()
     crashed.new_game()
     assert crashed.set_orders("usa", Orders("usa", 1)) == []
-    working = crashed.working
-    assert working is not None and working.exists()
-    # the program "dies": nothing is closed, the working copy stays on disk
+    working = die(crashed)  # nothing is closed: the working copy and its lock stay on disk
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
     w = MainWindow(ask_losses=False)
     qtbot.addWidget(w)  # type: ignore[attr-defined]
     assert w.offer_recovery()
     assert w.session.working == working and w.session.dirty
-    crashed.campaign.close()  # type: ignore[union-attr]
+    assert working not in GameSession().recoverable()  # not while this window plays on
 
 
 def test_unsaved_changes_are_not_lost_without_asking(
@@ -220,3 +219,20 @@ def test_fight_it_out_odds_for_the_coming_battle(window: MainWindow, qtbot: obje
     assert sum(panel.odds.campaign_winners.values()) == 100
     units = {u.id for side in panel.coming.units.values() for u in side}
     assert units == set(panel.odds.unit_steps)
+
+
+def test_the_app_says_what_a_bare_linux_desktop_lacks(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from ui import app
+
+    monkeypatch.setattr(sys, "platform", "linux")
+    assert app.display_problem({"QT_QPA_PLATFORM": "offscreen"}) is None
+    no_screen = app.display_problem({})
+    assert no_screen is not None and "DISPLAY" in no_screen and "seacontrol-cli" in no_screen
+    monkeypatch.setattr(app.ctypes.util, "find_library", lambda name: None)
+    missing = app.display_problem({"DISPLAY": ":0"})
+    assert missing is not None
+    assert "libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1" in missing
+    monkeypatch.setattr(app.ctypes.util, "find_library", lambda name: f"lib{name}.so")
+    assert app.display_problem({"DISPLAY": ":0"}) is None

@@ -145,6 +145,23 @@ def test_sampling_runs_off_the_gui_thread_with_progress(
     assert "100 battles" in panel.table.toPlainText()
 
 
+def test_sampling_that_fails_ends_the_run_and_says_why(
+    window: MainWindow, qtbot: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import ui.tacticalodds as module
+
+    def broken(*args: Any, **kwargs: Any) -> TacticalOdds:
+        raise RuntimeError("no worker process could be started")
+
+    monkeypatch.setattr(module, "simulate", broken)
+    panel = window.tactical_odds
+    panel.battle.combo.setCurrentIndex(panel.battle.combo.findData(MIDWAY))
+    panel.run()
+    _finished(qtbot, panel)
+    assert "no worker process could be started" in panel.table.toPlainText()
+    assert panel.go.text() == "Run" and not panel.progress.isVisible()
+
+
 def test_a_typed_roll_not_entered_stops_the_battle_and_says_so(
     window: MainWindow, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -281,3 +281,53 @@ def test_every_document_opens_from_the_help_menu(qtbot: object) -> None:
         assert len(text) > 500 and "cannot be read" not in text, file
     window.show_document("Readings of the &rules", "rules-notes.md")
     assert window.documents and window.documents[-1].isVisible()
+
+
+def test_the_user_guide_shows_its_pictures(qtbot: object) -> None:
+    import re
+
+    from PySide6.QtCore import QUrl
+    from PySide6.QtGui import QImage, QTextDocument
+
+    from campaign import paths
+    from ui.helpdocs import DocumentWindow
+
+    doc = DocumentWindow("User guide", "user-guide.md")
+    qtbot.addWidget(doc)  # type: ignore[attr-defined]
+    text = (paths.docs_dir() / "user-guide.md").read_text(encoding="utf-8")
+    pictures = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", text)
+    assert len(pictures) >= 8
+    for picture in pictures:
+        data = doc.browser.loadResource(QTextDocument.ResourceType.ImageResource, QUrl(picture))
+        assert not QImage.fromData(data).isNull(), picture  # found and readable
+
+
+def test_each_menu_letter_opens_one_thing(qtbot: object) -> None:
+    """Alt+V then a letter must reach one item: two items sharing a mnemonic make the
+    keyboard stop at the first (View → 't' opened the theatres, not the team view)."""
+    import re
+
+    from PySide6.QtWidgets import QMenu
+
+    from ui.mainwindow import MainWindow
+
+    window = MainWindow(ask_losses=False)
+    qtbot.addWidget(window)  # type: ignore[attr-defined]
+
+    def letters(menu: QMenu) -> None:
+        seen: dict[str, str] = {}
+        for action in menu.actions():
+            found = re.search(r"&([^&])", action.text().replace("&&", ""))
+            if found:
+                letter = found.group(1).lower()
+                assert letter not in seen, f"{seen[letter]!r} and {action.text()!r} share &{letter}"
+                seen[letter] = action.text()
+            if action.menu() is not None:
+                letters(action.menu())  # type: ignore[arg-type]
+
+    bar = window.menuBar()
+    top = [a.text() for a in bar.actions()]
+    tops = [re.search(r"&(.)", t).group(1).lower() for t in top if "&" in t]  # type: ignore[union-attr]
+    assert len(tops) == len(set(tops)), top
+    for action in bar.actions():
+        letters(action.menu())  # type: ignore[arg-type]

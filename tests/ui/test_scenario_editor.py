@@ -308,16 +308,20 @@ def test_deleting_a_base_others_refer_to_asks_first(
     editor.open_builtin("1942")
     row = editor.draft.find("bases", "scapa_flow")
     assert row is not None
+    home = editor.draft.find("units", "uk_bb_home_fleet") or 0
+    editor.edit_cell("units", home, "id", "<img src='x'>")  # not an id: shown, never run
     editor.show_kind("bases")
     editor.pages["bases"].select(row)
     answers.questions.append(QMessageBox.StandardButton.Cancel)
     editor.delete_records()
     assert editor.draft.find("bases", "scapa_flow") == row
     assert "units.csv, row" in answers.asked[-1] and ": base" in answers.asked[-1]
+    assert "(‹img src='x'›)" in answers.asked[-1] and "<img" not in answers.asked[-1]
     answers.questions.append(QMessageBox.StandardButton.Yes)
     editor.delete_records()
     assert editor.draft.find("bases", "scapa_flow") is None
     assert any("'scapa_flow' is not a base" in p.message for p in editor.check_now().problems)
+    editor.undo.undo()
     editor.undo.undo()
     assert editor.draft.find("bases", "scapa_flow") == row
     assert editor.check_now().problems == []
@@ -371,7 +375,7 @@ def test_the_main_window_opens_the_editor_and_makes_a_scenario_of_its_game(
 
     assert isinstance(window, MainWindow)
     entries = [a.text() for a in window.menuBar().actions()[0].menu().actions()]  # type: ignore[union-attr]
-    assert "Scenario &editor…" in entries and "New scenario from this &game…" in entries
+    assert "Scenario e&ditor…" in entries and "New scenario from this &game…" in entries
     window.session.resolve(10)
     window.scenario_editor.from_game()
     editor = window.scenario_editor.editor
@@ -469,3 +473,20 @@ def test_a_setting_the_format_does_not_have_can_be_cleared(
     field.editingFinished.emit()
     assert editor.check_now().problems == []
     assert "author" not in editor.settings.fields
+
+
+def test_closing_the_app_asks_for_the_editors_unsaved_edits(
+    window: object, answers: Answers
+) -> None:
+    from ui.mainwindow import MainWindow
+
+    assert isinstance(window, MainWindow)
+    editor = window.scenario_editor.open_editor()
+    editor.open_builtin("1942")
+    editor.edit_cell("units", 0, "name", "Lady Lex")
+    answers.questions.append(QMessageBox.StandardButton.Cancel)
+    assert not window.close()
+    assert window.isVisible() and editor.isVisible()
+    assert answers.asked[-1].startswith("Unsaved scenario")
+    editor.undo.setClean()
+    answers.questions.append(QMessageBox.StandardButton.Discard)  # the game, at teardown

@@ -97,8 +97,13 @@ def test_a_teams_submission_reaches_the_apps_game_and_control_can_lock(
 def test_the_seats_window_says_when_the_port_is_taken(window: Any) -> None:
     import socket
 
+    from PySide6.QtCore import QSettings
+
+    QSettings().setValue("seats/port", "junk")  # a settings file edited by hand
+
     window.open_seats()
     dialog = window.seats_dialog
+    assert dialog.port.value() == 8765
     with socket.create_server(("127.0.0.1", 0)) as taken:
         dialog.port.setValue(taken.getsockname()[1])
         dialog.toggle()

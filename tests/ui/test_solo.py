@@ -58,3 +58,43 @@ def test_computer_plays_can_be_chosen_per_nation(window: Any) -> None:
     assert set(window.session.all_orders()) == {"japan"}
     s.set_seats({"japan": "captain", "atlantis": "admiral", "uk": "grandmaster"})
     assert s.seats() == {"japan": "captain"}  # unknown nations and levels are ignored
+
+
+def test_the_computer_commands_the_atlantic_escorts_of_the_person_s_nation(
+    window: Any,
+) -> None:
+    from campaign.opponent import Scope
+    from ui.solo import theatre_areas
+
+    areas = theatre_areas(window.session.scenario.world, "Atlantic")
+    assert "north_atlantic" in areas and "coral_sea" not in areas
+    editor = window.orders
+    editor.nation.setCurrentIndex(editor.nation.findData("uk"))
+    solo(window).hand("uk", Scope(areas=areas, parts=frozenset({"escorts"}), name="x"))
+    draft = editor.draft("uk")
+    assert draft.escorts and not draft.task_forces and not draft.raids
+    board = window.session.board()
+    for e in draft.escorts:
+        for u in e.units:
+            assert board.area_of(board.state.units[u].base) in areas
+    assert window.undo.undoText() == "Computer commands x"
+
+
+def test_forces_handed_over_every_turn_are_commanded_again_next_turn(window: Any) -> None:
+    from ui.solo import theatre_areas
+
+    s = solo(window)
+    s.set_standing({"uk": {"theatre": "Atlantic", "parts": ["escorts"], "level": "captain"}})
+    window.session.resolve(to_step=10)
+    assert window.session.state.turn == 2
+    uk = window.session.orders("uk")
+    assert uk is not None and uk.escorts and not uk.task_forces
+    areas = theatre_areas(window.session.scenario.world, "Atlantic")
+    board = window.session.orders_board()  # ships commissioned this turn are there
+    for e in uk.escorts:
+        for u in e.units:
+            assert board.area_of(board.state.units[u].base) in areas
+    assert "commands escorts of merchant routes in the Atlantic" in s.score.toPlainText()
+    window.orders.nation.setCurrentIndex(window.orders.nation.findData("uk"))
+    s.take_back()
+    assert s.standing() == {}
