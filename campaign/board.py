@@ -326,12 +326,17 @@ class Board:
 
     def escorts(self, route_id: str, orders: Mapping[str, Orders]) -> list[RouteForce]:
         """Who protects the route this turn (step 5a), nation by nation in order."""
-        return [
-            RouteForce(nation, tuple(e.units), tuple((a.air, a.points) for a in e.air))
-            for nation, mine in orders.items()
-            for e in mine.escorts
-            if e.route == route_id
-        ]
+        return self.escorts_by_route(orders).get(route_id, [])
+
+    def escorts_by_route(self, orders: Mapping[str, Orders]) -> dict[str, list[RouteForce]]:
+        """:meth:`escorts` of every route at once (route → escorts; routes nobody escorts
+        left out): one pass over the orders, for a step that visits every route."""
+        out: dict[str, list[RouteForce]] = {}
+        for nation, mine in orders.items():
+            for e in mine.escorts:
+                force = RouteForce(nation, tuple(e.units), tuple((a.air, a.points) for a in e.air))
+                out.setdefault(e.route, []).append(force)
+        return out
 
     def attackers(
         self,
@@ -341,19 +346,22 @@ class Board:
     ) -> list[RouteForce]:
         """Who attacks the route this turn: submarines and aircraft allocated in step 5c,
         then the surface raids that won through in step 8 (002 "Deployments")."""
-        out = [
-            RouteForce(
-                nation, tuple(r.units), tuple((a.air, a.points) for a in r.air), r.area, False
-            )
-            for nation, mine in orders.items()
-            for r in mine.raids
-            if r.route == route_id
-        ]
-        out += [
-            RouteForce(r.nation, tuple(r.units), tuple(r.air), r.area, True)
-            for r in surface_raids
-            if r.route == route_id
-        ]
+        return self.attackers_by_route(orders, surface_raids).get(route_id, [])
+
+    def attackers_by_route(
+        self, orders: Mapping[str, Orders], surface_raids: Iterable[SurfaceRaid] = ()
+    ) -> dict[str, list[RouteForce]]:
+        """:meth:`attackers` of every route at once (route → attackers; routes nobody
+        attacks left out)."""
+        out: dict[str, list[RouteForce]] = {}
+        for nation, mine in orders.items():
+            for r in mine.raids:
+                air = tuple((a.air, a.points) for a in r.air)
+                force = RouteForce(nation, tuple(r.units), air, r.area, False)
+                out.setdefault(r.route, []).append(force)
+        for raid in surface_raids:
+            force = RouteForce(raid.nation, tuple(raid.units), tuple(raid.air), raid.area, True)
+            out.setdefault(raid.route, []).append(force)
         return out
 
     def unit_name(self, unit_id: str) -> str:

@@ -34,7 +34,8 @@ def play_cards(t: Turn) -> None:
             title = board.cards[play.card]["title"]
             words = {
                 "extra_flag": "an extra Naval Operations Flag",
-                "range": f"+1 sea area of range for '{play.task_force}'",
+                "range": "+1 sea area of range for "
+                f"'{t.task_force_name(effect.beneficiary, play.task_force)}'",
                 "die_bonus": f"+{value} to a combat die roll",
                 "column_shift": "one column shift",
                 "other": f"Game Control is asked: {play.text}",

@@ -96,12 +96,17 @@ class Turn:
         orders = self.orders.get(nation)
         return orders.choices if orders is not None else Choices()
 
+    def task_force_name(self, nation: str, tf_id: str) -> str:
+        """A task force by the name its orders give it (its id if it has none)."""
+        orders = self.orders.get(nation)
+        found = [tf.name for tf in orders.task_forces if tf.id == tf_id] if orders else []
+        return found[0] if found and found[0] else tf_id
+
     def operation_words(self, nation: str, op: Operation) -> str:
         """An operation as the umpire and its team name it: what, where and by which task
         forces ("sea control in the Natuna Sea by Kido Butai") — not its id in the orders
         file."""
-        names = {tf.id: tf.name or tf.id for tf in self.orders[nation].task_forces}
-        by = ", ".join(names.get(tf, tf) for tf in op.task_forces)
+        by = ", ".join(self.task_force_name(nation, tf) for tf in op.task_forces)
         what = f"{op.kind.replace('_', ' ')} in {self.board.area_name(op.area)}"
         return f"{what} by {by}" if by else what
 

@@ -33,7 +33,7 @@ from .scenario import Scenario
 from .state import GameState
 from .tactical import BattleSetup, TacticalBattle
 from .teamview import TeamView, team_view
-from .turn import STEPS, Turn, end_turn, with_production
+from .turn import STEPS, Turn, end_turn, older_objects_set_aside, with_production
 
 #: builds the dice for one step: (turn, step, log) → Dice
 DiceFactory = Callable[[int, int, DiceLog], Dice]
@@ -182,6 +182,7 @@ class Campaign:
         self.game.set_orders(self.state.turn, nation, None)
 
     # -- resolution ------------------------------------------------------------------------
+    @older_objects_set_aside()
     def resolve(
         self,
         to_step: int = 10,

@@ -248,14 +248,16 @@ def merchant_warfare(t: Turn) -> None:
     board = t.board
     short_row = str(option(t.options, "colour_short_row"))
     orders = {n: t.orders[n] for n in t.nations()}
+    attackers = board.attackers_by_route(orders, t.record.surface_raids)
+    escorts_of = board.escorts_by_route(orders)
     for route_id in board.route_ids():
         status = board.route_status(route_id)
         line = board.route(route_id)
         t.record.routes[route_id] = RouteResult(status.working, status.why)
         by_area: dict[str, list[RouteForce]] = {}
-        for raid in board.attackers(route_id, orders, t.record.surface_raids):
+        for raid in attackers.get(route_id, ()):
             by_area.setdefault(raid.area, []).append(raid)
-        escorts = board.escorts(route_id, orders)
+        escorts = escorts_of.get(route_id, [])
         for area in sorted(by_area):
             # the raiders read the route's public name (a created route's name is its team's)
             _merchant_combat(

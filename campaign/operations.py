@@ -414,7 +414,7 @@ def _battle(t: Turn, board: Board, area: str, sides: dict[str, Force], attacker:
     where = board.area_name(area)
     na, nb = board.name_of(a.key), board.name_of(b.key)
     if t.fight is not None:
-        names = {f.key: [_tf_name(t, k) for k in f.task_forces] for f in (a, b)}
+        names = {f.key: [t.task_force_name(*k) for k in f.task_forces] for f in (a, b)}
         rule_set = t.fight(
             BattleChoice(
                 area,
@@ -523,13 +523,6 @@ class BattleChoice:
     units_b: list[str]
     #: both sides as the damage table sees them, with its exact odds (``preview.odds()``)
     preview: BattlePreview | None = None
-
-
-def _tf_name(t: Turn, key: TFKey) -> str:
-    nation, tf_id = key
-    orders = t.orders.get(nation)
-    found = [tf.name for tf in orders.task_forces if tf.id == tf_id] if orders else []
-    return found[0] if found else tf_id
 
 
 def _tactical_battle(

@@ -28,8 +28,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import networkx as nx
-
 from . import paths
 from .csvdata import (
     ID_RE,
@@ -61,7 +59,7 @@ from .scenario import (
 from .schemas import TABLES, WORLD_TABLES, table_name
 from .untrusted import formula_risk
 from .validation import REF_TABLES, validate
-from .world import World
+from .world import NoSeaPath, World
 
 #: tables by name (``bases``), in the order files are listed
 SCHEMAS: dict[str, TableSchema] = {table_name(s): s for s in TABLES}
@@ -838,7 +836,7 @@ def _drawable_route(world: World, route: Row, places: Sequence[Row]) -> bool:
         return False
     try:
         world.path(area[route["origin"]], area[route["destination"]], route["via"])
-    except nx.NetworkXNoPath:
+    except NoSeaPath:
         return False
     return True
 

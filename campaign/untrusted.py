@@ -42,12 +42,16 @@ from typing import Any, Union
 MAX_DIGITS = 15
 #: bidirectional embeddings, overrides and isolates: text that displays in another order
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+#: every character :func:`bad_character` may refuse (tab and line ends included)
+_SUSPECT = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff" + "".join(BIDI_CONTROLS) + "]")
 #: what starts a formula in a spreadsheet (OWASP "CSV injection")
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def foreign_digit(text: str) -> str | None:
     """A message for the first digit of ``text`` that is not ASCII ``0``–``9``, else None."""
+    if text.isascii():  # the common case, answered without a look at each character
+        return None
     for ch in text:
         if ch.isdigit() and not ("0" <= ch <= "9"):
             return f"'{ch}' ({unicodedata.name(ch, 'a digit')}) is not an ASCII digit 0-9"
@@ -58,6 +62,8 @@ def bad_character(text: str, allow: str = "\t\n\r") -> str | None:
     """A message for the first character of ``text`` that has no place in plain text
     (control characters other than ``allow``, bidirectional overrides, lone surrogates),
     else None."""
+    if _SUSPECT.search(text) is None:  # the common case: one pass in C over the text
+        return None
     for ch in text:
         code = ord(ch)
         if ch in allow:

@@ -12,11 +12,9 @@ from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING
 
-import networkx as nx
-
 from .csvdata import Problem, Row, Table, suggest
 from .tactical import parse_guns
-from .world import parse_polygon
+from .world import connected_components, parse_polygon
 
 if TYPE_CHECKING:
     from .scenario import ScenarioMeta
@@ -127,8 +125,7 @@ class _Checker:
             lats = [p[1] for p in points]
             boxes[row["id"]] = (min(lons), min(lats), max(lons), max(lats))
         seen: dict[frozenset[str], int] = {}
-        graph = nx.Graph()
-        graph.add_nodes_from(self.ids["sea_areas"])
+        graph: dict[str, set[str]] = {a: set() for a in self.ids["sea_areas"]}
         for line, row in _rows(edges):
             a, b = row["a"], row["b"]
             if a == b:
@@ -143,7 +140,8 @@ class _Checker:
                     edges, line, "name", "a strait needs its name (e.g. Strait of Gibraltar)"
                 )
             if a in graph and b in graph:
-                graph.add_edge(a, b)
+                graph[a].add(b)
+                graph[b].add(a)
             if row["kind"] == "sea" and a in boxes and b in boxes and not _near(boxes[a], boxes[b]):
                 self.error(
                     edges,
@@ -152,12 +150,8 @@ class _Checker:
                     f"'{a}' and '{b}' do not touch, so they cannot share open water; "
                     "if a strait or canal joins them make the kind 'strait' and name it",
                 )
-        if (
-            graph.number_of_nodes()
-            and not self.unread("sea_areas", "adjacency")
-            and not nx.is_connected(graph)
-        ):
-            parts = sorted(nx.connected_components(graph), key=len, reverse=True)
+        parts = sorted(connected_components(graph, graph), key=len, reverse=True)
+        if graph and not self.unread("sea_areas", "adjacency") and len(parts) > 1:
             cut = ", ".join(sorted(set().union(*parts[1:])))[:300]
             self.problems.append(
                 Problem(
@@ -273,11 +267,12 @@ class _Checker:
         routes = self.t["routes"]
         if self.unread("sea_areas", "adjacency", "bases"):
             return
-        graph = nx.Graph()
-        graph.add_nodes_from(self.ids["sea_areas"])
-        graph.add_edges_from((r["a"], r["b"]) for r in self.t["adjacency"].rows)
+        graph: dict[str, set[str]] = {a: set() for a in self.ids["sea_areas"]}
+        for r in self.t["adjacency"].rows:
+            graph.setdefault(r["a"], set()).add(r["b"])
+            graph.setdefault(r["b"], set()).add(r["a"])
         component = {}
-        for i, part in enumerate(nx.connected_components(graph)):
+        for i, part in enumerate(connected_components(graph, graph)):
             for area in part:
                 component[area] = i
         for line, row in _rows(routes):

@@ -20,8 +20,6 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
-import networkx as nx
-
 EARTH_RADIUS_KM = 6371.0
 
 
@@ -97,8 +95,43 @@ def parse_polygon(text: str) -> tuple[tuple[float, float], ...]:
     return tuple(points)
 
 
+def connected_components(
+    nodes: Iterable[str], neighbours: Mapping[str, Iterable[str]]
+) -> list[set[str]]:
+    """The connected groups of ``nodes`` (each node's ``neighbours`` given), in the order
+    their first node comes."""
+    seen: set[str] = set()
+    parts = []
+    for start in nodes:
+        if start in seen:
+            continue
+        part = {start}
+        fringe = [start]
+        while fringe:
+            reached = []
+            for v in fringe:
+                for w in neighbours.get(v, ()):
+                    if w not in part:
+                        part.add(w)
+                        reached.append(w)
+            fringe = reached
+        seen |= part
+        parts.append(part)
+    return parts
+
+
+class NoSeaPath(ValueError):
+    """No chain of adjacent sea areas joins two areas."""
+
+
 class World:
-    """The sea areas and their adjacency, with distances and paths over the graph."""
+    """The sea areas and their adjacency, with distances and paths over the graph.
+
+    The graph is kept as plain dictionaries, searched here: the program starts and plays
+    without loading networkx (a tenth of the start-up), which :attr:`graph` still gives for
+    tools and tests. Paths are the ones networkx's ``shortest_path`` finds, tie for tie
+    (tests/test_world.py holds them to it), so games replay the same.
+    """
 
     def __init__(
         self,
@@ -106,10 +139,17 @@ class World:
         edges: Iterable[tuple[str, str, Mapping[str, Any]]] = (),
     ) -> None:
         self.areas: dict[str, SeaArea] = {a.id: a for a in areas}
-        self.graph = nx.Graph()
-        self.graph.add_nodes_from(self.areas)
-        for a, b, data in edges:
-            self.graph.add_edge(a, b, **dict(data))
+        #: area → neighbour → the data of the edge between them, neighbours in the order
+        #: the edges were given: the order every search visits them in
+        self.adjacency: dict[str, dict[str, dict[str, Any]]] = {a: {} for a in self.areas}
+        self._edges: list[tuple[str, str, dict[str, Any]]] = []
+        for a, b, given in edges:
+            data = self.adjacency.setdefault(a, {}).get(b)
+            if data is None:
+                data = self.adjacency[a][b] = {}
+                self.adjacency.setdefault(b, {})[a] = data
+                self._edges.append((a, b, data))
+            data.update(given)
 
     @classmethod
     def from_rows(
@@ -124,6 +164,17 @@ class World:
         return cls(areas, edges)
 
     @cached_property
+    def graph(self) -> Any:
+        """The graph as a ``networkx.Graph`` (loaded on first use), for tools and tests."""
+        import networkx as nx
+
+        graph = nx.Graph()
+        graph.add_nodes_from(self.adjacency)
+        for a, b, data in self._edges:
+            graph.add_edge(a, b, **data)
+        return graph
+
+    @cached_property
     def _paths(self) -> dict[tuple[str, str, tuple[str, ...]], list[str]]:
         return {}
 
@@ -133,12 +184,17 @@ class World:
     def __len__(self) -> int:
         return len(self.areas)
 
+    def edges(self) -> list[tuple[str, str, dict[str, Any]]]:
+        """Every adjacency once: (area, area, its data), in the order given."""
+        return list(self._edges)
+
     def is_connected(self) -> bool:
-        return len(self.areas) > 0 and nx.is_connected(self.graph)
+        return len(self.areas) > 0 and len(self.components()) == 1
 
     def components(self) -> list[set[str]]:
         """Connected groups of sea areas, largest first."""
-        return sorted((set(c) for c in nx.connected_components(self.graph)), key=len, reverse=True)
+        parts = connected_components(self.adjacency, self.adjacency)
+        return sorted(parts, key=len, reverse=True)
 
     @cached_property
     def _distances(self) -> dict[str, dict[str, int]]:
@@ -149,7 +205,17 @@ class World:
     def _from(self, area: str) -> dict[str, int]:
         found = self._distances.get(area)
         if found is None:
-            found = dict(nx.single_source_shortest_path_length(self.graph, area))
+            found = {area: 0}
+            fringe, moves = [area], 0
+            while fringe:
+                moves += 1
+                reached = []
+                for v in fringe:
+                    for w in self.adjacency[v]:
+                        if w not in found:
+                            found[w] = moves
+                            reached.append(w)
+                fringe = reached
             self._distances[area] = found
         return found
 
@@ -165,7 +231,7 @@ class World:
         try:
             return self._from(a)[b]
         except KeyError:
-            raise ValueError(f"no sea path from {a} to {b}") from None
+            raise NoSeaPath(f"no sea path from {a} to {b}") from None
 
     def within(self, area: str, moves: int) -> set[str]:
         """All sea areas at most ``moves`` from ``area`` (the area itself included)."""
@@ -183,12 +249,63 @@ class World:
         if cached is None:
             cached = [a]
             for start, end in itertools.pairwise([a, *via, b]):
-                cached.extend(nx.shortest_path(self.graph, start, end)[1:])
+                cached.extend(self._shortest(start, end)[1:])
             self._paths[key] = cached
         return list(cached)
 
+    def _shortest(self, source: str, target: str) -> list[str]:
+        """One shortest path: breadth-first from both ends, the smaller fringe first, until
+        they meet (networkx's ``bidirectional_shortest_path``, step for step, so the same
+        path among equals)."""
+        for area in (source, target):
+            if area not in self.adjacency:
+                raise KeyError(area)
+        pred: dict[str, str | None] = {source: None}
+        succ: dict[str, str | None] = {target: None}
+        meet = source if source == target else self._meet(pred, succ)
+        path: list[str] = []
+        step: str | None = meet
+        while step is not None:
+            path.append(step)
+            step = pred[step]
+        path.reverse()
+        step = succ[meet]
+        while step is not None:
+            path.append(step)
+            step = succ[step]
+        return path
+
+    def _meet(self, pred: dict[str, str | None], succ: dict[str, str | None]) -> str:
+        """Grow ``pred`` (from the source) and ``succ`` (from the target) until they share
+        an area, and return it."""
+        forward, backward = list(pred), list(succ)
+        while forward and backward:
+            if len(forward) <= len(backward):
+                level, forward = forward, []
+                for v in level:
+                    for w in self.adjacency[v]:
+                        if w not in pred:
+                            forward.append(w)
+                            pred[w] = v
+                        if w in succ:
+                            return w
+            else:
+                level, backward = backward, []
+                for v in level:
+                    for w in self.adjacency[v]:
+                        if w not in succ:
+                            succ[w] = v
+                            backward.append(w)
+                        if w in pred:
+                            return w
+        raise NoSeaPath(f"no sea path from {next(iter(pred))} to {next(iter(succ))}")
+
     def neighbours(self, area: str) -> list[str]:
-        return sorted(self.graph.neighbors(area))
+        return sorted(self.adjacency[area])
+
+    def edge(self, a: str, b: str) -> dict[str, Any]:
+        """The data of the adjacency between ``a`` and ``b`` (KeyError if none)."""
+        return self.adjacency[a][b]
 
     def edge_kind(self, a: str, b: str) -> str:
-        return str(self.graph.edges[a, b].get("kind", "sea"))
+        return str(self.adjacency[a][b].get("kind", "sea"))

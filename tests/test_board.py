@@ -3,14 +3,19 @@
 
 from __future__ import annotations
 
+import gc
+import weakref
+
 import pytest
 
 from campaign.board import CONTESTED, CUT, WORKING, Board
 from campaign.orders import CardPlay, Escort, Operation, Orders, Raid, TaskForce
+from campaign.production import production_due, with_production
 from campaign.record import SurfaceRaid
 from campaign.rules import check_orders
 from campaign.scenario import Scenario, load_scenario
-from campaign.state import initial_state
+from campaign.state import FleetTrain, initial_state
+from campaign.turn import older_objects_set_aside
 
 
 @pytest.fixture(scope="module")
@@ -98,3 +103,106 @@ def test_escorts_and_attackers_of_a_route(scenario: Scenario) -> None:
         ("japan", area, True),
     ]
     assert board.escorts("uk_gibraltar", orders) == []
+
+
+def test_every_routes_escorts_and_attackers_at_once_match_one_route_at_a_time(
+    scenario: Scenario,
+) -> None:
+    """Step 9 reads each route's escorts and attackers from one pass over the orders: the
+    same forces, in the same order, as asking route by route."""
+    board = Board(scenario, initial_state(scenario))
+    hawaii, gibraltar = "usa_west_hawaii", "uk_gibraltar"
+    area = board.route(hawaii).path[0]
+    orders = {
+        "usa": Orders(
+            "usa",
+            1,
+            escorts=(
+                Escort(hawaii, ("usa_dd_pacific",)),
+                Escort(gibraltar, ("usa_dd_atlantic",)),
+                Escort(hawaii, ("usa_ca_pacific",)),
+            ),
+        ),
+        "uk": Orders("uk", 1, escorts=(Escort(hawaii, ("uk_dd_1",)),)),
+        "japan": Orders("japan", 1, raids=(Raid(hawaii, area, ("japan_ss_6th_fleet",)),)),
+        "germany": Orders("germany", 1, raids=(Raid(gibraltar, area, ("germany_ss_1",)),)),
+    }
+    raids = [SurfaceRaid("japan", hawaii, area, ("japan_bb_1",))]
+    escorts = board.escorts_by_route(orders)
+    attackers = board.attackers_by_route(orders, raids)
+    for route in board.route_ids():
+        assert escorts.get(route, []) == board.escorts(route, orders)
+        assert attackers.get(route, []) == board.attackers(route, orders, raids)
+    assert [e.units for e in escorts[hawaii]] == [
+        ("usa_dd_pacific",),
+        ("usa_ca_pacific",),
+        ("uk_dd_1",),
+    ]
+    assert [a.surface for a in attackers[hawaii]] == [False, True]
+
+
+def test_a_routes_path_follows_its_fleet_train_and_its_status_the_holder(
+    scenario: Scenario,
+) -> None:
+    """Paths are kept between calls (World.path, by the sea areas they join): a fleet train
+    that moves takes its supply route's path along, and a base changing hands cuts a route
+    though its path was asked for before."""
+    state = initial_state(scenario)
+    board = Board(scenario, state)
+    origin = "pearl_harbour"
+    first, second = board.area_of(origin), _area_at(board, origin, 3)
+    state.fleet_trains["ft"] = FleetTrain("ft", "usa", "Train", first, origin, "ft_supply", 1)
+    state.extra_routes["ft_supply"] = {
+        "id": "ft_supply",
+        "serial": 99,
+        "name": "Train supply",
+        "nation": "usa",
+        "origin": origin,
+        "destination": "ft",
+        "via": [],
+        "tonnage": 0,
+        "notes": "",
+    }
+    assert Board(scenario, state).route("ft_supply").path == (first,)
+    state.fleet_trains["ft"].area = second
+    moved = Board(scenario, state).route("ft_supply").path
+    assert moved[0] == first and moved[-1] == second and len(moved) == 4
+    route = "usa_west_hawaii"
+    before = Board(scenario, state)
+    assert before.route(route).path and before.route_status(route).working
+    state.holders[str(before.route_rows[route]["destination"])] = "japan"
+    after = Board(scenario, state)
+    assert after.route(route).path == before.route(route).path
+    assert after.route_status(route).state == CUT
+
+
+def test_the_orders_projection_leaves_the_state_as_it_was(scenario: Scenario) -> None:
+    """The board the orders are checked on has the ships step 2 will commission; the state
+    itself gains none (the projection shares all but its units with it)."""
+    state = initial_state(scenario)
+    state.turn = min(row["turn"] for row in scenario.rows("production"))
+    before = state.to_json()
+    projected = with_production(scenario, state)
+    due = {row["id"] for row, base in production_due(Board(scenario, state)) if base}
+    assert due and due <= set(projected.units) and not due & set(state.units)
+    assert state.to_json() == before
+
+
+def test_a_turn_sets_older_objects_aside_and_gives_them_back() -> None:
+    """The collector is paused for what existed before a turn only: afterwards nothing is
+    left frozen, and garbage made during the turn is collected."""
+    assert gc.get_freeze_count() == 0
+    with older_objects_set_aside():
+        assert gc.get_freeze_count() > 0
+        cycle: list[object] = []
+        cycle.append(cycle)
+        watch = weakref.ref(_Node(cycle))
+    assert gc.get_freeze_count() == 0
+    gc.collect()
+    assert watch() is None
+
+
+class _Node:
+    def __init__(self, payload: object) -> None:
+        self.me = self
+        self.payload = payload

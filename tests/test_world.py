@@ -4,8 +4,10 @@ and the 1942 board measured against the seed's size of a sea area."""
 from __future__ import annotations
 
 import itertools
+import random
 from fractions import Fraction
 
+import networkx as nx
 import pytest
 
 from campaign.routes import route_chart
@@ -87,6 +89,74 @@ def test_unknown_and_unreachable_areas() -> None:
 def test_bad_polygons(text: str, words: str) -> None:
     with pytest.raises(ValueError, match=words):
         parse_polygon(text)
+
+
+# -- the graph searched without networkx, answer for answer -----------------------------------
+def _tangled_world(seed: int) -> World:
+    """A random graph with many equally short paths, in a random edge order."""
+    rng = random.Random(seed)
+    n = 40
+    areas = [SeaArea(f"a{i}", f"A{i}", 0, 0, ((0, 0), (1, 0), (0, 1))) for i in range(n)]
+    pairs = {tuple(sorted(rng.sample(range(n), 2))) for _ in range(90)}
+    pairs |= {(i, i + 1) for i in range(n - 1)}  # connected
+    edges = [(f"a{a}", f"a{b}", {"kind": "sea"}) for a, b in pairs]
+    rng.shuffle(edges)
+    return World(areas, [(b, a, d) if rng.random() < 0.5 else (a, b, d) for a, b, d in edges])
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_paths_and_distances_are_networkxs(seed: int) -> None:
+    """Every shortest path is the one networkx's shortest_path picks among equals (the
+    paths games were played with), and every distance its distance."""
+    world = _tangled_world(seed)
+    graph = world.graph
+    for a in world.areas:
+        lengths = nx.single_source_shortest_path_length(graph, a)
+        for b in world.areas:
+            assert world.path(a, b) == nx.shortest_path(graph, a, b)
+            assert world.distance(a, b) == lengths[b]
+
+
+def test_the_1942_world_searched_as_networkx_searches_it() -> None:
+    world = load_scenario().world
+    graph = world.graph
+    areas = sorted(world.areas)
+    for a in areas[::3]:
+        for b in areas[::7]:
+            assert world.path(a, b) == nx.shortest_path(graph, a, b)
+    assert world.components() == sorted(nx.connected_components(graph), key=len, reverse=True)
+    edges = {frozenset((a, b)): d for a, b, d in world.edges()}
+    assert edges == {frozenset((a, b)): d for a, b, d in graph.edges(data=True)}
+
+
+def test_components_of_a_broken_world() -> None:
+    world = line_world(4)
+    world = World(
+        [*world.areas.values(), SeaArea("x", "X", 0, 0, ((0, 0), (1, 0), (0, 1)))],
+        world.edges(),
+    )
+    assert world.components() == [{"a0", "a1", "a2", "a3"}, {"x"}]
+    assert not world.is_connected()
+    with pytest.raises(ValueError, match="no sea path"):
+        world.path("a0", "x")
+
+
+def test_a_route_the_map_cannot_draw_is_left_off_not_raised() -> None:
+    """The scenario editor's map leaves out a route whose ends no sea joins (the graph's
+    own NoSeaPath, a ValueError, since the graph no longer comes from networkx)."""
+    from campaign.scenario_edit import _drawable_route
+
+    world = World(
+        [*line_world(3).areas.values(), SeaArea("x", "X", 0, 0, ((0, 0), (1, 0), (0, 1)))],
+        line_world(3).edges(),
+    )
+    places = [
+        {"id": "p", "sea_area": "a0"},
+        {"id": "q", "sea_area": "x"},
+        {"id": "r", "sea_area": "a2"},
+    ]
+    assert not _drawable_route(world, {"origin": "p", "destination": "q", "via": []}, places)
+    assert _drawable_route(world, {"origin": "p", "destination": "r", "via": []}, places)
 
 
 def test_great_circle_and_width() -> None:

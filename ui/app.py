@@ -11,12 +11,16 @@ import traceback
 from collections.abc import Mapping
 from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QCoreApplication, QSettings, Qt
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from campaign import __version__
 from campaign.gamefile import GameFileError
+
+if TYPE_CHECKING:
+    from .mainwindow import MainWindow
 
 
 def _install_error_dialog(app: QApplication) -> None:
@@ -85,6 +89,14 @@ def main(argv: list[str] | None = None) -> int:
     if problem:
         print(f"seacontrol: {problem}", file=sys.stderr)
         return 2
+    app, _window = start(args.game)
+    return int(app.exec())
+
+
+def start(game: str | None = None) -> tuple[QApplication, MainWindow]:
+    """Make the application and show the main window on ``game`` (or a new game, or the
+    game a stopped program left): everything before the event loop, what
+    ``bench/app_bench.py`` times."""
     QCoreApplication.setOrganizationName("SeaControl")
     QCoreApplication.setApplicationName("Sea Control")
     QApplication.setHighDpiScaleFactorRoundingPolicy(
@@ -99,9 +111,9 @@ def main(argv: list[str] | None = None) -> int:
     if isinstance(geometry, QByteArray):
         window.restoreGeometry(geometry)  # where and how big the user left it
     if not window.offer_recovery():
-        if args.game:
+        if game:
             try:
-                window.session.open(Path(args.game))
+                window.session.open(Path(game))
             except GameFileError as exc:
                 window.error("The game cannot be opened", str(exc))
                 window.session.new_game()
@@ -109,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
             window.session.new_game()
     window.show()
     window.chart.fit_world()
-    return int(app.exec())
+    return app, window
 
 
 if __name__ == "__main__":

@@ -316,7 +316,7 @@ def _area_card(board: Board, orders: dict[str, Orders], area_id: str) -> str:
     area = world.areas[area_id]
     parts = [f"<h2>{escape(area.name)}</h2>", "<h3>Neighbours</h3><ul>"]
     for other in world.neighbours(area_id):
-        data = world.graph.edges[area_id, other]
+        data = world.edge(area_id, other)
         strait = ""
         if data.get("kind") == "strait":
             strait = f" <i>(strait{': ' + escape(data['name']) if data.get('name') else ''})</i>"

@@ -23,13 +23,12 @@ from __future__ import annotations
 import itertools
 import json
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from html import escape
 from typing import Generic, TypeVar
 
-import networkx as nx
 from PySide6.QtCore import QEvent, QLineF, QPoint, QPointF, QRect, QRectF, Qt, Signal
 from PySide6.QtGui import (
     QColor,
@@ -48,10 +47,10 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsPathItem,
+    QGraphicsPixmapItem,
     QGraphicsPolygonItem,
     QGraphicsScene,
     QGraphicsView,
-    QStyleOptionGraphicsItem,
     QToolTip,
     QWidget,
 )
@@ -260,6 +259,17 @@ def land_paths(
 
 
 # -- what the chart shows, computed from the model ----------------------------------------------
+def greedy_colouring(world: World) -> dict[str, int]:
+    """A colour number for each sea area, no two neighbours alike: areas by most neighbours
+    first, each given the lowest number its coloured neighbours leave free (networkx's
+    ``greedy_color`` with ``largest_first``, the tints the chart has always had)."""
+    colours: dict[str, int] = {}
+    for area in sorted(world.adjacency, key=lambda a: len(world.adjacency[a]), reverse=True):
+        taken = {colours[b] for b in world.adjacency[area] if b in colours}
+        colours[area] = next(c for c in itertools.count() if c not in taken)
+    return colours
+
+
 def find_task_force(orders: dict[str, Orders], key: str) -> tuple[Orders, TaskForce] | None:
     """The task force ``"nation:tf_id"`` in this turn's orders, with its nation's orders."""
     nation, _, tf_id = key.partition(":")
@@ -360,11 +370,48 @@ def _halo_text(
     painter.drawText(pos, text)
 
 
-class _Label(QGraphicsItem):
+def _drawn(box: QRectF, ratio: float, draw: Callable[[QPainter], None]) -> QPixmap:
+    """A transparent pixmap of ``box`` (item pixels, at ``ratio`` device pixels each) with
+    ``draw`` painted on it in the item's own coordinates."""
+    pixmap = QPixmap(
+        max(1, math.ceil(box.width() * ratio)), max(1, math.ceil(box.height() * ratio))
+    )
+    pixmap.setDevicePixelRatio(ratio)
+    pixmap.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pixmap)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    painter.translate(-box.topLeft())
+    draw(painter)
+    painter.end()
+    return pixmap
+
+
+class _Mark(QGraphicsPixmapItem):
+    """A mark at a constant screen size, drawn once into a pixmap that Qt paints itself: a
+    frame calls no Python for it (a Python ``paint`` and ``boundingRect`` on every name,
+    symbol and counter were hundreds of calls a frame)."""
+
+    def __init__(self, kind: str, key: str, ratio: float) -> None:
+        super().__init__()
+        self.ratio = ratio
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        self.setShapeMode(QGraphicsPixmapItem.ShapeMode.BoundingRectShape)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.setData(ROLE_KIND, kind)
+        self.setData(ROLE_KEY, key)
+
+    def show_drawing(self, box: QRectF, pixmap: QPixmap) -> None:
+        self.setPixmap(pixmap)
+        self.setOffset(box.topLeft())
+
+
+class _Label(_Mark):
     """A name at a constant screen size, placed beside (or centred on) its anchor point."""
 
-    def __init__(self, text: str, font: QFont, colour: QColor, kind: str, key: str) -> None:
-        super().__init__()
+    def __init__(
+        self, text: str, font: QFont, colour: QColor, kind: str, key: str, ratio: float = 1.0
+    ) -> None:
+        super().__init__(kind, key, ratio)
         self.text = text
         self.font = font
         self.colour = colour
@@ -372,53 +419,44 @@ class _Label(QGraphicsItem):
         self.w = metrics.horizontalAdvance(text)
         self.h = metrics.height()
         self.ascent = metrics.ascent()
-        self.offset = QPointF(-self.w / 2, -self.h / 2)  # top-left relative to the anchor
+        self.corner = QPointF(-self.w / 2, -self.h / 2)  # top-left relative to the anchor
         self._pixmaps: dict[float, QPixmap] = {}
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
-        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-        self.setData(ROLE_KIND, kind)
-        self.setData(ROLE_KEY, key)
+        super().setVisible(False)
 
-    def pixmap(self, ratio: float) -> QPixmap:
-        """The label drawn once (halo and all) for painting repeats cheaply."""
+    def setVisible(self, visible: bool) -> None:
+        """Drawn the first time it is shown: most names are never shown at a zoom, and a
+        new game draws only those the first frame needs."""
+        if visible and self.pixmap().isNull():
+            self.show_drawing(self.box(), self.drawing(self.ratio))
+        super().setVisible(visible)
+
+    def box(self) -> QRectF:
+        """Where the label (halo included) is drawn, in pixels from its anchor."""
+        return QRectF(self.corner.x() - 2, self.corner.y() - 1, self.w + 4, self.h + 2)
+
+    def drawing(self, ratio: float) -> QPixmap:
+        """The label drawn once (halo and all), for the item and its repeats past the edges."""
         cached = self._pixmaps.get(ratio)
         if cached is None:
-            size = self.boundingRect().size()
-            cached = QPixmap(
-                max(1, math.ceil(size.width() * ratio)), max(1, math.ceil(size.height() * ratio))
+            cached = self._pixmaps[ratio] = _drawn(
+                QRectF(QPointF(0, 0), self.box().size()), ratio, self._draw
             )
-            cached.setDevicePixelRatio(ratio)
-            cached.fill(Qt.GlobalColor.transparent)
-            painter = QPainter(cached)
-            _halo_text(
-                painter,
-                QPointF(2, 1 + self.ascent),
-                self.text,
-                self.font,
-                self.colour,
-                QColor(255, 255, 255, 210),
-            )
-            painter.end()
-            self._pixmaps[ratio] = cached
         return cached
 
+    def _draw(self, painter: QPainter) -> None:
+        _halo_text(
+            painter,
+            QPointF(2, 1 + self.ascent),
+            self.text,
+            self.font,
+            self.colour,
+            QColor(255, 255, 255, 210),
+        )
+
     def place(self, offset: QPointF) -> None:
-        if offset != self.offset:
-            self.prepareGeometryChange()
-            self.offset = offset
-
-    def boundingRect(self) -> QRectF:
-        return QRectF(self.offset.x() - 2, self.offset.y() - 1, self.w + 4, self.h + 2)
-
-    def paint(
-        self,
-        painter: QPainter,
-        option: QStyleOptionGraphicsItem,
-        widget: QWidget | None = None,
-    ) -> None:
-        baseline = QPointF(self.offset.x(), self.offset.y() + self.ascent)
-        _halo_text(painter, baseline, self.text, self.font, self.colour, QColor(255, 255, 255, 210))
+        if offset != self.corner:
+            self.corner = offset
+            self.setOffset(self.box().topLeft())
 
 
 def _draw_symbol(painter: QPainter, kind: str, colour: QColor) -> None:
@@ -443,67 +481,49 @@ def _draw_symbol(painter: QPainter, kind: str, colour: QColor) -> None:
         painter.drawEllipse(QPointF(0, 0), 3.2, 3.2)
 
 
-class _BaseSymbol(QGraphicsItem):
-    """A base, port or island: a symbol in its holder's colour, with air/garrison badges."""
+#: base symbols drawn so far, by everything that shows: (kind, colour, air and garrisons
+#: shown, highlighted, pixel ratio) → (box, pixmap); a few dozen looks in a game
+_SYMBOLS: dict[tuple[str, int, int, int, bool, float], tuple[QRectF, QPixmap]] = {}
 
-    R = 7.0  # pick radius in pixels (the symbol itself is smaller)
 
-    def __init__(self, base_id: str, kind: str) -> None:
-        super().__init__()
-        self.kind = kind
-        self.colour = QColor("#777777")
-        self.air = 0
-        self.garrison = 0
-        self.badges = False
-        self.highlighted = False
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
-        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-        self.setData(ROLE_KIND, "base")
-        self.setData(ROLE_KEY, base_id)
-        self.setZValue(20 if kind == "fleet_base" else 18)
+def _badges(air: int, garrison: int) -> list[tuple[int, QColor, str]]:
+    """(count, colour, letter) of the badges shown: Air Points (A), garrisons (G)."""
+    marks = [(air, QColor("#3f7cac"), "A"), (garrison, QColor("#7a6a3a"), "G")]
+    return [m for m in marks if m[0]]
 
-    def set_look(self, colour: QColor, air: int, garrison: int) -> None:
-        if (colour.rgb(), air, garrison) != (self.colour.rgb(), self.air, self.garrison):
-            self.prepareGeometryChange()  # the badges may grow or shrink
-            self.colour, self.air, self.garrison = QColor(colour), air, garrison
-            self.update()
 
-    def set_badges(self, on: bool) -> None:
-        if on != self.badges:
-            self.prepareGeometryChange()
-            self.badges = on
+def _badge_rect(air: int, garrison: int) -> QRectF:
+    """Where the badges are drawn (empty when none show), in pixels from the base."""
+    n = len(_badges(air, garrison))
+    return QRectF(-7.0 * n, 6.0, 14.0 * n, 9.0) if n else QRectF()
 
-    def set_highlighted(self, on: bool) -> None:
-        if on != self.highlighted:
-            self.highlighted = on
-            self.update()
 
-    def boundingRect(self) -> QRectF:
-        r = self.R + 3
+def _symbol_drawing(
+    kind: str,
+    colour: QColor,
+    ratio: float,
+    highlighted: bool = False,
+    air: int = 0,
+    garrison: int = 0,
+) -> tuple[QRectF, QPixmap]:
+    """A base's symbol (ringed when highlighted, with its badges) drawn once per look:
+    (where it is drawn from the base, the pixmap)."""
+    look = (kind, colour.rgb(), air, garrison, highlighted, ratio)
+    drawn = _SYMBOLS.get(look)
+    if drawn is None:
+        r = _BaseSymbol.R + 3
         box = QRectF(-r, -r, 2 * r, 2 * r)
-        badges = self.badge_rect()
-        return box.united(badges.adjusted(-1, -1, 1, 1)) if not badges.isEmpty() else box
+        badges = _badge_rect(air, garrison)
+        if not badges.isEmpty():
+            box = box.united(badges.adjusted(-1, -1, 1, 1))
 
-    def shape(self) -> QPainterPath:
-        path = QPainterPath()
-        path.addEllipse(QPointF(0, 0), self.R, self.R)
-        return path
-
-    def paint(
-        self,
-        painter: QPainter,
-        option: QStyleOptionGraphicsItem,
-        widget: QWidget | None = None,
-    ) -> None:
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        if self.highlighted:
-            painter.setPen(QPen(style.SELECTION, 3.0))
-            painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.drawEllipse(QPointF(0, 0), 8.5, 8.5)
-        _draw_symbol(painter, self.kind, self.colour)
-        if self.badges:
-            shown = [(n, c, t) for n, c, t in self.badge_list() if n]
+        def draw(painter: QPainter) -> None:
+            if highlighted:
+                painter.setPen(QPen(style.SELECTION, 3.0))
+                painter.setBrush(Qt.BrushStyle.NoBrush)
+                painter.drawEllipse(QPointF(0, 0), 8.5, 8.5)
+            _draw_symbol(painter, kind, colour)
+            shown = _badges(air, garrison)
             x = -7.0 * len(shown)
             painter.setFont(style.ui_font(6.5, bold=True))
             for count, fill, letter in shown:
@@ -515,23 +535,59 @@ class _BaseSymbol(QGraphicsItem):
                 painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, f"{letter}{count}")
                 x += 14.0
 
-    def badge_list(self) -> list[tuple[int, QColor, str]]:
-        """(count, colour, letter) of the badges: Air Points (A), garrisons (G)."""
-        return [(self.air, QColor("#3f7cac"), "A"), (self.garrison, QColor("#7a6a3a"), "G")]
+        drawn = _SYMBOLS[look] = (box, _drawn(box, ratio, draw))
+    return drawn
+
+
+class _BaseSymbol(_Mark):
+    """A base, port or island: a symbol in its holder's colour, with air/garrison badges."""
+
+    R = 7.0  # pick radius in pixels (the symbol itself is smaller)
+
+    def __init__(self, base_id: str, kind: str, ratio: float = 1.0) -> None:
+        super().__init__("base", base_id, ratio)
+        self.kind = kind
+        self.colour = QColor("#777777")
+        self.air = 0
+        self.garrison = 0
+        self.badges = False
+        self.highlighted = False
+        self.setZValue(20 if kind == "fleet_base" else 18)
+        self._redraw()
+
+    def set_look(self, colour: QColor, air: int, garrison: int) -> None:
+        if (colour.rgb(), air, garrison) != (self.colour.rgb(), self.air, self.garrison):
+            self.colour, self.air, self.garrison = QColor(colour), air, garrison
+            self._redraw()
+
+    def set_badges(self, on: bool) -> None:
+        if on != self.badges:
+            self.badges = on
+            self._redraw()
+
+    def set_highlighted(self, on: bool) -> None:
+        if on != self.highlighted:
+            self.highlighted = on
+            self._redraw()
 
     def badge_rect(self) -> QRectF:
         """Where the badges are drawn (empty when none show), in pixels from the base."""
-        n = sum(1 for count, _c, _t in self.badge_list() if count) if self.badges else 0
-        return QRectF(-7.0 * n, 6.0, 14.0 * n, 9.0) if n else QRectF()
+        return _badge_rect(self.air, self.garrison) if self.badges else QRectF()
+
+    def _redraw(self) -> None:
+        shown = (self.air, self.garrison) if self.badges else (0, 0)
+        self.show_drawing(
+            *_symbol_drawing(self.kind, self.colour, self.ratio, self.highlighted, *shown)
+        )
 
 
-class _Counter(QGraphicsItem):
+class _Counter(_Mark):
     """A task-force counter beside its base: nation colour, name and fleet CV."""
 
     H = 15.0
 
-    def __init__(self, key: str) -> None:
-        super().__init__()
+    def __init__(self, key: str, ratio: float = 1.0) -> None:
+        super().__init__("task_force", key, ratio)
         self.name = ""
         self.cv: int | None = 0
         self.colour = QColor("#777777")
@@ -540,11 +596,8 @@ class _Counter(QGraphicsItem):
         self.highlighted = False
         self.slot = 0
         self._w = 0.0
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
-        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-        self.setData(ROLE_KIND, "task_force")
-        self.setData(ROLE_KEY, key)
+        #: the counter's drawings by look (zooming in and out swaps the full and short)
+        self._drawings: dict[tuple[str, int, bool, int, bool], tuple[QRectF, QPixmap]] = {}
         self.setZValue(40)
 
     def text(self) -> str:
@@ -561,31 +614,29 @@ class _Counter(QGraphicsItem):
         look = (name, cv, colour.rgb(), flagged, slot, compact)
         if look == (self.name, self.cv, self.colour.rgb(), self.flagged, self.slot, self.compact):
             return
-        self.prepareGeometryChange()
         self.name, self.cv, self.colour, self.flagged = name, cv, QColor(colour), flagged
         self.slot, self.compact = slot, compact
         self._w = QFontMetricsF(style.ui_font(7.0, bold=True)).horizontalAdvance(self.text()) + 8
-        self.update()
+        self._redraw()
 
     def set_highlighted(self, on: bool) -> None:
         if on != self.highlighted:
             self.highlighted = on
-            self.update()
+            self._redraw()
 
     def rect(self) -> QRectF:
         """The counter in item (pixel) coordinates: up and right of the base, stacked."""
         return QRectF(7.0, -7.0 - (self.slot + 1) * (self.H + 2), self._w, self.H)
 
-    def boundingRect(self) -> QRectF:
-        return self.rect().adjusted(-3, -6, 3, 3)
+    def _redraw(self) -> None:
+        look = (self.text(), self.colour.rgb(), self.flagged, self.slot, self.highlighted)
+        drawn = self._drawings.get(look)
+        if drawn is None:
+            box = self.rect().adjusted(-3, -6, 3, 3)
+            drawn = self._drawings[look] = (box, _drawn(box, self.ratio, self._draw))
+        self.show_drawing(*drawn)
 
-    def paint(
-        self,
-        painter: QPainter,
-        option: QStyleOptionGraphicsItem,
-        widget: QWidget | None = None,
-    ) -> None:
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    def _draw(self, painter: QPainter) -> None:
         rect = self.rect()
         painter.setPen(
             QPen(
@@ -711,6 +762,8 @@ class SeaChart(QGraphicsView):
         self.setFrameShape(QGraphicsView.Shape.NoFrame)
         self.setBackgroundBrush(style.SEA)
         self.setMouseTracking(True)
+        #: device pixels per pixel of the screen the names and symbols are drawn for
+        self._ratio = self.devicePixelRatioF()
 
         self.areas: dict[str, _AreaItem] = {}
         self.area_labels: dict[str, _Label] = {}
@@ -730,6 +783,7 @@ class SeaChart(QGraphicsView):
         self._tints: list[tuple[QRectF, QColor, QPainterPath]] = []
         self._land: list[Tile] = []
         self._land_coarse: list[Tile] = []
+        self._land_span: tuple[float, float] | None = None
         self._adjacency: _Decoration | None = None
         self._straits: _Decoration | None = None
         self._route_halo: _Decoration | None = None
@@ -740,6 +794,9 @@ class SeaChart(QGraphicsView):
         self._press: QPoint | None = None
         self._carrying: str | None = None  # a task force being dragged
         self._layout_scale = -1.0
+        self._laid_out = QRectF()
+        self._near_bases: set[str] = set()
+        self._near_areas: set[str] = set()
         self._grid = _Grid(48.0)
         self._area_order: list[str] = []
         self._base_order: list[str] = []
@@ -921,7 +978,7 @@ class SeaChart(QGraphicsView):
                 best, best_d = base_id, d
             label = self.base_labels[base_id]
             if best is None and label.isVisible():
-                box = QRectF(label.offset.x(), label.offset.y(), label.w, label.h)
+                box = QRectF(label.corner.x(), label.corner.y(), label.w, label.h)
                 if box.translated(-dx, -dy).contains(QPointF(0, 0)):
                     best, best_d = base_id, 0.0
         if best is not None:
@@ -955,12 +1012,17 @@ class SeaChart(QGraphicsView):
         ):
             d.clear()
         self._sea = []
-        #: bases and area names repeated past the chart's edges: (kind, key, scene point)
-        self._ghost_points: list[tuple[str, str, QPointF]] = []
+        #: bases and area names repeated past the chart's edges: (kind, key, the symbol's
+        #: repeat for a base, the name's repeat)
+        self._ghosts: list[tuple[str, str, QGraphicsPixmapItem | None, QGraphicsPixmapItem]] = []
         self._borders = []
         self._range = set()
         self._adjacency = self._straits = self._route_halo = None
         self._layout_scale = -1.0
+        self._laid_out = QRectF()
+        self._near_bases, self._near_areas = set(), set()
+        self._base_cells: _Cells[str] = _Cells(CELL)
+        self._label_cells: _Cells[str] = _Cells(CELL)
         self._area_order, self._base_order = [], []  # another scenario's places: laid out anew
         if not self.session.is_open:
             self._world_rect = QRectF()
@@ -993,9 +1055,8 @@ class SeaChart(QGraphicsView):
         self._sync_counters(self.session.all_orders(), board.state)
         west = frame.left() / DEG - 10
         east = frame.right() / DEG + 10
-        rings = self._land_source if self._land_source is not None else land_rings()
-        self._land = land_tiles(rings, west, east)
-        self._land_coarse = land_tiles([simplify(r, COARSE_DEG) for r in rings], west, east)
+        self._land_span = (west, east)
+        self._land, self._land_coarse = [], []  # built when first drawn
         self._build_ghosts(west, east)
         self.marks.refresh()
         self._layout_scale = -1.0  # the labels once more, now every place is in the order
@@ -1003,7 +1064,7 @@ class SeaChart(QGraphicsView):
         self.fit_world()
 
     def _build_areas(self, world: World) -> None:
-        colours = nx.coloring.greedy_color(world.graph, strategy="largest_first")
+        colours = greedy_colouring(world)
         label_font = style.ui_font(6.8)
         label_font.setItalic(True)
         label_font.setLetterSpacing(QFont.SpacingType.PercentageSpacing, 104)
@@ -1028,7 +1089,9 @@ class SeaChart(QGraphicsView):
             self.areas[area.id] = item
             point = scene_point(near_lon(area.lon, mid), area.lat)
             self.label_points[area.id] = point
-            label = _Label(area.name, label_font, style.SEA_AREA_LABEL, "area", area.id)
+            label = _Label(
+                area.name, label_font, style.SEA_AREA_LABEL, "area", area.id, self._ratio
+            )
             label.setPos(point)
             label.setZValue(12)
             self.scene().addItem(label)
@@ -1062,7 +1125,7 @@ class SeaChart(QGraphicsView):
 
     def _build_adjacency(self, world: World) -> None:
         sea, straits = QPainterPath(), QPainterPath()
-        for a, b, data in world.graph.edges(data=True):
+        for a, b, data in world.edges():
             target = straits if data.get("kind") == "strait" else sea
             legs = self._leg_lines(self.label_points[a], self.label_points[b])
             for line in self._with_copies(legs):
@@ -1111,7 +1174,7 @@ class SeaChart(QGraphicsView):
         point = self._base_point(row)
         self.base_points[base_id] = point
         kind = str(row["kind"])
-        symbol = _BaseSymbol(base_id, kind)
+        symbol = _BaseSymbol(base_id, kind, self._ratio)
         symbol.setPos(point)
         self.scene().addItem(symbol)
         self.bases[base_id] = symbol
@@ -1121,6 +1184,7 @@ class SeaChart(QGraphicsView):
             style.TEXT,
             "base",
             base_id,
+            self._ratio,
         )
         label.setPos(point)
         label.setZValue(14)
@@ -1155,7 +1219,7 @@ class SeaChart(QGraphicsView):
         the index the pointer finds bases with."""
         rank = {"fleet_base": 0, "fleet_train": 0, "port": 1, "island": 2}
         self._base_order = sorted(self.bases, key=lambda b: (rank.get(self.bases[b].kind, 3), b))
-        self._base_cells: _Cells[str] = _Cells(CELL)
+        self._base_cells = _Cells(CELL)
         for base_id, point in self.base_points.items():
             self._base_cells.add(base_id, QRectF(point, point))
 
@@ -1210,15 +1274,20 @@ class SeaChart(QGraphicsView):
         self._borders = borders
         span = 360.0 * DEG
         left, right = west * DEG, east * DEG
-        ghosts: list[tuple[str, str, QPointF]] = []
+        self._ghosts = []
         for kind, points in (("area", self.label_points), ("base", self.base_points)):
             for key, point in points.items():
                 for turn in (-span, span):
                     if left < point.x() + turn < right:
-                        ghosts.append((kind, key, QPointF(point.x() + turn, point.y())))
-        self._ghost_points = ghosts
+                        at = QPointF(point.x() + turn, point.y())
+                        mark = _ghost_item(self.scene(), at, 1.5) if kind == "base" else None
+                        self._ghosts.append((kind, key, mark, _ghost_item(self.scene(), at, 1.6)))
+        self._paint_ghost_symbols()
         # the order names are placed in: big areas first; fleet bases, ports, islands
         self._area_order = sorted(self.areas, key=lambda a: -_area_size(self._area_polys[a]))
+        self._label_cells = _Cells(CELL)
+        for area_id, point in self.label_points.items():
+            self._label_cells.add(area_id, QRectF(point, point))
         self._sea_cells: _Cells[int] = _Cells(CELL)
         for index, (_area, _poly, bounds) in enumerate(sea):
             self._sea_cells.add(index, bounds)
@@ -1250,7 +1319,7 @@ class SeaChart(QGraphicsView):
         view = self.team_view()
         self._refresh_bases(board, view)
         self._refresh_routes(board, view)
-        self.resetCachedContent()  # holders' colours past the edges
+        self._paint_ghost_symbols()
         self._sync_counters(self.session.all_orders(), board.state, view)
         self.marks.refresh()
 
@@ -1357,7 +1426,7 @@ class SeaChart(QGraphicsView):
             name, cv, colour, flagged, base = wanted[key]
             counter = self.counters.get(key)
             if counter is None:
-                counter = _Counter(key)
+                counter = _Counter(key, self._ratio)
                 self.scene().addItem(counter)
                 self.counters[key] = counter
             slot = slots.get(base, 0)
@@ -1416,25 +1485,44 @@ class SeaChart(QGraphicsView):
 
         Greedy placement in screen space — symbols and counters first as obstacles, then
         area names by size, then fleet bases, ports and islands (each tried right, left,
-        above and below its symbol) — so labels never overlap. Run once per zoom step.
+        above and below its symbol) — so labels never overlap. Run once per zoom step, for
+        the part of the chart in view and around it (a pan beyond that lays it out again).
         """
         scale = self.transform().m11()
-        if abs(scale - self._layout_scale) < 1e-9:
+        seen = self.mapToScene(self.viewport().rect()).boundingRect()
+        if abs(scale - self._layout_scale) < 1e-9 and self._laid_out.contains(seen):
             return
         self._layout_scale = scale
+        # the view and as much again on every side: a pan within it needs no new layout
+        region = seen.adjusted(-seen.width(), -seen.height(), seen.width(), seen.height())
+        self._laid_out = region
+        region = region.intersected(self.sceneRect())
+        near_bases = set(self._base_cells.within(region))
+        near_areas = set(self._label_cells.within(region))
+        for base_id in self._near_bases - near_bases:
+            if base_id in self.bases:
+                self.bases[base_id].setVisible(False)
+                self.base_labels[base_id].setVisible(False)
+        for area_id in self._near_areas - near_areas:
+            self.area_labels[area_id].setVisible(False)
+        self._near_bases, self._near_areas = near_bases, near_areas
         ppd = scale * DEG
         grid = _Grid(48.0)
         self._grid = grid
+        minor, badges = ppd >= MINOR_BASES_FROM, ppd >= BADGES_FROM
         for base_id, symbol in self.bases.items():
-            shown = symbol.kind == "fleet_base" or ppd >= MINOR_BASES_FROM
+            if base_id not in near_bases:
+                continue
+            shown = minor or symbol.kind == "fleet_base"
             symbol.setVisible(shown)
-            symbol.set_badges(ppd >= BADGES_FROM)
+            symbol.set_badges(badges)
             if shown:
                 p = self.base_points[base_id]
-                grid.add(QRectF(p.x() * scale - 5, p.y() * scale - 5, 10, 10))
-                badges = symbol.badge_rect()
-                if not badges.isEmpty():
-                    grid.add(badges.translated(p.x() * scale, p.y() * scale))
+                x, y = p.x() * scale, p.y() * scale
+                grid.add(x - 5, y - 5, x + 5, y + 5)
+                marks = symbol.badge_rect()
+                if not marks.isEmpty():
+                    grid.add(*_edges(marks, x, y))
         compact = ppd < FULL_COUNTERS_FROM
         for counter in self.counters.values():
             if counter.compact != compact:
@@ -1443,21 +1531,23 @@ class SeaChart(QGraphicsView):
                 )
             if counter.isVisible():
                 p = counter.pos()
-                grid.add(counter.rect().translated(p.x() * scale, p.y() * scale))
+                grid.add(*_edges(counter.rect(), p.x() * scale, p.y() * scale))
         for area_id in self._area_order:
+            if area_id not in near_areas:
+                continue
             label = self.area_labels[area_id]
             if ppd < AREA_LABELS_FROM:
                 label.setVisible(False)
                 continue
             p = self.label_points[area_id]
-            rect = QRectF(
-                p.x() * scale - label.w / 2, p.y() * scale - label.h / 2, label.w, label.h
-            )
-            room = grid.free(rect)
+            left, top = p.x() * scale - label.w / 2, p.y() * scale - label.h / 2
+            room = grid.free(left, top, left + label.w, top + label.h)
             if room:
-                grid.add(rect)
+                grid.add(left, top, left + label.w, top + label.h)
             label.setVisible(room)
         for base_id in self._base_order:
+            if base_id not in near_bases:
+                continue
             label = self.base_labels[base_id]
             symbol = self.bases[base_id]
             need = BASE_LABELS_FROM if symbol.kind != "fleet_base" else BASE_LABELS_FROM * 0.7
@@ -1466,21 +1556,56 @@ class SeaChart(QGraphicsView):
                 continue
             p = self.base_points[base_id]
             x, y = p.x() * scale, p.y() * scale
+            w, h = label.w, label.h
             placed = False
-            for off in (
-                QPointF(7, -label.h / 2),
-                QPointF(-7 - label.w, -label.h / 2),
-                QPointF(-label.w / 2, -7 - label.h),
-                QPointF(-label.w / 2, 6),
-            ):
-                rect = QRectF(x + off.x(), y + off.y(), label.w, label.h)
-                if grid.free(rect):
-                    grid.add(rect)
-                    label.place(off)
+            for dx, dy in ((7, -h / 2), (-7 - w, -h / 2), (-w / 2, -7 - h), (-w / 2, 6)):
+                left, top = x + dx, y + dy
+                if grid.free(left, top, left + w, top + h):
+                    grid.add(left, top, left + w, top + h)
+                    label.place(QPointF(dx, dy))
                     placed = True
                     break
             label.setVisible(placed)
-        self.resetCachedContent()  # the repeated marks past the edges follow the layout
+        self._layout_ghosts(grid, ppd >= AREA_LABELS_FROM, region)
+
+    def _layout_ghosts(self, grid: _Grid, shown: bool, region: QRectF) -> None:
+        """The bases and names of the areas repeated past the edges, at screen size, so the
+        far side of the seam reads like the chart itself (clicks there pick the original).
+        Farther out than area names they are specks; a repeated name never covers a real
+        one or another repeat."""
+        scale = self._layout_scale
+        drawn = _Grid(48.0)
+        for kind, key, mark, name in self._ghosts:
+            if not region.contains(name.pos()):
+                if mark is not None:
+                    mark.setVisible(False)
+                name.setVisible(False)
+                continue
+            symbol = self.bases.get(key) if kind == "base" else None
+            label = self.area_labels[key] if symbol is None else self.base_labels[key]
+            if mark is not None:
+                mark.setVisible(shown and symbol is not None and symbol.isVisible())
+            room = shown and label.isVisible() and (symbol is None or symbol.isVisible())
+            if room:
+                at = name.pos()
+                left = at.x() * scale + label.corner.x()
+                top = at.y() * scale + label.corner.y()
+                edges = (left, top, left + label.w, top + label.h)
+                room = grid.free(*edges) and drawn.free(*edges)
+                if room:
+                    drawn.add(*edges)
+                    name.setPixmap(label.drawing(self._ratio))
+                    name.setOffset(label.box().topLeft())
+            name.setVisible(room)
+
+    def _paint_ghost_symbols(self) -> None:
+        """The repeated bases in their holders' colours (the same drawings as the bases)."""
+        for _kind, key, mark, _name in self._ghosts:
+            symbol = self.bases.get(key)
+            if mark is not None and symbol is not None:
+                box, pixmap = _symbol_drawing(symbol.kind, symbol.colour, self._ratio)
+                mark.setPixmap(pixmap)
+                mark.setOffset(box.topLeft())
 
     # -- picking ------------------------------------------------------------------------------
     def _route_at(self, scene: QPointF) -> str | None:
@@ -1609,14 +1734,23 @@ class SeaChart(QGraphicsView):
         super().resizeEvent(event)
         if self.px_per_degree() < 0.7 * self._fit_ppd():
             self.fit_world()
+        self._layout_labels()
+
+    def scrollContentsBy(self, dx: int, dy: int) -> None:
+        super().scrollContentsBy(dx, dy)
+        if abs(self.transform().m11() - self._layout_scale) < 1e-9:
+            # a pan (a zoom lays out once it is done): nothing to do while the view stays
+            # in the laid-out part
+            self._layout_labels()
 
     def drawBackground(self, painter: QPainter, rect: QRectF | QRect) -> None:
         # Qt passes a QRectF; the stubs also allow a QRect
         rect = rect if isinstance(rect, QRectF) else QRectF(rect)
-        painter.fillRect(rect, FRAME)
         chart = self.sceneRect()
+        if not chart.contains(rect):
+            painter.fillRect(rect, FRAME)
         painter.fillRect(rect.intersected(chart), style.SEA)
-        if not self._land and not self._sea:
+        if self._land_span is None and not self._sea:
             return
         painter.save()
         painter.setClipRect(chart)
@@ -1637,8 +1771,7 @@ class SeaChart(QGraphicsView):
             if bounds.intersects(rect):
                 painter.strokePath(lines, border)
         # the fill needs no antialiasing: the antialiased coastline covers its edge
-        land = self._land_coarse if self.px_per_degree() < COARSE_BELOW_PPD else self._land
-        shown = [tile for tile in land if tile[0].intersects(rect)]
+        shown = [tile for tile in self._land_at_zoom() if tile[0].intersects(rect)]
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         for _bounds, fill, _coast in shown:
             painter.fillPath(fill, style.LAND)
@@ -1646,52 +1779,20 @@ class SeaChart(QGraphicsView):
         coast_pen = _cosmetic(style.COAST, 0.7)
         for _bounds, _fill, coast in shown:
             painter.strokePath(coast, coast_pen)
-        if self.px_per_degree() >= AREA_LABELS_FROM:  # farther out they are specks
-            self._draw_ghost_marks(painter, rect)
         painter.restore()
 
-    def _draw_ghost_marks(self, painter: QPainter, rect: QRectF) -> None:
-        """Bases and names of the repeated areas past the edges, at screen size, so the
-        far side of the seam reads like the chart itself (clicks there pick the original)."""
-        scale = self.transform().m11()
-        drawn = _Grid(48.0)
-        ratio = painter.device().devicePixelRatioF() if painter.device() else 1.0
-        to_device = painter.worldTransform()
-        marks: list[tuple[QPointF, _Label | None, _BaseSymbol | None]] = []
-        for kind, key, ghost in self._ghost_points:
-            if not rect.contains(ghost):
-                continue
-            if kind == "area":
-                label = self.area_labels[key]
-                if label.isVisible():
-                    marks.append((ghost, label, None))
-            else:
-                symbol = self.bases[key]
-                if symbol.isVisible():
-                    label = self.base_labels[key]
-                    marks.append((ghost, label if label.isVisible() else None, symbol))
-        painter.resetTransform()
-        for ghost, mark_label, mark_symbol in marks:
-            at = to_device.map(ghost)
-            painter.translate(at)
-            if mark_symbol is not None:
-                _draw_symbol(painter, mark_symbol.kind, mark_symbol.colour)
-            if mark_label is not None:
-                # a repeat must not cover a real name near the edge
-                box = QRectF(
-                    mark_label.offset.x(), mark_label.offset.y(), mark_label.w, mark_label.h
-                )
-                box.translate(ghost.x() * scale, ghost.y() * scale)
-                if not (self._grid.free(box) and drawn.free(box)):
-                    painter.translate(-at)
-                    continue
-                drawn.add(box)
-                painter.drawPixmap(
-                    QPointF(mark_label.offset.x() - 2, mark_label.offset.y() - 1),
-                    mark_label.pixmap(ratio),
-                )
-            painter.translate(-at)
-        painter.setWorldTransform(to_device)
+    def _land_at_zoom(self) -> list[Tile]:
+        """The land for this zoom: rings thinned to under a pixel when far out. Each set is
+        made the first time it is drawn (the far one may never be)."""
+        coarse = self.px_per_degree() < COARSE_BELOW_PPD
+        tiles = self._land_coarse if coarse else self._land
+        if not tiles and self._land_span is not None:
+            west, east = self._land_span
+            rings = self._land_source if self._land_source is not None else land_rings()
+            if coarse:
+                rings = [simplify(r, COARSE_DEG) for r in rings]
+            tiles.extend(land_tiles(rings, west, east))
+        return tiles
 
 
 T = TypeVar("T")
@@ -1712,6 +1813,15 @@ class _Cells(Generic[T]):
             for j in range(math.floor(bounds.top() / c), math.floor(bounds.bottom() / c) + 1):
                 self.cells.setdefault((i, j), []).append(thing)
 
+    def within(self, rect: QRectF) -> list[T]:
+        """Everything in the cells ``rect`` touches (a few beyond it too)."""
+        c = self.cell
+        out: list[T] = []
+        for i in range(math.floor(rect.left() / c), math.floor(rect.right() / c) + 1):
+            for j in range(math.floor(rect.top() / c), math.floor(rect.bottom() / c) + 1):
+                out.extend(self.cells.get((i, j), ()))
+        return out
+
     def near(self, point: QPointF, reach: float) -> list[T]:
         c = self.cell
         out: list[T] = []
@@ -1729,36 +1839,47 @@ class _Cells(Generic[T]):
         return out
 
 
+def _ghost_item(scene: QGraphicsScene, at: QPointF, z: float) -> QGraphicsPixmapItem:
+    """A repeat of a mark past the chart's edge: drawn only, never picked."""
+    item = QGraphicsPixmapItem()
+    item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+    item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+    item.setPos(at)
+    item.setZValue(z)
+    item.setVisible(False)
+    scene.addItem(item)
+    return item
+
+
+def _edges(rect: QRectF, dx: float = 0.0, dy: float = 0.0) -> tuple[float, float, float, float]:
+    """(left, top, right, bottom) of ``rect`` moved by (dx, dy)."""
+    left, top = rect.left() + dx, rect.top() + dy
+    return left, top, left + rect.width(), top + rect.height()
+
+
 class _Grid:
-    """Rectangles in screen space, bucketed so overlap tests stay cheap."""
+    """Rectangles in screen space, (left, top, right, bottom), bucketed so overlap tests
+    stay cheap (plain numbers: the layout makes hundreds of tests a zoom step)."""
 
     def __init__(self, cell: float) -> None:
         self.cell = cell
         self.cells: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
 
-    def _span(self, rect: QRectF) -> tuple[float, float, float, float, range, range]:
-        left, top = rect.left(), rect.top()
-        right, bottom = left + rect.width(), top + rect.height()
+    def free(self, left: float, top: float, right: float, bottom: float) -> bool:
         c = self.cell
-        cols = range(math.floor(left / c), math.floor(right / c) + 1)
-        rows = range(math.floor(top / c), math.floor(bottom / c) + 1)
-        return left, top, right, bottom, cols, rows
-
-    def free(self, rect: QRectF) -> bool:
-        left, top, right, bottom, cols, rows = self._span(rect)
         cells = self.cells
-        for i in cols:
-            for j in rows:
+        for i in range(math.floor(left / c), math.floor(right / c) + 1):
+            for j in range(math.floor(top / c), math.floor(bottom / c) + 1):
                 for ol, ot, orr, ob in cells.get((i, j), ()):
                     if left < orr and ol < right and top < ob and ot < bottom:
                         return False
         return True
 
-    def add(self, rect: QRectF) -> None:
-        left, top, right, bottom, cols, rows = self._span(rect)
+    def add(self, left: float, top: float, right: float, bottom: float) -> None:
+        c = self.cell
         box = (left, top, right, bottom)
-        for i in cols:
-            for j in rows:
+        for i in range(math.floor(left / c), math.floor(right / c) + 1):
+            for j in range(math.floor(top / c), math.floor(bottom / c) + 1):
                 self.cells.setdefault((i, j), []).append(box)
 
 

@@ -29,8 +29,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from campaign import handoff, teampack
-
 from .session import GameSession
 
 PAPERS = (("A4", "a4"), ("Letter (US)", "letter"))
@@ -85,6 +83,8 @@ class TeamPacksDialog(QDialog):
     """Which teams, which turn, which paper, where; and the address the QR codes open."""
 
     def __init__(self, session: GameSession, parent: QWidget | None = None) -> None:
+        from campaign import teampack  # the PDF library loads when asked for, not at start-up
+
         super().__init__(parent)
         self.session = session
         self.setWindowTitle("Team packs")
@@ -164,6 +164,8 @@ class HandoffDialog(QDialog):
     """Which Control tables, which turn, which paper, where."""
 
     def __init__(self, session: GameSession, parent: QWidget | None = None) -> None:
+        from campaign import handoff  # the PDF library loads when asked for, not at start-up
+
         super().__init__(parent)
         self.setWindowTitle("Hand-off sheets")
         self.setMinimumWidth(440)
@@ -234,6 +236,8 @@ def _progress(
 
 def write_team_packs(session: GameSession, choice: PackChoice, parent: QWidget) -> list[Path]:
     """Write the chosen packs, with a progress bar (a pack takes about half a second)."""
+    from campaign import teampack
+
     dialog, step = _progress(parent, "Writing the team packs…", len(choice.teams))
     try:
         return teampack.write_packs(
@@ -251,6 +255,8 @@ def write_team_packs(session: GameSession, choice: PackChoice, parent: QWidget) 
 
 
 def write_handoffs(session: GameSession, choice: HandoffChoice, parent: QWidget) -> list[Path]:
+    from campaign import handoff
+
     dialog, step = _progress(parent, "Writing the hand-off sheets…", len(choice.tables))
     campaign = session.require()
     written: list[Path] = []

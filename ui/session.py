@@ -126,9 +126,9 @@ class GameSession(QObject):
         """A new game from ``scenario`` (default: the built-in 1942), not yet saved."""
         scenario = scenario or load_scenario(paths.scenario_dir("1942"))
         working = self._new_working_copy()
-        GameFile.create(working, scenario, name=name)
+        game = GameFile.create(working, scenario, name=name)  # opened, its scenario read back
         # not "changed" until something is done in it: a fresh game is made again in a click
-        self._attach(working, None, dirty=False)
+        self._attach(working, None, dirty=False, game=game)
 
     def open(self, path: str | Path) -> None:
         """Open a saved game: its working copy is made with the backup API. A file changed
@@ -303,12 +303,20 @@ class GameSession(QObject):
     def _new_working_copy(self) -> Path:
         return recovery_dir() / f"{uuid.uuid4().hex}{SUFFIX}"
 
-    def _attach(self, working: Path, path: Path | None, dirty: bool) -> None:
+    def _attach(
+        self, working: Path, path: Path | None, dirty: bool, game: GameFile | None = None
+    ) -> None:
+        """Carry on with the game in ``working`` (``game``: already open there)."""
         lock = _lock(working)
         if lock is None:
+            if game is not None:
+                game.close()
             raise GameFileError(f"{working} is open in another Sea Control window")
         try:
-            campaign = Campaign.open(working, self.losses, altered_ok=True)
+            if game is not None:
+                campaign = Campaign(game, self.losses)
+            else:
+                campaign = Campaign.open(working, self.losses, altered_ok=True)
         except BaseException:
             lock.unlock()
             raise

@@ -12,12 +12,14 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QCoreApplication, QPoint, QRectF, QSettings, QStandardPaths, Qt
+from PySide6.QtGui import QColor, QImage
 from PySide6.QtTest import QTest
 
 from campaign import paths
 from campaign.orders import CardPlay, load_orders
+from ui import style
 from ui.details import DetailsPanel
-from ui.mapview import SeaChart, chart_lon, place_ring, unwrap
+from ui.mapview import SeaChart, chart_lon, greedy_colouring, place_ring, unwrap
 from ui.session import GameSession
 
 W, H = 1366, 768
@@ -256,7 +258,7 @@ def test_labels_never_overlap(chart: SeaChart) -> None:
         assert labels
         # labels keep their size on screen: their boxes are in pixels from their anchor
         boxes = [
-            QRectF(label.offset.x(), label.offset.y(), label.w, label.h).translated(
+            QRectF(label.corner.x(), label.corner.y(), label.w, label.h).translated(
                 chart.mapFromScene(label.pos())
             )
             for label in labels
@@ -328,3 +330,90 @@ def test_a_fleet_train_appears_moves_and_goes_on_the_chart(
     assert session.set_orders("usa", gone) == []
     session.resolve(to_step=10)
     assert "ft_pacific" not in chart.bases and "ft_pacific_supply" not in chart.routes
+
+
+def test_area_tints_are_networkxs_greedy_colouring(chart: SeaChart, session: GameSession) -> None:
+    """The chart colours areas itself (networkx loads only when asked): the same colour
+    numbers as networkx's largest-first greedy colouring, neighbours never alike."""
+    import networkx as nx
+
+    world = session.scenario.world
+    assert greedy_colouring(world) == nx.coloring.greedy_color(
+        world.graph, strategy="largest_first"
+    )
+    for a, b, _data in world.edges():
+        assert chart.area_fill(a) != chart.area_fill(b)
+
+
+def _pixel_at_base(chart: SeaChart, base: str) -> QColor:
+    """The colour the chart paints at a base's point (the middle of its symbol)."""
+    image = QImage(chart.viewport().size(), QImage.Format.Format_ARGB32)
+    chart.viewport().render(image)
+    at = chart.mapFromScene(chart.base_points[base])
+    return image.pixelColor(at)
+
+
+def test_a_base_changing_hands_is_drawn_in_its_new_holders_colour(
+    chart: SeaChart, session: GameSession
+) -> None:
+    """Symbols are drawn once per look and kept: a new holder gets a new drawing, on the
+    chart as the frame paints it, and bases that look alike share one."""
+    chart.zoom_to("Pacific")
+    base = "pearl_harbour"  # a fleet base: a disc in the holder's colour
+    nations = session.scenario.by_id("nations")
+    before = _pixel_at_base(chart, base)
+    assert before.rgb() != style.nation_colour(nations, "japan").rgb()
+    session.state.holders[base] = "japan"
+    chart.refresh_state()
+    symbol = chart.bases[base]
+    assert symbol.colour.rgb() == style.nation_colour(nations, "japan").rgb()
+    japanese = next(
+        b
+        for b, s in chart.bases.items()
+        if b != base
+        and s.kind == "fleet_base"
+        and s.colour.rgb() == symbol.colour.rgb()
+        and not s.badges
+    )
+    chart.set_selection("base", japanese)
+    chart.set_selection(None, None)
+    assert chart.bases[japanese].pixmap().cacheKey() == symbol.pixmap().cacheKey()
+    ring = _pixel_at_base(chart, base)
+    assert ring.rgb() != before.rgb()
+
+
+def test_names_and_counters_are_painted_where_they_stand(
+    chart: SeaChart, session: GameSession
+) -> None:
+    """Each shown name and counter paints its box: dark text pixels inside it."""
+    store_sample_orders(session)
+    chart.zoom_to("Pacific")
+    image = QImage(chart.viewport().size(), QImage.Format.Format_ARGB32)
+    chart.viewport().render(image)
+    shown = [lb for lb in chart.base_labels.values() if lb.isVisible()]
+    shown += [c for c in chart.counters.values() if c.isVisible()]
+    assert len(shown) > 10
+    for item in shown:
+        box = chart.mapFromScene(item.mapToScene(item.boundingRect())).boundingRect()
+        box = box.intersected(image.rect())
+        if box.width() < 4 or box.height() < 4:
+            continue
+        dark = [
+            image.pixelColor(x, y).lightness() < 110
+            for x in range(box.left(), box.right())
+            for y in range(box.top(), box.bottom())
+        ]
+        assert any(dark), item.data(1)
+
+
+def test_names_are_laid_out_where_the_view_pans_to(chart: SeaChart) -> None:
+    """Close in, names are placed for the part of the chart in view and around it; a pan
+    far away places them there (and hides the ones left behind)."""
+    chart.zoom_to("East Indies")
+    chart.zoom_by(40.0 / chart.px_per_degree())
+    chart.centerOn(chart.base_points["truk"])
+    assert chart.base_labels["truk"].isVisible() and chart.bases["truk"].isVisible()
+    far = "gibraltar" if "gibraltar" in chart.bases else next(iter(chart.bases))
+    chart.centerOn(chart.base_points[far])
+    assert chart.bases[far].isVisible() and chart.base_labels[far].isVisible()
+    assert not chart.base_labels["truk"].isVisible()
