@@ -821,28 +821,23 @@ def order_in_words(board: Board, orders: Orders, order: str) -> str:
         return order
     item = items[index]
     number = index + 1
-    if kind == "task_forces":
-        return f"Task force '{item.name or item.id}'"
+    if kind in _NAMED:  # orders a team names itself
+        return f"{_NAMED[kind]} '{item.name or item.id}'"
+    if kind in _ON_ROUTE:
+        return f"{_ON_ROUTE[kind]} {number}, on {_route(board, item.route, orders.nation)}"
     if kind == "operations":
         where = board.area_name(item.area) if item.area in board.world else item.area
         return f"Operation {number}: {_KIND_NAMES.get(item.kind, item.kind)} in {where}"
-    if kind == "escorts":
-        return f"Escort {number}, on {_route(board, item.route, orders.nation)}"
-    if kind == "raids":
-        return f"Raid {number}, on {_route(board, item.route, orders.nation)}"
-    if kind == "supplies":
-        return f"Supplies {number}, on {_route(board, item.route, orders.nation)}"
     if kind == "transfers":
         return f"Transfer of {board.unit_name(item.unit)}"
     if kind == "air_transfers":
         return f"Air Points moved: {board.air_name(item.air)}"
-    if kind == "fleet_trains":
-        return f"Fleet train '{item.name or item.id}'"
-    if kind == "new_routes":
-        return f"New route {number}"
-    if kind == "cards":
-        return f"Advantage Card {number}"
-    return order
+    return f"{_NUMBERED.get(kind, kind)} {number}"
+
+
+_NAMED = {"task_forces": "Task force", "fleet_trains": "Fleet train"}
+_ON_ROUTE = {"escorts": "Escort", "raids": "Raid", "supplies": "Supplies"}
+_NUMBERED = {"new_routes": "New route", "cards": "Advantage Card"}
 
 
 def _route(board: Board, route_id: str, viewer: str) -> str:

@@ -514,3 +514,30 @@ def test_a_damaged_carriers_air_point_goes_ashore_and_comes_back_aboard(mini_dir
     repairs(t)
     assert cv.carries_air and "blue_cv1_air" not in state.air
     assert [e.kind for e in t.events][-1] == "air_embarked"
+
+
+def test_problems_name_the_order_in_words(game: Path) -> None:
+    from campaign.rules import order_in_words
+
+    orders = parse_orders(
+        {
+            "nation": "blue",
+            "turn": 1,
+            "task_forces": [{"id": "home", "name": "Home Fleet", "base": "blue_port"}],
+            "operations": [
+                {"id": "x", "kind": "sea_control", "area": "east_sea", "task_forces": ["home"]}
+            ],
+            "escorts": [{"route": "blue_north", "units": []}],
+        },
+        "blue",
+    )
+    with Campaign.open(game) as c:
+        board = c.board()
+        words = [
+            order_in_words(board, orders, where)
+            for where in ("task_forces[0]", "operations[0] 'x'", "escorts[0]", "cards[3]")
+        ]
+    assert words[0] == "Task force 'Home Fleet'"
+    assert words[1] == "Operation 1: sea control in East Sea"
+    assert words[2].startswith("Escort 1, on route ")
+    assert words[3] == "cards[3]"  # no such order: the path as given

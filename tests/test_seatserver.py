@@ -343,7 +343,7 @@ def test_forms_without_the_sessions_token_or_from_another_site_are_refused(
 
 
 def test_request_bodies_are_bounded(game: Path, desk: SeatDesk) -> None:
-    limits = SeatLimits(orders_json=2000, orders_form=3000, small_body=100)
+    limits = SeatLimits(orders_json=2000, orders_form=3000, small_body=100, builder_form=500)
     app = SeatApp(desk, limits)
     client, csrf = joined(app, _codes(game)["japan"])
     big = json.dumps({"nation": "japan", "notes": "x" * 2500})
@@ -352,6 +352,8 @@ def test_request_bodies_are_bounded(game: Path, desk: SeatDesk) -> None:
     form = client.post("/team/orders", data={"csrf": csrf, "orders": "y" * 4000})
     assert form.status_code == 413
     assert client_for(app).post("/join", data={"code": "z" * 500}).status_code == 413
+    built = {"csrf": csrf, "action": "tf_add", "name": "n" * 600}
+    assert client.post("/team/orders/build", data=built).status_code == 413
 
 
 def test_each_client_is_held_to_its_rate(game: Path, desk: SeatDesk) -> None:
