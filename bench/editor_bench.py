@@ -12,32 +12,13 @@ check 220 ms, an edit and its check 32 ms, a rename with its 13 references 0.2 m
 from __future__ import annotations
 
 import argparse
-import statistics
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
+
+from timing import measure, report  # bench/timing.py (bench/ is the script's folder)
 
 from campaign import paths
 from campaign.scenario_edit import Draft
-
-
-def measure(func: Callable[[], object], runs: int) -> list[float]:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        func()
-        times.append((time.perf_counter() - start) * 1000)
-    return times
-
-
-def report(label: str, times: list[float], target: float) -> None:
-    median = statistics.median(times)
-    verdict = "ok" if median < target else "OVER TARGET"
-    print(
-        f"{label:<34} median {median:7.2f} ms   min {min(times):7.2f}   max {max(times):7.2f}"
-        f"   target < {target:.0f} ms  {verdict}"
-    )
 
 
 def main() -> None:

@@ -21,31 +21,13 @@ it wrote and one link of the chain included.
 from __future__ import annotations
 
 import argparse
-import statistics
 import tempfile
-import time
 from pathlib import Path
+
+from timing import measure, report  # bench/timing.py (bench/ is the script's folder)
 
 from campaign.gamefile import GameFile
 from campaign.scenario import load_scenario
-
-
-def measure(func, runs: int) -> list[float]:  # type: ignore[no-untyped-def]
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        func()
-        times.append((time.perf_counter() - start) * 1000)
-    return times
-
-
-def report(label: str, times: list[float], target: float) -> None:
-    median = statistics.median(times)
-    verdict = "ok" if median < target else "OVER TARGET"
-    print(
-        f"{label:<28} median {median:7.2f} ms   min {min(times):7.2f}   max {max(times):7.2f}"
-        f"   target < {target:.0f} ms  {verdict}"
-    )
 
 
 def main() -> None:

@@ -701,11 +701,15 @@ def build_parser() -> argparse.ArgumentParser:
         p.set_defaults(func=func)
         return p
 
+    def new_file(p: argparse.ArgumentParser) -> None:
+        """The new game file's options (``new`` and ``import``)."""
+        p.add_argument("-o", "--output", required=True, help="the game file to write")
+        p.add_argument("--name", help="the game's name (default: the scenario's)")
+        p.add_argument("--force", action="store_true", help="replace an existing file")
+
     p = add("new", cmd_new, "start a new game from a scenario (default: the built-in 1942)")
     p.add_argument("scenario", nargs="?", help="scenario folder or built-in name (1942)")
-    p.add_argument("-o", "--output", required=True, help="the game file to write")
-    p.add_argument("--name", help="the game's name (default: the scenario's)")
-    p.add_argument("--force", action="store_true", help="replace an existing file")
+    new_file(p)
 
     p = add("validate", cmd_validate, "check a scenario folder or a game file (and its seal)")
     p.add_argument("path")
@@ -738,9 +742,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = add("import", cmd_import, "make a new game from a scenario folder")
     p.add_argument("folder")
-    p.add_argument("-o", "--output", required=True, help="the game file to write")
-    p.add_argument("--name", help="the game's name")
-    p.add_argument("--force", action="store_true", help="replace an existing file")
+    new_file(p)
 
     p = add("orders", cmd_orders, "check a nation's orders (JSON) and store them in the game")
     p.add_argument("game")

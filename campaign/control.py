@@ -28,6 +28,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -60,15 +61,16 @@ class Applied:
     nations: tuple[str, ...]
 
 
-class Edit:
+class Edit(ABC):
     """One correction Game Control can make. Subclasses are frozen dataclasses whose
     :meth:`apply` checks the edit on ``board`` and changes ``board.state`` in place."""
 
     action: ClassVar[str]
     label: ClassVar[str]
 
-    def apply(self, board: Board) -> Applied:  # pragma: no cover - every subclass has one
-        raise NotImplementedError
+    @abstractmethod
+    def apply(self, board: Board) -> Applied:
+        """Check the edit on ``board`` and make it (raises EditError if refused)."""
 
     def to_data(self) -> dict[str, Any]:
         return {"action": self.action, **dataclasses.asdict(self)}  # type: ignore[call-overload]

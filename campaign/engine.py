@@ -55,6 +55,7 @@ class Campaign:
     def __init__(self, game: GameFile, losses: LossPolicy | None = None) -> None:
         self.game = game
         self.losses: LossPolicy = losses or SpreadLosses()
+        self._log: tuple[tuple[int, int], list[Event]] | None = None
 
     @classmethod
     def open(
@@ -94,8 +95,16 @@ class Campaign:
         """The event log as the game now stands (:func:`~campaign.events.in_force`: not
         what a reopened turn set aside), as ``nation`` may see it (``None``: Game Control
         sees all)."""
-        everything = in_force(self.game.log())
+        everything = self._in_force()
         return visible([e for e in everything if turn is None or e.turn == turn], nation)
+
+    def _in_force(self) -> list[Event]:
+        """The events in force, parsed once per change of the log (reports, views, the
+        map's marks and team packs ask for them turn by turn, many times over)."""
+        mark = self.game.log_mark()
+        if self._log is None or self._log[0] != mark:
+            self._log = (mark, in_force(self.game.log()))
+        return self._log[1]
 
     def set_aside(self) -> list[Event]:
         """Events a reopened turn set aside (kept in the log for the audit)."""
@@ -327,7 +336,7 @@ class Campaign:
         made from (docs/team-views.md). Its own orders for this turn, if stored, give its
         task forces and flags before they are resolved."""
         orders = self.orders().get(nation)
-        everything = in_force(self.game.log())
+        everything = self._in_force()
         return team_view(self.scenario, self.state, everything, nation, orders)
 
     def report(self, nation: str | None = None, turn: int | None = None) -> str:

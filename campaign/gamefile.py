@@ -422,6 +422,14 @@ class GameFile:
             args.append(turn)
         return list(self.db.query(sql + " ORDER BY seq", args))
 
+    def log_mark(self) -> tuple[int, int]:
+        """(rows, last seq) of the event log: changes whenever an event is written, so a
+        reader can keep the parsed log until it does."""
+        rows, last = self.db.execute(
+            "SELECT count(*), coalesce(max(seq), 0) FROM events"
+        ).fetchone()
+        return int(rows), int(last)
+
     def log(self) -> list[Event]:
         """The whole event log, oldest first, as events (a row that cannot be read is
         said in words)."""

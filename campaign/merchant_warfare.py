@@ -22,7 +22,7 @@ from .board import Board, RouteForce
 from .cards import card_bonus
 from .context import Turn, count, unit_casualty
 from .events import UMPIRE, Cover
-from .forces import attack_cv, carries_air, defence_cv, land_air_cv, surface_rank
+from .forces import air_points, attack_cv, carries_air, defence_cv, land_air_cv, surface_rank
 from .losses import Casualty, LossRequest
 from .options import RULE_OPTIONS, option
 from .record import RouteResult
@@ -306,7 +306,7 @@ def combat_values(
     e_cv = sum(defence_cv(u) for u in escort_units) + sum(
         land_air_cv(state.air[a].kind, p, "defence") for a, p in escort_air
     )
-    raid_air_points = sum(p for _, p in raid_air) + sum(1 for u in raid_units if carries_air(u))
+    raid_air_points = sum(p for _, p in raid_air) + air_points(raid_units)
     escort_air_points = sum(p for _, p in escort_air) + sum(
         1 for u in escort_units if carries_air(u)
     )

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QToolButton, QVBoxLay
 
 from . import style
 from .mapmarks import MARKED
-from .mapview import _draw_symbol
+from .mapview import draw_symbol
 from .session import GameSession
 
 SWATCH = 18  # px
@@ -151,7 +151,7 @@ def _symbol(kind: str, colour: QColor) -> QPixmap:
     pixmap, painter = _canvas()
     painter.translate(SWATCH / 2, SWATCH / 2)
     painter.scale(1.4, 1.4)
-    _draw_symbol(painter, kind, colour)
+    draw_symbol(painter, kind, colour)
     painter.end()
     return pixmap
 

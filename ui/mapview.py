@@ -459,7 +459,7 @@ class _Label(_Mark):
             self.setOffset(self.box().topLeft())
 
 
-def _draw_symbol(painter: QPainter, kind: str, colour: QColor) -> None:
+def draw_symbol(painter: QPainter, kind: str, colour: QColor) -> None:
     """A base's mark at (0, 0): a ringed disc (fleet base), a dot (port), a diamond."""
     painter.setPen(QPen(QColor("#1d2b36"), 1.0))
     painter.setBrush(colour)
@@ -522,7 +522,7 @@ def _symbol_drawing(
                 painter.setPen(QPen(style.SELECTION, 3.0))
                 painter.setBrush(Qt.BrushStyle.NoBrush)
                 painter.drawEllipse(QPointF(0, 0), 8.5, 8.5)
-            _draw_symbol(painter, kind, colour)
+            draw_symbol(painter, kind, colour)
             shown = _badges(air, garrison)
             x = -7.0 * len(shown)
             painter.setFont(style.ui_font(6.5, bold=True))

@@ -18,7 +18,14 @@ from functools import lru_cache
 
 from ..autoplay import standing_orders
 from ..board import Board
-from ..forces import attack_cv, carries_air, defence_cv, fleet_cv, land_air_cv, landing_capacity
+from ..forces import (
+    air_points,
+    attack_cv,
+    defence_cv,
+    fleet_cv,
+    land_air_cv,
+    landing_capacity,
+)
 from ..merchant_warfare import MerchantCombat, combat_values
 from ..naval_combat import CombatSide
 from ..odds import mean, merchant_odds, naval_odds
@@ -654,7 +661,7 @@ class Planner:
         a = CombatSide(
             "own",
             my_cv,
-            sum(1 for u in mine if carries_air(u)) + sum(p for _, p in my_air),
+            air_points(mine) + sum(p for _, p in my_air),
             area in near,
             lsp,
             max(len(mine), 1),
@@ -663,7 +670,7 @@ class Planner:
         b = CombatSide(
             "enemy",
             foe_cv,
-            sum(1 for u in foes if carries_air(u)) + sum(p for _, p in foe_air),
+            air_points(foes) + sum(p for _, p in foe_air),
             area in foe_bases,
             foe_lsp,
             max(len(foes), 1),
