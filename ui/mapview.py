@@ -386,7 +386,36 @@ def _drawn(box: QRectF, ratio: float, draw: Callable[[QPainter], None]) -> QPixm
     return pixmap
 
 
-class _Mark(QGraphicsPixmapItem):
+class _Shown(QGraphicsPixmapItem):
+    """A pixmap at a constant screen size that remembers, on the Python side, whether it
+    is shown and what it shows: a zoom step decides this for hundreds of them, mostly
+    changing nothing, and a call into Qt for each cost more than the decisions."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.shown = True
+        self._drawing: tuple[float, float, QPixmap] | None = None
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def setVisible(self, visible: bool) -> None:
+        if visible != self.shown:
+            self.shown = visible
+            super().setVisible(visible)
+
+    def isVisible(self) -> bool:
+        return self.shown
+
+    def show_drawing(self, box: QRectF, pixmap: QPixmap) -> None:
+        drawing = (box.left(), box.top(), pixmap)
+        old = self._drawing
+        if old is None or old[2] is not pixmap or old[:2] != drawing[:2]:
+            self._drawing = drawing
+            self.setPixmap(pixmap)
+            self.setOffset(box.topLeft())
+
+
+class _Mark(_Shown):
     """A mark at a constant screen size, drawn once into a pixmap that Qt paints itself: a
     frame calls no Python for it (a Python ``paint`` and ``boundingRect`` on every name,
     symbol and counter were hundreds of calls a frame)."""
@@ -394,15 +423,9 @@ class _Mark(QGraphicsPixmapItem):
     def __init__(self, kind: str, key: str, ratio: float) -> None:
         super().__init__()
         self.ratio = ratio
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
         self.setShapeMode(QGraphicsPixmapItem.ShapeMode.BoundingRectShape)
-        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self.setData(ROLE_KIND, kind)
         self.setData(ROLE_KEY, key)
-
-    def show_drawing(self, box: QRectF, pixmap: QPixmap) -> None:
-        self.setPixmap(pixmap)
-        self.setOffset(box.topLeft())
 
 
 class _Label(_Mark):
@@ -426,7 +449,7 @@ class _Label(_Mark):
     def setVisible(self, visible: bool) -> None:
         """Drawn the first time it is shown: most names are never shown at a zoom, and a
         new game draws only those the first frame needs."""
-        if visible and self.pixmap().isNull():
+        if visible and not self.shown and self._drawing is None:
             self.show_drawing(self.box(), self.drawing(self.ratio))
         super().setVisible(visible)
 
@@ -453,10 +476,12 @@ class _Label(_Mark):
             QColor(255, 255, 255, 210),
         )
 
-    def place(self, offset: QPointF) -> None:
-        if offset != self.corner:
-            self.corner = offset
-            self.setOffset(self.box().topLeft())
+    def place(self, dx: float, dy: float) -> None:
+        """Put the label's top-left corner (dx, dy) pixels from its anchor."""
+        corner = self.corner
+        if dx != corner.x() or dy != corner.y():
+            self.corner = QPointF(dx, dy)
+            self.show_drawing(self.box(), self.drawing(self.ratio))
 
 
 def draw_symbol(painter: QPainter, kind: str, colour: QColor) -> None:
@@ -552,6 +577,8 @@ class _BaseSymbol(_Mark):
         self.garrison = 0
         self.badges = False
         self.highlighted = False
+        #: the badges' box as (left, top, right, bottom) pixels from the base, if any show
+        self.badge_edges: tuple[float, float, float, float] | None = None
         self.setZValue(20 if kind == "fleet_base" else 18)
         self._redraw()
 
@@ -570,12 +597,10 @@ class _BaseSymbol(_Mark):
             self.highlighted = on
             self._redraw()
 
-    def badge_rect(self) -> QRectF:
-        """Where the badges are drawn (empty when none show), in pixels from the base."""
-        return _badge_rect(self.air, self.garrison) if self.badges else QRectF()
-
     def _redraw(self) -> None:
         shown = (self.air, self.garrison) if self.badges else (0, 0)
+        badges = _badge_rect(*shown)
+        self.badge_edges = None if badges.isEmpty() else _edges(badges)
         self.show_drawing(
             *_symbol_drawing(self.kind, self.colour, self.ratio, self.highlighted, *shown)
         )
@@ -797,7 +822,11 @@ class SeaChart(QGraphicsView):
         self._laid_out = QRectF()
         self._near_bases: set[str] = set()
         self._near_areas: set[str] = set()
-        self._grid = _Grid(48.0)
+        self._near_ghosts: set[int] = set()
+        self._ghost_cells: _Cells[int] = _Cells(CELL)
+        #: base and area-name anchors as plain numbers (scene units), for the layout
+        self._base_xy: dict[str, tuple[float, float]] = {}
+        self._label_xy: dict[str, tuple[float, float]] = {}
         self._area_order: list[str] = []
         self._base_order: list[str] = []
         self._frame_x = (-1e9, 1e9)
@@ -1012,15 +1041,15 @@ class SeaChart(QGraphicsView):
         ):
             d.clear()
         self._sea = []
-        #: bases and area names repeated past the chart's edges: (kind, key, the symbol's
-        #: repeat for a base, the name's repeat)
-        self._ghosts: list[tuple[str, str, QGraphicsPixmapItem | None, QGraphicsPixmapItem]] = []
+        #: bases and area names repeated past the chart's edges
+        self._ghosts: list[_Ghost] = []
+        self._ghost_cells = _Cells(CELL)
         self._borders = []
         self._range = set()
         self._adjacency = self._straits = self._route_halo = None
         self._layout_scale = -1.0
         self._laid_out = QRectF()
-        self._near_bases, self._near_areas = set(), set()
+        self._near_bases, self._near_areas, self._near_ghosts = set(), set(), set()
         self._base_cells: _Cells[str] = _Cells(CELL)
         self._label_cells: _Cells[str] = _Cells(CELL)
         self._area_order, self._base_order = [], []  # another scenario's places: laid out anew
@@ -1220,8 +1249,10 @@ class SeaChart(QGraphicsView):
         rank = {"fleet_base": 0, "fleet_train": 0, "port": 1, "island": 2}
         self._base_order = sorted(self.bases, key=lambda b: (rank.get(self.bases[b].kind, 3), b))
         self._base_cells = _Cells(CELL)
+        self._base_xy = {}
         for base_id, point in self.base_points.items():
             self._base_cells.add(base_id, QRectF(point, point))
+            self._base_xy[base_id] = (point.x(), point.y())
 
     def _route_path(self, board: Board, route_id: str) -> list[QLineF]:
         line = board.route(route_id)
@@ -1275,19 +1306,24 @@ class SeaChart(QGraphicsView):
         span = 360.0 * DEG
         left, right = west * DEG, east * DEG
         self._ghosts = []
+        self._ghost_cells = _Cells(CELL)
         for kind, points in (("area", self.label_points), ("base", self.base_points)):
             for key, point in points.items():
                 for turn in (-span, span):
                     if left < point.x() + turn < right:
                         at = QPointF(point.x() + turn, point.y())
                         mark = _ghost_item(self.scene(), at, 1.5) if kind == "base" else None
-                        self._ghosts.append((kind, key, mark, _ghost_item(self.scene(), at, 1.6)))
+                        name = _ghost_item(self.scene(), at, 1.6)
+                        self._ghost_cells.add(len(self._ghosts), QRectF(at, at))
+                        self._ghosts.append(_Ghost(kind, key, at.x(), at.y(), mark, name))
         self._paint_ghost_symbols()
         # the order names are placed in: big areas first; fleet bases, ports, islands
         self._area_order = sorted(self.areas, key=lambda a: -_area_size(self._area_polys[a]))
         self._label_cells = _Cells(CELL)
+        self._label_xy = {}
         for area_id, point in self.label_points.items():
             self._label_cells.add(area_id, QRectF(point, point))
+            self._label_xy[area_id] = (point.x(), point.y())
         self._sea_cells: _Cells[int] = _Cells(CELL)
         for index, (_area, _poly, bounds) in enumerate(sea):
             self._sea_cells.add(index, bounds)
@@ -1487,6 +1523,8 @@ class SeaChart(QGraphicsView):
         area names by size, then fleet bases, ports and islands (each tried right, left,
         above and below its symbol) — so labels never overlap. Run once per zoom step, for
         the part of the chart in view and around it (a pan beyond that lays it out again).
+        Plain numbers throughout, and Qt is told only what changes: this runs on every
+        wheel step, in Python.
         """
         scale = self.transform().m11()
         seen = self.mapToScene(self.viewport().rect()).boundingRect()
@@ -1497,72 +1535,73 @@ class SeaChart(QGraphicsView):
         region = seen.adjusted(-seen.width(), -seen.height(), seen.width(), seen.height())
         self._laid_out = region
         region = region.intersected(self.sceneRect())
+        bases, base_labels, area_labels = self.bases, self.base_labels, self.area_labels
         near_bases = set(self._base_cells.within(region))
         near_areas = set(self._label_cells.within(region))
         for base_id in self._near_bases - near_bases:
-            if base_id in self.bases:
-                self.bases[base_id].setVisible(False)
-                self.base_labels[base_id].setVisible(False)
+            if base_id in bases:
+                bases[base_id].setVisible(False)
+                base_labels[base_id].setVisible(False)
         for area_id in self._near_areas - near_areas:
-            self.area_labels[area_id].setVisible(False)
+            area_labels[area_id].setVisible(False)
         self._near_bases, self._near_areas = near_bases, near_areas
         ppd = scale * DEG
         grid = _Grid(48.0)
-        self._grid = grid
+        claim, add = grid.claim, grid.add
         minor, badges = ppd >= MINOR_BASES_FROM, ppd >= BADGES_FROM
-        for base_id, symbol in self.bases.items():
+        xy = self._base_xy
+        for base_id in self._base_order:
             if base_id not in near_bases:
                 continue
+            symbol = bases[base_id]
             shown = minor or symbol.kind == "fleet_base"
             symbol.setVisible(shown)
             symbol.set_badges(badges)
             if shown:
-                p = self.base_points[base_id]
-                x, y = p.x() * scale, p.y() * scale
-                grid.add(x - 5, y - 5, x + 5, y + 5)
-                marks = symbol.badge_rect()
-                if not marks.isEmpty():
-                    grid.add(*_edges(marks, x, y))
+                px, py = xy[base_id]
+                x, y = px * scale, py * scale
+                add(x - 5, y - 5, x + 5, y + 5)
+                marks = symbol.badge_edges
+                if marks is not None:
+                    add(x + marks[0], y + marks[1], x + marks[2], y + marks[3])
         compact = ppd < FULL_COUNTERS_FROM
         for counter in self.counters.values():
             if counter.compact != compact:
                 counter.set_look(
                     counter.name, counter.cv, counter.colour, counter.flagged, counter.slot, compact
                 )
-            if counter.isVisible():
+            if counter.shown:
                 p = counter.pos()
-                grid.add(*_edges(counter.rect(), p.x() * scale, p.y() * scale))
-        for area_id in self._area_order:
-            if area_id not in near_areas:
-                continue
-            label = self.area_labels[area_id]
-            if ppd < AREA_LABELS_FROM:
-                label.setVisible(False)
-                continue
-            p = self.label_points[area_id]
-            left, top = p.x() * scale - label.w / 2, p.y() * scale - label.h / 2
-            room = grid.free(left, top, left + label.w, top + label.h)
-            if room:
-                grid.add(left, top, left + label.w, top + label.h)
-            label.setVisible(room)
+                add(*_edges(counter.rect(), p.x() * scale, p.y() * scale))
+        if ppd < AREA_LABELS_FROM:
+            for area_id in near_areas:
+                area_labels[area_id].setVisible(False)
+        else:
+            label_xy = self._label_xy
+            for area_id in self._area_order:
+                if area_id not in near_areas:
+                    continue
+                label = area_labels[area_id]
+                px, py = label_xy[area_id]
+                left, top = px * scale - label.w / 2, py * scale - label.h / 2
+                label.setVisible(claim(left, top, left + label.w, top + label.h))
         for base_id in self._base_order:
             if base_id not in near_bases:
                 continue
-            label = self.base_labels[base_id]
-            symbol = self.bases[base_id]
+            label = base_labels[base_id]
+            symbol = bases[base_id]
             need = BASE_LABELS_FROM if symbol.kind != "fleet_base" else BASE_LABELS_FROM * 0.7
-            if ppd < need or not symbol.isVisible():
+            if ppd < need or not symbol.shown:
                 label.setVisible(False)
                 continue
-            p = self.base_points[base_id]
-            x, y = p.x() * scale, p.y() * scale
+            px, py = xy[base_id]
+            x, y = px * scale, py * scale
             w, h = label.w, label.h
             placed = False
             for dx, dy in ((7, -h / 2), (-7 - w, -h / 2), (-w / 2, -7 - h), (-w / 2, 6)):
                 left, top = x + dx, y + dy
-                if grid.free(left, top, left + w, top + h):
-                    grid.add(left, top, left + w, top + h)
-                    label.place(QPointF(dx, dy))
+                if claim(left, top, left + w, top + h):
+                    label.place(dx, dy)
                     placed = True
                     break
             label.setVisible(placed)
@@ -1575,37 +1614,40 @@ class SeaChart(QGraphicsView):
         one or another repeat."""
         scale = self._layout_scale
         drawn = _Grid(48.0)
-        for kind, key, mark, name in self._ghosts:
-            if not region.contains(name.pos()):
+        west, north, east, south = _edges(region)
+        near = set(self._ghost_cells.within(region))
+        gone, self._near_ghosts = self._near_ghosts - near, near
+        for index in sorted(gone | near):
+            ghost = self._ghosts[index]
+            mark, name = ghost.mark, ghost.name
+            symbol = self.bases.get(ghost.key) if ghost.kind == "base" else None
+            label = (self.area_labels if ghost.kind == "area" else self.base_labels).get(ghost.key)
+            if label is None or not (west <= ghost.x <= east and north <= ghost.y <= south):
+                # out of the region laid out (or a fleet train gone since)
                 if mark is not None:
                     mark.setVisible(False)
                 name.setVisible(False)
                 continue
-            symbol = self.bases.get(key) if kind == "base" else None
-            label = self.area_labels[key] if symbol is None else self.base_labels[key]
             if mark is not None:
-                mark.setVisible(shown and symbol is not None and symbol.isVisible())
-            room = shown and label.isVisible() and (symbol is None or symbol.isVisible())
+                mark.setVisible(shown and symbol is not None and symbol.shown)
+            room = shown and label.shown and (symbol is None or symbol.shown)
             if room:
-                at = name.pos()
-                left = at.x() * scale + label.corner.x()
-                top = at.y() * scale + label.corner.y()
+                corner = label.corner
+                left = ghost.x * scale + corner.x()
+                top = ghost.y * scale + corner.y()
                 edges = (left, top, left + label.w, top + label.h)
-                room = grid.free(*edges) and drawn.free(*edges)
+                room = grid.free(*edges) and drawn.claim(*edges)
                 if room:
-                    drawn.add(*edges)
-                    name.setPixmap(label.drawing(self._ratio))
-                    name.setOffset(label.box().topLeft())
+                    name.show_drawing(label.box(), label.drawing(self._ratio))
             name.setVisible(room)
 
     def _paint_ghost_symbols(self) -> None:
         """The repeated bases in their holders' colours (the same drawings as the bases)."""
-        for _kind, key, mark, _name in self._ghosts:
-            symbol = self.bases.get(key)
+        for ghost in self._ghosts:
+            symbol = self.bases.get(ghost.key)
+            mark = ghost.mark
             if mark is not None and symbol is not None:
-                box, pixmap = _symbol_drawing(symbol.kind, symbol.colour, self._ratio)
-                mark.setPixmap(pixmap)
-                mark.setOffset(box.topLeft())
+                mark.show_drawing(*_symbol_drawing(symbol.kind, symbol.colour, self._ratio))
 
     # -- picking ------------------------------------------------------------------------------
     def _route_at(self, scene: QPointF) -> str | None:
@@ -1816,9 +1858,16 @@ class _Cells(Generic[T]):
     def within(self, rect: QRectF) -> list[T]:
         """Everything in the cells ``rect`` touches (a few beyond it too)."""
         c = self.cell
+        i0, i1 = math.floor(rect.left() / c), math.floor(rect.right() / c)
+        j0, j1 = math.floor(rect.top() / c), math.floor(rect.bottom() / c)
         out: list[T] = []
-        for i in range(math.floor(rect.left() / c), math.floor(rect.right() / c) + 1):
-            for j in range(math.floor(rect.top() / c), math.floor(rect.bottom() / c) + 1):
+        if (i1 - i0 + 1) * (j1 - j0 + 1) > len(self.cells):  # a far zoom: walk the filled cells
+            for (i, j), things in self.cells.items():
+                if i0 <= i <= i1 and j0 <= j <= j1:
+                    out.extend(things)
+            return out
+        for i in range(i0, i1 + 1):
+            for j in range(j0, j1 + 1):
                 out.extend(self.cells.get((i, j), ()))
         return out
 
@@ -1839,11 +1888,21 @@ class _Cells(Generic[T]):
         return out
 
 
-def _ghost_item(scene: QGraphicsScene, at: QPointF, z: float) -> QGraphicsPixmapItem:
+@dataclass
+class _Ghost:
+    """A base or area name repeated past the chart's edge, at scene point (x, y)."""
+
+    kind: str  # "base" or "area"
+    key: str
+    x: float
+    y: float
+    mark: _Shown | None  # the base's symbol repeated (None for an area)
+    name: _Shown
+
+
+def _ghost_item(scene: QGraphicsScene, at: QPointF, z: float) -> _Shown:
     """A repeat of a mark past the chart's edge: drawn only, never picked."""
-    item = QGraphicsPixmapItem()
-    item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
-    item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+    item = _Shown()
     item.setPos(at)
     item.setZValue(z)
     item.setVisible(False)
@@ -1865,22 +1924,42 @@ class _Grid:
         self.cell = cell
         self.cells: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
 
-    def free(self, left: float, top: float, right: float, bottom: float) -> bool:
+    def _keys(self, left: float, top: float, right: float, bottom: float) -> list[tuple[int, int]]:
         c = self.cell
+        rows = range(math.floor(top / c), math.floor(bottom / c) + 1)
+        return [
+            (i, j) for i in range(math.floor(left / c), math.floor(right / c) + 1) for j in rows
+        ]
+
+    def _taken(self, keys: list[tuple[int, int]], box: tuple[float, float, float, float]) -> bool:
+        left, top, right, bottom = box
         cells = self.cells
-        for i in range(math.floor(left / c), math.floor(right / c) + 1):
-            for j in range(math.floor(top / c), math.floor(bottom / c) + 1):
-                for ol, ot, orr, ob in cells.get((i, j), ()):
-                    if left < orr and ol < right and top < ob and ot < bottom:
-                        return False
-        return True
+        for key in keys:
+            for ol, ot, orr, ob in cells.get(key, ()):
+                if left < orr and ol < right and top < ob and ot < bottom:
+                    return True
+        return False
+
+    def free(self, left: float, top: float, right: float, bottom: float) -> bool:
+        box = (left, top, right, bottom)
+        return not self._taken(self._keys(*box), box)
 
     def add(self, left: float, top: float, right: float, bottom: float) -> None:
-        c = self.cell
         box = (left, top, right, bottom)
-        for i in range(math.floor(left / c), math.floor(right / c) + 1):
-            for j in range(math.floor(top / c), math.floor(bottom / c) + 1):
-                self.cells.setdefault((i, j), []).append(box)
+        cells = self.cells
+        for key in self._keys(*box):
+            cells.setdefault(key, []).append(box)
+
+    def claim(self, left: float, top: float, right: float, bottom: float) -> bool:
+        """Add the rectangle if it overlaps none already there; True if it was added."""
+        box = (left, top, right, bottom)
+        keys = self._keys(*box)
+        if self._taken(keys, box):
+            return False
+        cells = self.cells
+        for key in keys:
+            cells.setdefault(key, []).append(box)
+        return True
 
 
 def _polyline_path(lines: list[QLineF]) -> QPainterPath:
