@@ -15,7 +15,9 @@ Speed (see ``bench/map_bench.py``): land and the repeated areas are painted in
 :meth:`SeaChart.drawBackground` from cached paths, never as scene items, because a huge
 path item costs milliseconds of hit-testing on every mouse move; no item accepts hover
 events (tooltips are built when Qt asks for one); labels and symbols are small cached
-items whose visibility is decided once per zoom step, not on every frame.
+items whose visibility is decided once per zoom step, not on every frame; routes and the
+adjacency lines are drawn as separate lines (``QPainter.drawLines``), which Qt's raster
+engine draws far faster than a stroked path.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import itertools
 import json
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from html import escape
 from typing import Generic, TypeVar
@@ -46,11 +48,11 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QGraphicsItem,
-    QGraphicsPathItem,
     QGraphicsPixmapItem,
     QGraphicsPolygonItem,
     QGraphicsScene,
     QGraphicsView,
+    QStyleOptionGraphicsItem,
     QToolTip,
     QWidget,
 )
@@ -684,34 +686,81 @@ class _Counter(_Mark):
             )
 
 
-class _Decoration(QGraphicsPathItem):
-    """A drawn-only path (adjacency, routes) with a plain box for its bounds and shape.
-
-    Qt's own bounds and shape for a long stroked path are rebuilt with a path stroker on
-    every query (the cost measured on mouse moves); the chart picks routes itself, by
-    distance in pixels. The box is padded for the cosmetic pens, whose width is in pixels.
-    """
+@dataclass
+class _LineSet:
+    """Straight lines drawn with one pen (a route, a piece of the adjacency lines), with
+    their bounds padded for the pen: cosmetic pens are as wide in pixels at every zoom."""
 
     PAD = 2.0 * DEG
 
-    def __init__(self, path: QPainterPath | None = None) -> None:
-        super().__init__()
-        self._box = QRectF()
-        self.setPath(path if path is not None else QPainterPath())
+    pen: QPen
+    lines: list[QLineF]
+    box: QRectF = field(default_factory=QRectF)
+    shown: bool = True
 
-    def setPath(self, path: QPainterPath) -> None:
-        self.prepareGeometryChange()
-        super().setPath(path)
+    def __post_init__(self) -> None:
+        self.set_lines(self.lines)
+
+    def set_lines(self, lines: list[QLineF]) -> None:
+        self.lines = lines
+        ends = QPolygonF([p for line in lines for p in (line.p1(), line.p2())])
         pad = self.PAD
-        self._box = path.controlPointRect().adjusted(-pad, -pad, pad, pad)
+        self.box = ends.boundingRect().adjusted(-pad, -pad, pad, pad) if lines else QRectF()
+
+
+class _Lines(QGraphicsItem):
+    """Sets of lines painted in order, each with its pen, by ``QPainter.drawLines``.
+
+    Qt's raster engine draws separate lines through its line rasterizer, solid or dashed
+    and at any width; a path (a ``QGraphicsPathItem``) goes through the general stroker,
+    three to four times slower for the routes (measured, bench/map_bench.py). Sets outside
+    the part being painted are skipped. Drawn only: the chart picks routes itself, by
+    distance in pixels.
+    """
+
+    def __init__(self, z: float) -> None:
+        super().__init__()
+        self.sets: list[_LineSet] = []
+        self._box = QRectF()
+        self.setZValue(z)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)
+
+    def set_sets(self, sets: list[_LineSet]) -> None:
+        """Show these sets (or the same ones changed: new lines, pens or visibility)."""
+        self.sets = sets
+        box = QRectF()
+        for lines in sets:
+            box = box.united(lines.box)
+        if box != self._box:
+            self.prepareGeometryChange()
+            self._box = box
+        self.update()
 
     def boundingRect(self) -> QRectF:
         return self._box
 
-    def shape(self) -> QPainterPath:
-        box = QPainterPath()
-        box.addRect(self._box)
-        return box
+    def paint(
+        self,
+        painter: QPainter,
+        option: QStyleOptionGraphicsItem,
+        widget: QWidget | None = None,
+    ) -> None:
+        exposed = option.exposedRect
+        for lines in self.sets:
+            if lines.shown and lines.box.intersects(exposed):
+                painter.setPen(lines.pen)
+                painter.drawLines(lines.lines)
+
+
+def _tiled(lines: list[QLineF], pen: QPen) -> list[_LineSet]:
+    """The lines in sets by the piece of the chart (:data:`TILE`) they start in, so a frame
+    of a part of the chart skips the rest."""
+    pieces: dict[tuple[int, int], list[QLineF]] = {}
+    for line in lines:
+        key = (math.floor(line.x1() / TILE), math.floor(line.y1() / TILE))
+        pieces.setdefault(key, []).append(line)
+    return [_LineSet(pen, piece) for piece in pieces.values()]
 
 
 class _AreaItem(QGraphicsPolygonItem):
@@ -780,7 +829,10 @@ class SeaChart(QGraphicsView):
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
-        self.setCacheMode(QGraphicsView.CacheModeFlag.CacheBackground)
+        # no cached background: a zoom redraws it anyway, and the cache's copy of the
+        # whole window cost a zoom step more than it saved (bench/map_bench.py); a pan
+        # draws only the strip it uncovers either way
+        self.setCacheMode(QGraphicsView.CacheModeFlag.CacheNone)
         self.setOptimizationFlag(QGraphicsView.OptimizationFlag.DontAdjustForAntialiasing)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -794,7 +846,8 @@ class SeaChart(QGraphicsView):
         self.area_labels: dict[str, _Label] = {}
         self.bases: dict[str, _BaseSymbol] = {}
         self.base_labels: dict[str, _Label] = {}
-        self.routes: dict[str, _Decoration] = {}
+        #: each route's lines and pen, drawn by one item (``_route_layer``)
+        self.routes: dict[str, _LineSet] = {}
         self.counters: dict[str, _Counter] = {}
         self.label_points: dict[str, QPointF] = {}
         self.base_points: dict[str, QPointF] = {}
@@ -809,9 +862,12 @@ class SeaChart(QGraphicsView):
         self._land: list[Tile] = []
         self._land_coarse: list[Tile] = []
         self._land_span: tuple[float, float] | None = None
-        self._adjacency: _Decoration | None = None
-        self._straits: _Decoration | None = None
-        self._route_halo: _Decoration | None = None
+        self._adjacency: _Lines | None = None
+        self._route_layer: _Lines | None = None
+        #: the selected route's halo, drawn under the routes
+        halo = _cosmetic(style.SELECTION, 8.0)
+        halo.setCapStyle(Qt.PenCapStyle.SquareCap)
+        self._route_halo = _LineSet(halo, [], shown=False)
         self._show_adjacency = True
         self._team: str | None = None
         self._selection: tuple[str, str] | None = None
@@ -912,9 +968,8 @@ class SeaChart(QGraphicsView):
 
     def set_show_adjacency(self, show: bool) -> None:
         self._show_adjacency = show
-        for item in (self._adjacency, self._straits):
-            if item is not None:
-                item.setVisible(show)
+        if self._adjacency is not None:
+            self._adjacency.setVisible(show)
 
     def set_team(self, nation: str | None) -> None:
         """A team's view or Game Control's (``None``: everything). A team's chart is drawn
@@ -1046,7 +1101,8 @@ class SeaChart(QGraphicsView):
         self._ghost_cells = _Cells(CELL)
         self._borders = []
         self._range = set()
-        self._adjacency = self._straits = self._route_halo = None
+        self._adjacency = self._route_layer = None
+        self._route_halo.shown = False
         self._layout_scale = -1.0
         self._laid_out = QRectF()
         self._near_bases, self._near_areas, self._near_ghosts = set(), set(), set()
@@ -1055,7 +1111,7 @@ class SeaChart(QGraphicsView):
         self._area_order, self._base_order = [], []  # another scenario's places: laid out anew
         if not self.session.is_open:
             self._world_rect = QRectF()
-            self.resetCachedContent()
+            self.viewport().update()
             return
         scenario = self.session.scenario
         self._scenario_id = id(scenario)
@@ -1075,12 +1131,9 @@ class SeaChart(QGraphicsView):
         self._frame_x = (frame.left(), frame.right())
         self._build_adjacency(world)
         self._build_bases(board)
-        self._route_halo = _Decoration()
-        self._route_halo.setZValue(9)
-        self._route_halo.setPen(_cosmetic(style.SELECTION, 8.0))
-        self._route_halo.setVisible(False)
-        scene.addItem(self._route_halo)
-        self._build_routes(board)
+        self._route_layer = _Lines(10)
+        scene.addItem(self._route_layer)
+        self._refresh_routes(board)
         self._sync_counters(self.session.all_orders(), board.state)
         west = frame.left() / DEG - 10
         east = frame.right() / DEG + 10
@@ -1089,7 +1142,7 @@ class SeaChart(QGraphicsView):
         self._build_ghosts(west, east)
         self.marks.refresh()
         self._layout_scale = -1.0  # the labels once more, now every place is in the order
-        self.resetCachedContent()
+        self.viewport().update()
         self.fit_world()
 
     def _build_areas(self, world: World) -> None:
@@ -1153,37 +1206,25 @@ class SeaChart(QGraphicsView):
         return out
 
     def _build_adjacency(self, world: World) -> None:
-        sea, straits = QPainterPath(), QPainterPath()
+        sea: list[QLineF] = []
+        straits: list[QLineF] = []
         for a, b, data in world.edges():
             target = straits if data.get("kind") == "strait" else sea
             legs = self._leg_lines(self.label_points[a], self.label_points[b])
-            for line in self._with_copies(legs):
-                target.moveTo(line.p1())
-                target.lineTo(line.p2())
-        self._adjacency = _Decoration(sea)
+            target.extend(self._with_copies(legs))
         # opaque colours: blending translucent strokes costs more than drawing them
-        self._adjacency.setPen(_cosmetic(_blend(style.SEA, _alpha(style.ADJACENCY, 0.45)), 0.8))
-        self._straits = _Decoration(straits)
-        self._straits.setPen(_cosmetic(style.STRAIT, 1.4, dash=True))
-        for item in (self._adjacency, self._straits):
-            item.setZValue(2)
-            item.setVisible(self._show_adjacency)
-            self.scene().addItem(item)
+        sea_pen = _cosmetic(_blend(style.SEA, _alpha(style.ADJACENCY, 0.45)), 0.8)
+        self._adjacency = _Lines(2)
+        self._adjacency.set_sets(
+            _tiled(sea, sea_pen) + _tiled(straits, _cosmetic(style.STRAIT, 1.4, dash=True))
+        )
+        self._adjacency.setVisible(self._show_adjacency)
+        self.scene().addItem(self._adjacency)
 
     def _build_bases(self, board: Board) -> None:
         for base_id, row in board.bases.items():
             self._add_base(base_id, row)
         self._refresh_bases(board)
-
-    def _build_routes(self, board: Board) -> None:
-        for route_id in board.route_rows:
-            item = _Decoration()
-            item.setZValue(10)
-            item.setData(ROLE_KIND, "route")
-            item.setData(ROLE_KEY, route_id)
-            self.scene().addItem(item)
-            self.routes[route_id] = item
-        self._refresh_routes(board)
 
     def _base_point(self, row: Mapping[str, object]) -> QPointF:
         area = str(row["sea_area"])
@@ -1277,20 +1318,20 @@ class SeaChart(QGraphicsView):
         reach past the chart's edges; their borders as one path."""
         sea = []
         pieces: dict[tuple[int, int], QPainterPath] = {}
+        outlined: set[tuple[tuple[float, float], tuple[float, float]]] = set()
         fills: dict[tuple[tuple[int, int], int], QPainterPath] = {}
         for area_id, ring in self._area_polys.items():
             lons = [p[0] for p in ring]
             for turn in (0.0, -360.0, 360.0):
                 if turn and not (min(lons) + turn < east and max(lons) + turn > west):
                     continue
-                poly = _polygon([(lon + turn, lat) for lon, lat in ring])
+                moved = [(lon + turn, lat) for lon, lat in ring]
+                poly = _polygon(moved)
                 bounds = poly.boundingRect()
                 sea.append((area_id, poly, bounds))
                 centre = bounds.center()
                 tile = (math.floor(centre.x() / TILE), math.floor(centre.y() / TILE))
-                piece = pieces.setdefault(tile, QPainterPath())
-                piece.addPolygon(poly)
-                piece.closeSubpath()
+                _add_outline(pieces.setdefault(tile, QPainterPath()), moved, outlined)
                 tint = self._area_tint[area_id].rgb()
                 fill = fills.setdefault((tile, tint), QPainterPath())
                 fill.setFillRule(Qt.FillRule.WindingFill)
@@ -1383,22 +1424,17 @@ class SeaChart(QGraphicsView):
     def _refresh_routes(self, board: Board, view: TeamView | None = None) -> None:
         for route_id in list(self.routes):
             if route_id not in board.route_rows:
-                self.scene().removeItem(self.routes.pop(route_id))
+                del self.routes[route_id]
                 self._route_geo.pop(route_id, None)
                 continue
         for route_id in board.route_rows:
             item = self.routes.get(route_id)
             if item is None:
-                item = _Decoration()
-                item.setZValue(10)
-                item.setData(ROLE_KIND, "route")
-                item.setData(ROLE_KEY, route_id)
-                self.scene().addItem(item)
-                self.routes[route_id] = item
+                item = self.routes[route_id] = _LineSet(QPen(), [])
             if route_id not in self._route_geo:
                 lines = self._route_path(board, route_id)
                 self._route_geo[route_id] = _RouteGeometry(lines)
-                item.setPath(_polyline_path(lines))
+                item.set_lines(lines)
             state = board.route_status(route_id)
             self._route_states[route_id] = state
             seen = view.route(route_id) if view is not None else None
@@ -1415,8 +1451,12 @@ class SeaChart(QGraphicsView):
                 width if tonnage is not None else 1.3,
                 dash=tonnage == 0 or state.state == CUT,
             )
-            if pen != item.pen():
-                item.setPen(pen)
+            if pen.style() == Qt.PenStyle.SolidLine:
+                # drawn as separate lines: square caps fill the bends a path's joins did
+                pen.setCapStyle(Qt.PenCapStyle.SquareCap)
+            item.pen = pen
+        if self._route_layer is not None:
+            self._route_layer.set_sets([self._route_halo, *self.routes.values()])
         if self._selection and self._selection[0] == "route":
             self._highlight("route", self._selection[1], True)
 
@@ -1483,8 +1523,8 @@ class SeaChart(QGraphicsView):
     # -- look --------------------------------------------------------------------------------
     def _paint_area(self, area: str) -> None:
         """The areas are painted in the background (under the land, so coasts stay
-        crisp): a change of shading redraws the cached background."""
-        self.resetCachedContent()
+        crisp): a change of shading redraws the chart."""
+        self.viewport().update()
 
     def area_fill(self, area: str) -> QColor:
         """The colour an area is painted (its tint, or shaded when in range)."""
@@ -1501,9 +1541,10 @@ class SeaChart(QGraphicsView):
             self.bases[key].set_highlighted(on)
         elif kind == "task_force" and key in self.counters:
             self.counters[key].set_highlighted(on)
-        elif kind == "route" and key in self.routes and self._route_halo is not None:
-            self._route_halo.setPath(self.routes[key].path() if on else QPainterPath())
-            self._route_halo.setVisible(on)
+        elif kind == "route" and key in self.routes and self._route_layer is not None:
+            self._route_halo.set_lines(self.routes[key].lines if on else [])
+            self._route_halo.shown = on
+            self._route_layer.set_sets(self._route_layer.sets)
 
     def _fit_ppd(self) -> float:
         if self._world_rect.isEmpty():
@@ -1512,8 +1553,7 @@ class SeaChart(QGraphicsView):
         return min(vw / self._world_rect.width(), vh / self._world_rect.height()) * DEG
 
     def _zoom_changed(self) -> None:
-        """After any zoom: redraw the cached background and decide what is shown."""
-        self.resetCachedContent()
+        """After any zoom: decide what is shown (a new transform redraws the chart)."""
         self._layout_labels()
 
     def _layout_labels(self) -> None:
@@ -1655,8 +1695,8 @@ class SeaChart(QGraphicsView):
         limit = PICK_PX / max(scale, 1e-9)
         best, best_d = None, limit
         for route_id, geo in self._route_geo.items():
-            item = self.routes[route_id]
-            if not item.isVisible() or not item.boundingRect().contains(scene):
+            route = self.routes[route_id]
+            if not route.shown or not route.box.contains(scene):
                 continue
             for line in geo.segments:
                 d = _distance_to_segment(scene, line)
@@ -1808,7 +1848,9 @@ class SeaChart(QGraphicsView):
                     painter.setBrush(self.area_fill(area_id))
                     painter.drawPolygon(poly)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        border = _cosmetic(style.SEA_AREA_BORDER, 0.8)
+        # a shared border is stroked once (see _add_outline), a pixel wide: the look of
+        # the 0.8 px line drawn twice it used to be
+        border = _cosmetic(style.SEA_AREA_BORDER, 1.0)
         for bounds, _fill, lines in self._borders:
             if bounds.intersects(rect):
                 painter.strokePath(lines, border)
@@ -1924,55 +1966,53 @@ class _Grid:
         self.cell = cell
         self.cells: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
 
-    def _keys(self, left: float, top: float, right: float, bottom: float) -> list[tuple[int, int]]:
-        c = self.cell
-        rows = range(math.floor(top / c), math.floor(bottom / c) + 1)
-        return [
-            (i, j) for i in range(math.floor(left / c), math.floor(right / c) + 1) for j in rows
-        ]
-
-    def _taken(self, keys: list[tuple[int, int]], box: tuple[float, float, float, float]) -> bool:
-        left, top, right, bottom = box
-        cells = self.cells
-        for key in keys:
-            for ol, ot, orr, ob in cells.get(key, ()):
-                if left < orr and ol < right and top < ob and ot < bottom:
-                    return True
-        return False
-
     def free(self, left: float, top: float, right: float, bottom: float) -> bool:
-        box = (left, top, right, bottom)
-        return not self._taken(self._keys(*box), box)
+        c = self.cell
+        cells = self.cells
+        rows = range(int(top // c), int(bottom // c) + 1)
+        for i in range(int(left // c), int(right // c) + 1):
+            for j in rows:
+                for ol, ot, orr, ob in cells.get((i, j), ()):
+                    if left < orr and ol < right and top < ob and ot < bottom:
+                        return False
+        return True
 
     def add(self, left: float, top: float, right: float, bottom: float) -> None:
-        box = (left, top, right, bottom)
+        c = self.cell
         cells = self.cells
-        for key in self._keys(*box):
-            cells.setdefault(key, []).append(box)
+        box = (left, top, right, bottom)
+        rows = range(int(top // c), int(bottom // c) + 1)
+        for i in range(int(left // c), int(right // c) + 1):
+            for j in rows:
+                cells.setdefault((i, j), []).append(box)
 
     def claim(self, left: float, top: float, right: float, bottom: float) -> bool:
         """Add the rectangle if it overlaps none already there; True if it was added."""
-        box = (left, top, right, bottom)
-        keys = self._keys(*box)
-        if self._taken(keys, box):
+        if not self.free(left, top, right, bottom):
             return False
-        cells = self.cells
-        for key in keys:
-            cells.setdefault(key, []).append(box)
+        self.add(left, top, right, bottom)
         return True
 
 
-def _polyline_path(lines: list[QLineF]) -> QPainterPath:
-    """Lines as one path, joined where one ends at the next one's start (so the pen joins
-    them instead of capping each leg)."""
-    path = QPainterPath()
-    last: QPointF | None = None
-    for line in lines:
-        if last is None or line.p1() != last:
-            path.moveTo(line.p1())
-        path.lineTo(line.p2())
-        last = line.p2()
-    return path
+def _add_outline(
+    path: QPainterPath,
+    ring: Sequence[tuple[float, float]],
+    drawn: set[tuple[tuple[float, float], tuple[float, float]]],
+) -> None:
+    """The ring's edges (lon, lat) not in ``drawn`` yet added to ``path`` (and to
+    ``drawn``): a border two areas share is stroked once, not twice."""
+    points = [(round(lon * DEG, 3), round(-lat * DEG, 3)) for lon, lat in ring]
+    drawing = False
+    for a, b in itertools.pairwise([*points, points[0]]):
+        edge = (a, b) if a <= b else (b, a)
+        if edge in drawn or a == b:
+            drawing = False
+            continue
+        drawn.add(edge)
+        if not drawing:
+            path.moveTo(*a)
+            drawing = True
+        path.lineTo(*b)
 
 
 def _area_size(ring: Sequence[tuple[float, float]]) -> float:
