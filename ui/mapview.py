@@ -391,30 +391,122 @@ def _drawn(box: QRectF, ratio: float, draw: Callable[[QPainter], None]) -> QPixm
 class _Shown(QGraphicsPixmapItem):
     """A pixmap at a constant screen size that remembers, on the Python side, whether it
     is shown and what it shows: a zoom step decides this for hundreds of them, mostly
-    changing nothing, and a call into Qt for each cost more than the decisions."""
+    changing nothing, and a call into Qt for each cost more than the decisions.
+
+    Names, base symbols and their repeats are not scene items: a :class:`_MarkLayer`
+    paints those it holds (``layer``); a counter is a scene item of its own.
+    """
 
     def __init__(self) -> None:
         super().__init__()
         self.shown = True
-        self._drawing: tuple[float, float, QPixmap] | None = None
+        self.layer: _MarkLayer | None = None
+        #: the anchor in scene units, and where the mark is in its layer's drawing order
+        self.at = (0.0, 0.0)
+        self.rank = (0.0, 0)
+        self.drawn: tuple[float, float, QPixmap] | None = None
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
 
     def setVisible(self, visible: bool) -> None:
         if visible != self.shown:
             self.shown = visible
-            super().setVisible(visible)
+            if self.layer is None:
+                super().setVisible(visible)
+            else:
+                self.layer.changed()
 
     def isVisible(self) -> bool:
         return self.shown
 
     def show_drawing(self, box: QRectF, pixmap: QPixmap) -> None:
         drawing = (box.left(), box.top(), pixmap)
-        old = self._drawing
+        old = self.drawn
         if old is None or old[2] is not pixmap or old[:2] != drawing[:2]:
-            self._drawing = drawing
+            self.drawn = drawing
             self.setPixmap(pixmap)
             self.setOffset(box.topLeft())
+            if self.layer is not None and self.shown:
+                self.layer.update()
+
+
+class _MarkLayer(QGraphicsItem):
+    """Marks at a constant screen size (names, base symbols, their repeats past the
+    edges) painted by one item, in the order of their z values and then as added.
+
+    As scene items of their own they cost Qt several microseconds each a frame, hidden
+    ones included (the scene sorts every item that ignores transformations on every
+    frame): milliseconds for the 1942 chart, tens for the 10× world in the bench. Here
+    a frame is one loop over the marks shown, each a pixmap blitted at its anchor.
+    """
+
+    #: marks anchored this far (pixels) outside the part painted may still reach into it
+    REACH = 320.0
+
+    def __init__(self, z: float) -> None:
+        super().__init__()
+        self._marks: list[_Shown] = []
+        self._shown: list[_Shown] | None = None
+        self._added = 0
+        self._box = QRectF()
+        self.setZValue(z)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)
+
+    def add(self, mark: _Shown, at: QPointF, z: float) -> None:
+        mark.setPos(at)
+        mark.setZValue(z)
+        mark.at = (at.x(), at.y())
+        mark.rank = (z, self._added)
+        mark.layer = self
+        self._added += 1
+        self._marks.append(mark)
+        self.changed()
+
+    def remove(self, mark: _Shown) -> None:
+        self._marks.remove(mark)
+        mark.layer = None
+        self.changed()
+
+    def set_bounds(self, box: QRectF) -> None:
+        """Where the marks may be painted (scene units: the chart and well beyond)."""
+        if box != self._box:
+            self.prepareGeometryChange()
+            self._box = box
+
+    def changed(self) -> None:
+        """A mark was shown or hidden: paint again."""
+        self._shown = None
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        return self._box
+
+    def paint(
+        self,
+        painter: QPainter,
+        option: QStyleOptionGraphicsItem,
+        widget: QWidget | None = None,
+    ) -> None:
+        shown = self._shown
+        if shown is None:
+            shown = sorted((m for m in self._marks if m.shown), key=lambda m: m.rank)
+            self._shown = shown
+        to_device = painter.worldTransform()
+        sx, sy, dx, dy = to_device.m11(), to_device.m22(), to_device.dx(), to_device.dy()
+        exposed = to_device.mapRect(option.exposedRect)
+        reach = self.REACH
+        left, top = exposed.left() - reach, exposed.top() - reach
+        right, bottom = exposed.right() + reach, exposed.bottom() + reach
+        painter.resetTransform()
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
+        draw = painter.drawPixmap
+        for mark in shown:
+            ax, ay = mark.at
+            x, y = ax * sx + dx, ay * sy + dy
+            drawn = mark.drawn
+            if drawn is not None and left < x < right and top < y < bottom:
+                draw(QPointF(x + drawn[0], y + drawn[1]), drawn[2])
 
 
 class _Mark(_Shown):
@@ -451,7 +543,7 @@ class _Label(_Mark):
     def setVisible(self, visible: bool) -> None:
         """Drawn the first time it is shown: most names are never shown at a zoom, and a
         new game draws only those the first frame needs."""
-        if visible and not self.shown and self._drawing is None:
+        if visible and not self.shown and self.drawn is None:
             self.show_drawing(self.box(), self.drawing(self.ratio))
         super().setVisible(visible)
 
@@ -890,6 +982,7 @@ class SeaChart(QGraphicsView):
         self._world_rect = QRectF()
         #: the last turn's battles, landings and merchant combats (ui/mapmarks.py)
         self.marks = TurnMarks(self, session)
+        self._add_mark_layers()
 
         session.gameChanged.connect(self._on_game_changed)
         session.stateChanged.connect(self.refresh_state)
@@ -1080,6 +1173,7 @@ class SeaChart(QGraphicsView):
         self.set_selection(None, None)
         scene.clear()
         self.marks.forget()
+        self._add_mark_layers()
         for d in (
             self.areas,
             self.area_labels,
@@ -1129,6 +1223,8 @@ class SeaChart(QGraphicsView):
         frame.setBottom(max(frame.bottom(), 68.0 * DEG))
         self.setSceneRect(frame)
         self._frame_x = (frame.left(), frame.right())
+        for layer in (self._mark_layer, self._ghost_layer):
+            layer.set_bounds(frame.adjusted(-180 * DEG, -90 * DEG, 180 * DEG, 90 * DEG))
         self._build_adjacency(world)
         self._build_bases(board)
         self._route_layer = _Lines(10)
@@ -1144,6 +1240,14 @@ class SeaChart(QGraphicsView):
         self._layout_scale = -1.0  # the labels once more, now every place is in the order
         self.viewport().update()
         self.fit_world()
+
+    def _add_mark_layers(self) -> None:
+        """The items that paint the names and base symbols (z 12 to 20, as they stack) and
+        their repeats past the edges (under the adjacency lines)."""
+        self._mark_layer = _MarkLayer(12)
+        self._ghost_layer = _MarkLayer(1.5)
+        self.scene().addItem(self._mark_layer)
+        self.scene().addItem(self._ghost_layer)
 
     def _build_areas(self, world: World) -> None:
         colours = greedy_colouring(world)
@@ -1174,9 +1278,7 @@ class SeaChart(QGraphicsView):
             label = _Label(
                 area.name, label_font, style.SEA_AREA_LABEL, "area", area.id, self._ratio
             )
-            label.setPos(point)
-            label.setZValue(12)
-            self.scene().addItem(label)
+            self._mark_layer.add(label, point, 12)
             self.area_labels[area.id] = label
 
     def _leg_lines(self, a: QPointF, b: QPointF) -> list[QLineF]:
@@ -1245,8 +1347,7 @@ class SeaChart(QGraphicsView):
         self.base_points[base_id] = point
         kind = str(row["kind"])
         symbol = _BaseSymbol(base_id, kind, self._ratio)
-        symbol.setPos(point)
-        self.scene().addItem(symbol)
+        self._mark_layer.add(symbol, point, symbol.zValue())
         self.bases[base_id] = symbol
         label = _Label(
             str(row["name"]),
@@ -1256,10 +1357,8 @@ class SeaChart(QGraphicsView):
             base_id,
             self._ratio,
         )
-        label.setPos(point)
-        label.setZValue(14)
         label.setVisible(False)
-        self.scene().addItem(label)
+        self._mark_layer.add(label, point, 14)
         self.base_labels[base_id] = label
 
     def _sync_fleet_trains(self, board: Board) -> bool:
@@ -1268,8 +1367,8 @@ class SeaChart(QGraphicsView):
         for base_id in [b for b, s in self.bases.items() if s.kind == "fleet_train"]:
             row = board.bases.get(base_id)
             if row is None or self._base_point(row) != self.base_points[base_id]:
-                self.scene().removeItem(self.bases.pop(base_id))
-                self.scene().removeItem(self.base_labels.pop(base_id))
+                self._mark_layer.remove(self.bases.pop(base_id))
+                self._mark_layer.remove(self.base_labels.pop(base_id))
                 del self.base_points[base_id]
                 changed = True
         for base_id, row in board.bases.items():
@@ -1353,8 +1452,9 @@ class SeaChart(QGraphicsView):
                 for turn in (-span, span):
                     if left < point.x() + turn < right:
                         at = QPointF(point.x() + turn, point.y())
-                        mark = _ghost_item(self.scene(), at, 1.5) if kind == "base" else None
-                        name = _ghost_item(self.scene(), at, 1.6)
+                        layer = self._ghost_layer
+                        mark = _ghost_item(layer, at, 1.5) if kind == "base" else None
+                        name = _ghost_item(layer, at, 1.6)
                         self._ghost_cells.add(len(self._ghosts), QRectF(at, at))
                         self._ghosts.append(_Ghost(kind, key, at.x(), at.y(), mark, name))
         self._paint_ghost_symbols()
@@ -1942,13 +2042,11 @@ class _Ghost:
     name: _Shown
 
 
-def _ghost_item(scene: QGraphicsScene, at: QPointF, z: float) -> _Shown:
+def _ghost_item(layer: _MarkLayer, at: QPointF, z: float) -> _Shown:
     """A repeat of a mark past the chart's edge: drawn only, never picked."""
     item = _Shown()
-    item.setPos(at)
-    item.setZValue(z)
     item.setVisible(False)
-    scene.addItem(item)
+    layer.add(item, at, z)
     return item
 
 
