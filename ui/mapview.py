@@ -25,6 +25,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+from abc import abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -430,7 +431,40 @@ class _Shown(QGraphicsPixmapItem):
                 self.layer.update()
 
 
-class _MarkLayer(QGraphicsItem):
+class _Layer(QGraphicsItem):
+    """One item that paints many things itself (what it holds is the subclass's): drawn
+    only, never hit; ``option.exposedRect`` tells ``paint`` what part is wanted."""
+
+    def __init__(self, z: float) -> None:
+        super().__init__()
+        self._box = QRectF()
+        self.setZValue(z)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)
+
+    def set_bounds(self, box: QRectF) -> None:
+        """Where the item may paint (scene units)."""
+        if box != self._box:
+            self.prepareGeometryChange()
+            self._box = box
+
+    def boundingRect(self) -> QRectF:
+        return self._box
+
+    def paint(
+        self,
+        painter: QPainter,
+        option: QStyleOptionGraphicsItem,
+        widget: QWidget | None = None,
+    ) -> None:
+        self.draw(painter, option.exposedRect)
+
+    @abstractmethod
+    def draw(self, painter: QPainter, exposed: QRectF) -> None:
+        """Paint what lies in ``exposed`` (scene units)."""
+
+
+class _MarkLayer(_Layer):
     """Marks at a constant screen size (names, base symbols, their repeats past the
     edges) painted by one item, in the order of their z values and then as added.
 
@@ -444,14 +478,10 @@ class _MarkLayer(QGraphicsItem):
     REACH = 320.0
 
     def __init__(self, z: float) -> None:
-        super().__init__()
+        super().__init__(z)
         self._marks: list[_Shown] = []
         self._shown: list[_Shown] | None = None
         self._added = 0
-        self._box = QRectF()
-        self.setZValue(z)
-        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)
 
     def add(self, mark: _Shown, at: QPointF, z: float) -> None:
         mark.setPos(at)
@@ -468,33 +498,19 @@ class _MarkLayer(QGraphicsItem):
         mark.layer = None
         self.changed()
 
-    def set_bounds(self, box: QRectF) -> None:
-        """Where the marks may be painted (scene units: the chart and well beyond)."""
-        if box != self._box:
-            self.prepareGeometryChange()
-            self._box = box
-
     def changed(self) -> None:
         """A mark was shown or hidden: paint again."""
         self._shown = None
         self.update()
 
-    def boundingRect(self) -> QRectF:
-        return self._box
-
-    def paint(
-        self,
-        painter: QPainter,
-        option: QStyleOptionGraphicsItem,
-        widget: QWidget | None = None,
-    ) -> None:
+    def draw(self, painter: QPainter, exposed: QRectF) -> None:
         shown = self._shown
         if shown is None:
             shown = sorted((m for m in self._marks if m.shown), key=lambda m: m.rank)
             self._shown = shown
         to_device = painter.worldTransform()
         sx, sy, dx, dy = to_device.m11(), to_device.m22(), to_device.dx(), to_device.dy()
-        exposed = to_device.mapRect(option.exposedRect)
+        exposed = to_device.mapRect(exposed)
         reach = self.REACH
         left, top = exposed.left() - reach, exposed.top() - reach
         right, bottom = exposed.right() + reach, exposed.bottom() + reach
@@ -800,7 +816,7 @@ class _LineSet:
         self.box = ends.boundingRect().adjusted(-pad, -pad, pad, pad) if lines else QRectF()
 
 
-class _Lines(QGraphicsItem):
+class _Lines(_Layer):
     """Sets of lines painted in order, each with its pen, by ``QPainter.drawLines``.
 
     Qt's raster engine draws separate lines through its line rasterizer, solid or dashed
@@ -811,12 +827,8 @@ class _Lines(QGraphicsItem):
     """
 
     def __init__(self, z: float) -> None:
-        super().__init__()
+        super().__init__(z)
         self.sets: list[_LineSet] = []
-        self._box = QRectF()
-        self.setZValue(z)
-        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)
 
     def set_sets(self, sets: list[_LineSet]) -> None:
         """Show these sets (or the same ones changed: new lines, pens or visibility)."""
@@ -824,21 +836,10 @@ class _Lines(QGraphicsItem):
         box = QRectF()
         for lines in sets:
             box = box.united(lines.box)
-        if box != self._box:
-            self.prepareGeometryChange()
-            self._box = box
+        self.set_bounds(box)
         self.update()
 
-    def boundingRect(self) -> QRectF:
-        return self._box
-
-    def paint(
-        self,
-        painter: QPainter,
-        option: QStyleOptionGraphicsItem,
-        widget: QWidget | None = None,
-    ) -> None:
-        exposed = option.exposedRect
+    def draw(self, painter: QPainter, exposed: QRectF) -> None:
         for lines in self.sets:
             if lines.shown and lines.box.intersects(exposed):
                 painter.setPen(lines.pen)
