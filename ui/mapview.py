@@ -970,8 +970,8 @@ class SeaChart(QGraphicsView):
         self._layout_scale = -1.0
         self._laid_out = QRectF()
         self._near_bases: set[str] = set()
-        self._near_areas: set[str] = set()
-        self._near_ghosts: set[int] = set()
+        self._named: set[_Label] = set()
+        self._ghosts_shown: set[_Shown] = set()
         self._ghost_cells: _Cells[int] = _Cells(CELL)
         #: base and area-name anchors as plain numbers (scene units), for the layout
         self._base_xy: dict[str, tuple[float, float]] = {}
@@ -1200,7 +1200,7 @@ class SeaChart(QGraphicsView):
         self._route_halo.shown = False
         self._layout_scale = -1.0
         self._laid_out = QRectF()
-        self._near_bases, self._near_areas, self._near_ghosts = set(), set(), set()
+        self._near_bases, self._named, self._ghosts_shown = set(), set(), set()
         self._base_cells: _Cells[str] = _Cells(CELL)
         self._label_cells: _Cells[str] = _Cells(CELL)
         self._area_order, self._base_order = [], []  # another scenario's places: laid out anew
@@ -1672,8 +1672,10 @@ class SeaChart(QGraphicsView):
         if abs(scale - self._layout_scale) < 1e-9 and self._laid_out.contains(seen):
             return
         self._layout_scale = scale
-        # the view and as much again on every side: a pan within it needs no new layout
-        region = seen.adjusted(-seen.width(), -seen.height(), seen.width(), seen.height())
+        # the view and half as much again on every side: a pan within it needs no new
+        # layout (a farther one lays out again, a few milliseconds)
+        w, h = seen.width() / 2, seen.height() / 2
+        region = seen.adjusted(-w, -h, w, h)
         self._laid_out = region
         region = region.intersected(self.sceneRect())
         bases, base_labels, area_labels = self.bases, self.base_labels, self.area_labels
@@ -1682,14 +1684,15 @@ class SeaChart(QGraphicsView):
         for base_id in self._near_bases - near_bases:
             if base_id in bases:
                 bases[base_id].setVisible(False)
-                base_labels[base_id].setVisible(False)
-        for area_id in self._near_areas - near_areas:
-            area_labels[area_id].setVisible(False)
-        self._near_bases, self._near_areas = near_bases, near_areas
+        self._near_bases = near_bases
+        # names shown this time; the others shown last time are hidden at the end
+        named: set[_Label] = set()
         ppd = scale * DEG
         grid = _Grid(48.0)
         claim, add = grid.claim, grid.add
         minor, badges = ppd >= MINOR_BASES_FROM, ppd >= BADGES_FROM
+        # symbols and counters are obstacles only to names: none show this far out
+        names = ppd >= min(AREA_LABELS_FROM, BASE_LABELS_FROM * 0.7)
         xy = self._base_xy
         for base_id in self._base_order:
             if base_id not in near_bases:
@@ -1698,7 +1701,7 @@ class SeaChart(QGraphicsView):
             shown = minor or symbol.kind == "fleet_base"
             symbol.setVisible(shown)
             symbol.set_badges(badges)
-            if shown:
+            if shown and names:
                 px, py = xy[base_id]
                 x, y = px * scale, py * scale
                 add(x - 5, y - 5, x + 5, y + 5)
@@ -1711,13 +1714,10 @@ class SeaChart(QGraphicsView):
                 counter.set_look(
                     counter.name, counter.cv, counter.colour, counter.flagged, counter.slot, compact
                 )
-            if counter.shown:
+            if counter.shown and names:
                 p = counter.pos()
                 add(*_edges(counter.rect(), p.x() * scale, p.y() * scale))
-        if ppd < AREA_LABELS_FROM:
-            for area_id in near_areas:
-                area_labels[area_id].setVisible(False)
-        else:
+        if ppd >= AREA_LABELS_FROM:
             label_xy = self._label_xy
             for area_id in self._area_order:
                 if area_id not in near_areas:
@@ -1725,27 +1725,30 @@ class SeaChart(QGraphicsView):
                 label = area_labels[area_id]
                 px, py = label_xy[area_id]
                 left, top = px * scale - label.w / 2, py * scale - label.h / 2
-                label.setVisible(claim(left, top, left + label.w, top + label.h))
-        for base_id in self._base_order:
+                if claim(left, top, left + label.w, top + label.h):
+                    named.add(label)
+        for base_id in self._base_order if names else ():
             if base_id not in near_bases:
                 continue
             label = base_labels[base_id]
             symbol = bases[base_id]
             need = BASE_LABELS_FROM if symbol.kind != "fleet_base" else BASE_LABELS_FROM * 0.7
             if ppd < need or not symbol.shown:
-                label.setVisible(False)
                 continue
             px, py = xy[base_id]
             x, y = px * scale, py * scale
             w, h = label.w, label.h
-            placed = False
             for dx, dy in ((7, -h / 2), (-7 - w, -h / 2), (-w / 2, -7 - h), (-w / 2, 6)):
                 left, top = x + dx, y + dy
                 if claim(left, top, left + w, top + h):
                     label.place(dx, dy)
-                    placed = True
+                    named.add(label)
                     break
-            label.setVisible(placed)
+        for label in self._named - named:
+            label.setVisible(False)
+        for label in named:
+            label.setVisible(True)
+        self._named = named
         self._layout_ghosts(grid, ppd >= AREA_LABELS_FROM, region)
 
     def _layout_ghosts(self, grid: _Grid, shown: bool, region: QRectF) -> None:
@@ -1756,31 +1759,28 @@ class SeaChart(QGraphicsView):
         scale = self._layout_scale
         drawn = _Grid(48.0)
         west, north, east, south = _edges(region)
-        near = set(self._ghost_cells.within(region))
-        gone, self._near_ghosts = self._near_ghosts - near, near
-        for index in sorted(gone | near):
+        seen: set[_Shown] = set()  # the repeats shown this time
+        for index in sorted(self._ghost_cells.within(region)) if shown else ():
             ghost = self._ghosts[index]
-            mark, name = ghost.mark, ghost.name
             symbol = self.bases.get(ghost.key) if ghost.kind == "base" else None
             label = (self.area_labels if ghost.kind == "area" else self.base_labels).get(ghost.key)
             if label is None or not (west <= ghost.x <= east and north <= ghost.y <= south):
-                # out of the region laid out (or a fleet train gone since)
-                if mark is not None:
-                    mark.setVisible(False)
-                name.setVisible(False)
-                continue
-            if mark is not None:
-                mark.setVisible(shown and symbol is not None and symbol.shown)
-            room = shown and label.shown and (symbol is None or symbol.shown)
-            if room:
+                continue  # out of the region laid out (or a fleet train gone since)
+            if ghost.mark is not None and symbol is not None and symbol.shown:
+                seen.add(ghost.mark)
+            if label.shown and (symbol is None or symbol.shown):
                 corner = label.corner
                 left = ghost.x * scale + corner.x()
                 top = ghost.y * scale + corner.y()
                 edges = (left, top, left + label.w, top + label.h)
-                room = grid.free(*edges) and drawn.claim(*edges)
-                if room:
-                    name.show_drawing(label.box(), label.drawing(self._ratio))
-            name.setVisible(room)
+                if grid.free(*edges) and drawn.claim(*edges):
+                    ghost.name.show_drawing(label.box(), label.drawing(self._ratio))
+                    seen.add(ghost.name)
+        for item in self._ghosts_shown - seen:
+            item.setVisible(False)
+        for item in seen:
+            item.setVisible(True)
+        self._ghosts_shown = seen
 
     def _paint_ghost_symbols(self) -> None:
         """The repeated bases in their holders' colours (the same drawings as the bases)."""
