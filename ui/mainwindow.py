@@ -46,7 +46,6 @@ from .legend import MapLegend
 from .mapview import SeaChart
 from .orders import ORDERS_FILTER, OrdersEditor
 from .report import ReportPanel
-from .scenario_editor import add_to_menu
 from .session import GameSession, discard_recovery
 from .turnbar import TurnBar
 
@@ -57,6 +56,7 @@ if TYPE_CHECKING:
     from .clockwindow import ClockWindow
     from .controlroom import ControlPanel
     from .oddschart import OddsPanel
+    from .scenario_editor import EditorLauncher
     from .seats import SeatsDialog
     from .tacticalodds import ComingBattle, TacticalOddsPanel
 
@@ -123,6 +123,7 @@ class MainWindow(QMainWindow):
         right.addTab(self.details, "Details")
         self.right_tabs = right
         self._control: ControlPanel | None = None  # a tab while Control edit mode is on
+        self._scenario_editor: EditorLauncher | None = None
         self.session.gameChanged.connect(
             lambda: self.set_control_mode(self.control_action.isChecked())
         )
@@ -166,6 +167,15 @@ class MainWindow(QMainWindow):
         self.solo = solo.install(self)  # Solo menu: the computer opponent, the score
 
     # -- panels made when first shown or asked for ----------------------------------------------
+    @property
+    def scenario_editor(self) -> EditorLauncher:
+        """The way into the scenario editor (File → Scenario editor…)."""
+        if self._scenario_editor is None:
+            from .scenario_editor import EditorLauncher
+
+            self._scenario_editor = EditorLauncher(self)
+        return self._scenario_editor
+
     @property
     def control(self) -> ControlPanel:
         """Game Control's edit panel (a tab of the right column in Control edit mode)."""
@@ -287,7 +297,19 @@ class MainWindow(QMainWindow):
             self.export_handoffs,
             tip="What the land and economic games need from this turn, as CSV and PDF",
         )
-        self.scenario_editor = add_to_menu(self, file)
+        file.addSeparator()
+        self._action(
+            file,
+            "Scenario e&ditor…",
+            lambda: self.scenario_editor.open_editor(),
+            tip="Build or edit a scenario: its order of battle, its bases and routes",
+        )
+        self._action(
+            file,
+            "New scenario from this &game…",
+            lambda: self.scenario_editor.from_game(),
+            tip="The game's position at the start of this turn, as a new scenario",
+        )
         file.addSeparator()
         self._action(file, "&Quit", self.close, QKeySequence.StandardKey.Quit)
 
