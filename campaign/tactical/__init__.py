@@ -28,7 +28,6 @@ import importlib
 import json
 import math
 import re
-from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -796,43 +795,6 @@ class TacticalBattle(Protocol):
     def finished(self) -> bool: ...
 
     def result(self) -> BattleResult: ...
-
-
-class TurnBattle(ABC):
-    """What a rule set played in tactical turns shares: the turn counter (also the dice's
-    ``turn``), the log, ``narrate`` and ``finished``. A subclass calls
-    ``super().__init__(dice)``, plays one turn in :meth:`play_turn` and sets ``_finished``
-    when the battle is over."""
-
-    rule_set: str = ""
-    phases: tuple[str, ...] = ()
-
-    def __init__(self, dice: Dice) -> None:
-        self.dice = dice
-        self.turn = 0
-        self.log: list[str] = []
-        self.narrate = True  # see TacticalBattle.narrate
-        self._finished = False
-
-    @property
-    def finished(self) -> bool:
-        return self._finished
-
-    def step(self) -> list[str]:
-        """Play one tactical turn; returns what happened, in words (nothing unnarrated)."""
-        if self._finished:
-            return []
-        self.turn += 1
-        self.dice.turn = self.turn
-        lines = self.play_turn()
-        if not self.narrate:
-            return []
-        self.log.extend(lines)
-        return lines
-
-    @abstractmethod
-    def play_turn(self) -> list[str]:
-        """One turn of the rule set's sequence of play, its lines in words."""
 
 
 BattleFactory = Callable[[BattleSetup, Dice], TacticalBattle]

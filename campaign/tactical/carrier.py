@@ -38,7 +38,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from ..dice import Dice
 from . import (
@@ -47,15 +47,15 @@ from . import (
     BattleSetup,
     Ship,
     Spec,
-    TurnBattle,
     by_ship,
     one_of,
     register,
     shape,
     whole,
 )
+from .turns import TurnBattle
 
-RULE_SET = "carrier"
+RULE_SET: Final = "carrier"
 
 # ---------------------------------------------------------------------------------------
 # The seed's tables as data
@@ -63,7 +63,7 @@ RULE_SET = "carrier"
 
 #: The "Ship Data" table as printed: carrier → (AA Fire, Repair Damage, Fighters, Torpedo
 #: Bombers, Dive Bombers); the last three in groups (plane models) of five strength points.
-SHIP_DATA: dict[str, tuple[int, str, int, int, int]] = {
+SHIP_DATA: Final[dict[str, tuple[int, str, int, int, int]]] = {
     "Enterprise": (16, "5-6", 5, 3, 8),
     "Hornet": (12, "5-6", 3, 5, 8),
     "Yorktown": (12, "4-6", 3, 5, 8),
@@ -75,7 +75,7 @@ SHIP_DATA: dict[str, tuple[int, str, int, int, int]] = {
 
 #: AA guns (ships.csv counts heavy and light AA guns) per AA die for carriers not in
 #: the Ship Data table: Enterprise carried about 48 such guns in 1942 and has 16 dice.
-AA_GUNS_PER_DIE = 3
+AA_GUNS_PER_DIE: Final = 3
 
 
 def adapt(setup: BattleSetup) -> BattleSetup:
@@ -94,7 +94,7 @@ def adapt(setup: BattleSetup) -> BattleSetup:
 
 
 #: "Sequence of Play": (step, side index — 0 is side a, the Japanese half — phase)
-SEQUENCE: tuple[tuple[int, int, str], ...] = (
+SEQUENCE: Final[tuple[tuple[int, int, str], ...]] = (
     (1, 0, "Land Planes"),
     (2, 1, "Land Planes"),
     (3, 0, "Move Planes"),
@@ -112,21 +112,21 @@ SEQUENCE: tuple[tuple[int, int, str], ...] = (
 )
 
 #: CAP and escort fire: "Cross out one strength point ... for every 4, 5, or 6 rolled."
-AIR_TO_AIR_HIT = 4
+AIR_TO_AIR_HIT: Final = 4
 #: AA: "The Carrier scores one hit for every 4, 5, or 6 rolled."
-AA_HIT = 4
+AA_HIT: Final = 4
 #: Dive-Bombers: "Every 5 or 6 scores one hit against the carrier."
-DIVE_HIT = 5
+DIVE_HIT: Final = 5
 #: Torpedo-Bombers: "A roll of 6 scores 2 hits on the carrier."
-TORPEDO_SIX_HITS = 2
+TORPEDO_SIX_HITS: Final = 2
 #: both: "Re-roll any 6's and if it comes up 6 again score another hit"
-RE_ROLL_FACE = 6
+RE_ROLL_FACE: Final = 6
 #: the average hits of one strength point of either kind of bomber: 1/6 + (1/6)(1 + 1/5)
 #: for a dive bomber, (1/6)(2 + 1/5) for a torpedo bomber — both 11/30
-EXPECTED_HITS_PER_POINT = 11 / 30
+EXPECTED_HITS_PER_POINT: Final = 11 / 30
 
 #: the seed's numbers a set-up's ``conditions`` may change (the defaults are the seed's)
-DEFAULTS: dict[str, Any] = {
+DEFAULTS: Final[dict[str, Any]] = {
     "group_strength": 5,  # "five circles to represent the strength of the group"
     "land_per_turn": 20,  # "can land 20 strenght points of planes"
     "launch_per_turn": 20,  # "A carrier may launch up to 20 strength points of planes"
@@ -152,7 +152,7 @@ DEFAULTS: dict[str, Any] = {
 }
 
 #: every condition a set-up may give (docs/battle-setups.md lists them)
-CONDITIONS: dict[str, str] = {
+CONDITIONS: Final[dict[str, str]] = {
     "group_strength": "strength points of a full group (5: 'five circles')",
     "land_per_turn": "strength points a carrier lands in a turn (20)",
     "launch_per_turn": "strength points a carrier launches in a turn (20)",
@@ -177,7 +177,7 @@ CONDITIONS: dict[str, str] = {
 
 #: what each condition may be (a set-up is checked whole before a battle is made): the
 #: seed's figures with room to spare, and never a figure that would divide by nothing
-CHECKS: dict[str, Spec] = {
+CHECKS: Final[dict[str, Spec]] = {
     "group_strength": whole(1, 50),
     "land_per_turn": whole(0, 1000),
     "launch_per_turn": whole(0, 1000),
@@ -209,7 +209,7 @@ def check_together(conditions: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
 
 #: the automatic commanders' fixed policy (a set-up may override under
 #: ``conditions["commander"]``)
-COMMANDER: dict[str, int] = {
+COMMANDER: Final[dict[str, int]] = {
     # keep this many fighter groups on CAP per working carrier: two, the "powerful fighter
     # umbrella" of 003's Battle 1 (one left both sides' last carriers open to the same
     # turn's strikes in a quarter of Midways; docs/rules-notes.md)
@@ -218,32 +218,32 @@ COMMANDER: dict[str, int] = {
 }
 
 #: "Repair Damage: ... Japanese carriers may repair one point if they roll a 6"
-DEFAULT_REPAIR = "6"
+DEFAULT_REPAIR: Final = "6"
 
-CARRIER_TYPES = ("carrier", "light_carrier", "escort_carrier")
-FIGHTER = "fighter"
-DIVE = "dive_bomber"
-TORPEDO = "torpedo_bomber"
-BOMBERS = (DIVE, TORPEDO)
-PLAYING_KINDS = (FIGHTER, DIVE, TORPEDO)
+CARRIER_TYPES: Final = ("carrier", "light_carrier", "escort_carrier")
+FIGHTER: Final = "fighter"
+DIVE: Final = "dive_bomber"
+TORPEDO: Final = "torpedo_bomber"
+BOMBERS: Final = (DIVE, TORPEDO)
+PLAYING_KINDS: Final = (FIGHTER, DIVE, TORPEDO)
 
 # the boxes
-ABOARD = "aboard"
-DECK = "flight deck"
-CAP = "CAP"
-MOVING = "Moving to Attack"
-READY = "Ready to Attack"
-ATTACKING = "Attacking"
-HOME = "Heading Home"
-WAITING = "Waiting to Land"
-DESTROYED = "destroyed"
+ABOARD: Final = "aboard"
+DECK: Final = "flight deck"
+CAP: Final = "CAP"
+MOVING: Final = "Moving to Attack"
+READY: Final = "Ready to Attack"
+ATTACKING: Final = "Attacking"
+HOME: Final = "Heading Home"
+WAITING: Final = "Waiting to Land"
+DESTROYED: Final = "destroyed"
 #: "The sequence of movement: Moving to Attack Box, Ready to Attack Box, Attacking Box,
 #: Heading Home Box, Waiting to Land Box."
-NEXT_BOX: dict[str, str] = {MOVING: READY, READY: ATTACKING, ATTACKING: HOME, HOME: WAITING}
-AIRBORNE = (CAP, MOVING, READY, ATTACKING, HOME, WAITING)
-ATTACK_CIRCUIT = (MOVING, READY, ATTACKING)
+NEXT_BOX: Final[dict[str, str]] = {MOVING: READY, READY: ATTACKING, ATTACKING: HOME, HOME: WAITING}
+AIRBORNE: Final = (CAP, MOVING, READY, ATTACKING, HOME, WAITING)
+ATTACK_CIRCUIT: Final = (MOVING, READY, ATTACKING)
 
-RULE_NOTES: tuple[str, ...] = (
+RULE_NOTES: Final[tuple[str, ...]] = (
     "Sequence of Play: side a of a set-up takes the Japanese half of each step ('1. Japanese "
     "Land Planes', '3. Japanese Move Planes' ...) and side b the American half, so any two "
     "carrier forces can fight; a carrier's AA dice are Ship.aa and its sinking figure "

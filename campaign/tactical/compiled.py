@@ -37,7 +37,7 @@ import campaign
 import campaign.tactical as tactical
 
 #: the rule set modules compiled (each registers its rule set when imported)
-MODULES = ("carrier", "fastplay", "surface", "airstrike")
+MODULES = ("turns", "carrier", "fastplay", "surface", "airstrike")
 #: what the compiled modules are built from (under ``campaign/``): the rule sets and what
 #: they take their types from
 SOURCES = (

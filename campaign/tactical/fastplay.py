@@ -31,7 +31,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from ..dice import Dice
 from . import (
@@ -42,7 +42,6 @@ from . import (
     Ship,
     Side,
     Spec,
-    TurnBattle,
     by_nation,
     by_side,
     either,
@@ -53,18 +52,19 @@ from . import (
     ship_ids,
     whole,
 )
+from .turns import TurnBattle
 
-RULE_SET = "fastplay"
+RULE_SET: Final = "fastplay"
 
 # ---------------------------------------------------------------------------------------
 # The seed's tables as data
 # ---------------------------------------------------------------------------------------
 
 #: the gunnery table's range columns: "Range (in inches) up to 36" 24" 18" 12""
-GUN_COLUMNS: tuple[int, ...] = (36, 24, 18, 12)
+GUN_COLUMNS: Final[tuple[int, ...]] = (36, 24, 18, 12)
 
 #: the gunnery table as printed: weapon row → dice at each range column (None = "-")
-GUNNERY_TABLE: dict[str, tuple[int | None, ...]] = {
+GUNNERY_TABLE: Final[dict[str, tuple[int | None, ...]]] = {
     '18"': (3, 3, 4, 5),
     '15/16"': (2, 3, 5, 6),
     '14"': (1, 2, 4, 6),
@@ -77,7 +77,7 @@ GUNNERY_TABLE: dict[str, tuple[int | None, ...]] = {
 
 #: which weapon row a calibre reads: (row, smallest calibre, calibre below which it stops);
 #: each printed calibre reads its own row, calibres between rows the nearest row
-GUN_ROWS: tuple[tuple[str, float, float], ...] = (
+GUN_ROWS: Final[tuple[tuple[str, float, float], ...]] = (
     ('18"', 17.0, 99.0),
     ('15/16"', 14.5, 17.0),
     ('14"', 13.0, 14.5),
@@ -89,7 +89,7 @@ GUN_ROWS: tuple[tuple[str, float, float], ...] = (
 )
 
 #: "Vessel type / Maximum damage capacity" as printed
-CAPACITY_TABLE: tuple[tuple[str, int], ...] = (
+CAPACITY_TABLE: Final[tuple[tuple[str, int], ...]] = (
     ("Submarine", 1),
     ("Transport vessel", 4),
     ("DE/DD", 6),
@@ -101,8 +101,8 @@ CAPACITY_TABLE: tuple[tuple[str, int], ...] = (
 )
 
 #: "AA Factor by year" as printed: row → 1939-40, 1941, 1942, 1943, 1944/45 (None = "-")
-AA_YEARS: tuple[str, ...] = ("1939-40", "1941", "1942", "1943", "1944/45")
-AA_TABLE: dict[str, tuple[int | None, ...]] = {
+AA_YEARS: Final[tuple[str, ...]] = ("1939-40", "1941", "1942", "1943", "1944/45")
+AA_TABLE: Final[dict[str, tuple[int | None, ...]]] = {
     "Fleet Auxiliary": (1, 1, 1, 1, 2),
     "DD/DE": (1, 1, 1, 2, 2),
     "CL – CVL": (1, 1, 2, 2, 2),
@@ -114,7 +114,7 @@ AA_TABLE: dict[str, tuple[int | None, ...]] = {
 }
 
 #: "Aircraft Combat Factors" as printed: aircraft → dice for each counter
-AIRCRAFT_FACTORS: tuple[tuple[str, int], ...] = (
+AIRCRAFT_FACTORS: Final[tuple[tuple[str, int], ...]] = (
     ("F2A Buffalo", 2),
     ("F4F Wildcat", 3),
     ("F5F Hellcat", 4),
@@ -136,7 +136,7 @@ AIRCRAFT_FACTORS: tuple[tuple[str, int], ...] = (
 
 #: words in AirGroup.model that name a printed aircraft, checked in this order (designation
 #: first: the seed prints "F5F Hellcat = 4" and "F6F Hellcat = 5")
-MODEL_WORDS: tuple[tuple[str, int], ...] = (
+MODEL_WORDS: Final[tuple[tuple[str, int], ...]] = (
     ("F2A", 2),
     ("BUFFALO", 2),
     ("F4F", 3),
@@ -174,7 +174,7 @@ MODEL_WORDS: tuple[tuple[str, int], ...] = (
 
 #: "CL, DD, DE move 10 inches. CA, BA, BC, CV, IJN CVL move 9 inches. BB, US CVE move 7.
 #: All transport and fleet train vessels move 6 inches per game turn."
-MOVEMENT: dict[str, int] = {
+MOVEMENT: Final[dict[str, int]] = {
     "CL": 10,
     "CLAA": 10,
     "DD": 10,
@@ -192,10 +192,10 @@ MOVEMENT: dict[str, int] = {
     "YAMATO": 9,
 }
 #: "If turning up to 45°/90°/180°, reduce movement rate by 1/2/3 inch(es)"
-TURN_PENALTY: dict[int, int] = {45: 1, 90: 2, 180: 3}
+TURN_PENALTY: Final[dict[int, int]] = {45: 1, 90: 2, 180: 3}
 
 #: the seed's vessel types for each Ship.type (battleships: see :func:`vessel_type`)
-TYPE_CODES: dict[str, str] = {
+TYPE_CODES: Final[dict[str, str]] = {
     "battlecruiser": "BC",
     "carrier": "CV",
     "light_carrier": "CVL",
@@ -208,7 +208,7 @@ TYPE_CODES: dict[str, str] = {
     "landing_ship": "AUX",  # "All transport and fleet train vessels" (ships.csv's type)
     "mtb": "MTB",
 }
-CAPACITY: dict[str, int] = {
+CAPACITY: Final[dict[str, int]] = {
     "SS": 1,
     "MTB": 1,
     "AUX": 4,
@@ -225,7 +225,7 @@ CAPACITY: dict[str, int] = {
     "BA": 12,
     "YAMATO": 14,
 }
-AA_ROW: dict[str, str] = {
+AA_ROW: Final[dict[str, str]] = {
     "AUX": "Fleet Auxiliary",
     "DD": "DD/DE",
     "DE": "DD/DE",
@@ -243,7 +243,7 @@ AA_ROW: dict[str, str] = {
 }
 
 #: range bands (name, from, to inches): what is possible in each
-RANGE_BANDS: tuple[tuple[str, int, int], ...] = (
+RANGE_BANDS: Final[tuple[tuple[str, int, int], ...]] = (
     ("beyond gun range", 37, 999),
     ('long (up to 36")', 25, 36),
     ('medium (up to 24")', 19, 24),
@@ -252,33 +252,33 @@ RANGE_BANDS: tuple[tuple[str, int, int], ...] = (
     ('Long Lance (up to 8")', 7, 8),
     ('torpedo (up to 6")', 1, 6),
 )
-MAX_RANGE = 48  # inches: the forces lose contact beyond this
-MIN_RANGE = 1
-RAID_TRACK_MILES = 330  # "starting with a range of 330 miles"
-RAID_TRACK_TURNS = 12  # "This requires 12 game turns ... to assemble a raid and arrive"
+MAX_RANGE: Final = 48  # inches: the forces lose contact beyond this
+MIN_RANGE: Final = 1
+RAID_TRACK_MILES: Final = 330  # "starting with a range of 330 miles"
+RAID_TRACK_TURNS: Final = 12  # "This requires 12 game turns ... to assemble a raid and arrive"
 #: how the second locating side's delay is counted (conditions['locate_delay']): "The
 #: number of dice rolls it takes the second locating player to roll a '6' is the number of
 #: game turns delay" — every roll it made for the range (the literal count), or the rounds
 #: from the one that fixed the range to its own 6, both counted
-LOCATE_DELAYS = ("all_rolls", "from_fix")
-COUNTER_AIRCRAFT = 4  # "Each aircraft counter or model represents 4 actual aircraft"
-TORPEDO_RANGE = {"japan": 8}  # "6 inches for Allied and German, 8 inches for Japanese"
-TORPEDO_RANGE_DEFAULT = 6
-TORPEDO_DICE = 4  # "Torpedo salvos are fired using 4D6"
-MTB_DICE = 2  # "All MTB's have an attack value of 2D6 per salvo."
-AIR_ATTACK_DICE = 4  # "Each attacking bomber or torpedo group rolls 4D6 as does the target"
-KAMIKAZE_DICE = 2  # "Attackers will roll 2D6"
-KAMIKAZE_FROM = 1944  # "Attacks began at the end of the Leyte Gulf campaign in June 1944"
-GUIDED_DICE = 2  # HS293 / BAT: "a 2D6 attack factor"
-RADAR_RANGE = 30  # "surface search radar will locate all targets at around 15 miles"
-OLD_BEFORE = 1919  # "Older ships": completed before the end of WW1
-FAST_BATTLESHIP_KNOTS = 27.0  # BA: a fast battleship
-AXIS = frozenset({"japan", "germany", "italy"})
-ASW_SCREEN = 2  # DD/DE "within 6 inches of the attacking submarine"
-TORPEDO_SALVOS = {"japan": 2}  # salvos a ship carries (reloads); others 1
-DEFAULTS: dict[str, Any] = {"year": 1942, "turn_limit": 12, "strikes": 1}
+LOCATE_DELAYS: Final = ("all_rolls", "from_fix")
+COUNTER_AIRCRAFT: Final = 4  # "Each aircraft counter or model represents 4 actual aircraft"
+TORPEDO_RANGE: Final = {"japan": 8}  # "6 inches for Allied and German, 8 inches for Japanese"
+TORPEDO_RANGE_DEFAULT: Final = 6
+TORPEDO_DICE: Final = 4  # "Torpedo salvos are fired using 4D6"
+MTB_DICE: Final = 2  # "All MTB's have an attack value of 2D6 per salvo."
+AIR_ATTACK_DICE: Final = 4  # "Each attacking bomber or torpedo group rolls 4D6 as does the target"
+KAMIKAZE_DICE: Final = 2  # "Attackers will roll 2D6"
+KAMIKAZE_FROM: Final = 1944  # "Attacks began at the end of the Leyte Gulf campaign in June 1944"
+GUIDED_DICE: Final = 2  # HS293 / BAT: "a 2D6 attack factor"
+RADAR_RANGE: Final = 30  # "surface search radar will locate all targets at around 15 miles"
+OLD_BEFORE: Final = 1919  # "Older ships": completed before the end of WW1
+FAST_BATTLESHIP_KNOTS: Final = 27.0  # BA: a fast battleship
+AXIS: Final = frozenset({"japan", "germany", "italy"})
+ASW_SCREEN: Final = 2  # DD/DE "within 6 inches of the attacking submarine"
+TORPEDO_SALVOS: Final = {"japan": 2}  # salvos a ship carries (reloads); others 1
+DEFAULTS: Final[dict[str, Any]] = {"year": 1942, "turn_limit": 12, "strikes": 1}
 #: every condition a set-up may give (docs/battle-setups.md lists them)
-CONDITIONS: dict[str, str] = {
+CONDITIONS: Final[dict[str, str]] = {
     "year": "the year of the battle: AA by year, aircraft factors, kamikaze (1942)",
     "turn_limit": "game turns after which the battle ends (12; later while raids fly)",
     "start_range": "inches between the lines at the start (else start_band; else out of "
@@ -302,9 +302,9 @@ CONDITIONS: dict[str, str] = {
     "historical_strike": "true: every serviceable counter flies (no 1D6 for serviceability)",
     "asw_screen": "DD/DE screening against each submarine attack (2)",
 }
-INTENTS = ("close", "hold", "open")
+INTENTS: Final = ("close", "hold", "open")
 #: what each condition may be (a set-up is checked whole before a battle is made)
-CHECKS: dict[str, Spec] = {
+CHECKS: Final[dict[str, Spec]] = {
     "year": whole(1900, 1960),
     "turn_limit": whole(1, 200),
     "start_range": number(0, 1000),
@@ -325,9 +325,9 @@ CHECKS: dict[str, Spec] = {
     "historical_strike": FLAG,
     "asw_screen": whole(0, 20),
 }
-BOMBERS = frozenset({"dive_bomber", "torpedo_bomber", "level_bomber"})
+BOMBERS: Final = frozenset({"dive_bomber", "torpedo_bomber", "level_bomber"})
 
-RULE_NOTES: tuple[str, ...] = (
+RULE_NOTES: Final[tuple[str, ...]] = (
     "Scale and range bands: one inch is 1,000 yards (the seed's 36\" 18-inch gun range, "
     "'12,000 yards' visual range beside a 2D6-inch visibility, radar at '15 miles (30,000 "
     "yards)' = 30\"). The two battle lines are one range in inches, read as the bands of "
@@ -591,8 +591,8 @@ def battery_dice(
 #: a calibre counts as its gunnery-table row for the damage rules: "8 inch or larger" is the
 #: 8" row and up (7.5in reads 8"), "6 inch or smaller" the 6"-5.9" row and below (6.1in
 #: reads 6"), "18.1inch" the 18" row
-EIGHT_INCH_FROM = dict((r, low) for r, low, _ in GUN_ROWS)['8"']
-EIGHTEEN_INCH_FROM = dict((r, low) for r, low, _ in GUN_ROWS)['18"']
+EIGHT_INCH_FROM: Final = dict((r, low) for r, low, _ in GUN_ROWS)['8"']
+EIGHTEEN_INCH_FROM: Final = dict((r, low) for r, low, _ in GUN_ROWS)['18"']
 
 
 def hit_damages(calibre: float, target_type: str, rolls: Sequence[int]) -> int:
