@@ -35,8 +35,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping, Sequence
 from functools import cache
 from typing import Any, Final
 
@@ -397,15 +396,22 @@ RULE_NOTES: Final[tuple[str, ...]] = (
 # ---------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
 class DiceResult:
     """Dice rolled for one rule and the hits they score; ``text`` shows every die (built
-    only when read: an odds preview never reads it)."""
+    only when read: an odds preview never reads it). A plain class, not a dataclass: one is
+    made for every handful of dice, and a dataclass's generated ``__init__`` would run as
+    interpreted Python even in the compiled rule sets."""
 
-    hits: int
-    values: tuple[int, ...] = ()
-    #: die index → the re-rolls of that six, in order
-    rerolls: Mapping[int, Sequence[int]] | None = None
+    def __init__(
+        self,
+        hits: int,
+        values: tuple[int, ...] = (),
+        rerolls: Mapping[int, Sequence[int]] | None = None,
+    ) -> None:
+        self.hits: Final = hits
+        self.values: Final = values
+        #: die index → the re-rolls of that six, in order
+        self.rerolls: Final = rerolls
 
     @property
     def text(self) -> str:
@@ -497,46 +503,68 @@ def repair_needs(cell: str) -> int:
 # ---------------------------------------------------------------------------------------
 
 
-@dataclass(slots=True, eq=False)
 class Counter:
-    """One group (plane model with five strength circles) of an air group."""
+    """One group (plane model with five strength circles) of an air group. (Plain classes,
+    these two, for the reason :class:`DiceResult` gives: every battle makes its own.)"""
 
-    label: str  # "VB-6/2"
-    squadron: str  # "VB-6"
-    kind: str
-    strength: int
-    group: str  # the AirGroup id
-    home: str  # the carrier it lands on
-    side: int
-    model: str = ""
-    number: int = 0  # 2 of "VB-6/2" (0 for a one-group squadron)
-    box: str = ABOARD
-    ring: int = 0  # CAP ring, 0 = the centre circle
-    role: str = ""  # a spotted fighter: "cap" or "escort"
-    bomber: bool = True
-    order: int = 0  # when it was raised (squadron by squadron), for listing
-    tag: str = ""  # its number as text ("" for a one-group squadron)
+    def __init__(
+        self,
+        label: str,  # "VB-6/2"
+        squadron: str,  # "VB-6"
+        kind: str,
+        strength: int,
+        group: str,  # the AirGroup id
+        home: str,  # the carrier it lands on
+        side: int,
+        model: str = "",
+        number: int = 0,  # 2 of "VB-6/2" (0 for a one-group squadron)
+        box: str = ABOARD,
+        ring: int = 0,  # CAP ring, 0 = the centre circle
+        role: str = "",  # a spotted fighter: "cap" or "escort"
+        bomber: bool = True,
+        order: int = 0,  # when it was raised (squadron by squadron), for listing
+        tag: str = "",  # its number as text ("" for a one-group squadron)
+    ) -> None:
+        self.label = label
+        self.squadron = squadron
+        self.kind = kind
+        self.strength = strength
+        self.group = group
+        self.home = home
+        self.side = side
+        self.model = model
+        self.number = number
+        self.box = box
+        self.ring = ring
+        self.role = role
+        self.bomber = bomber
+        self.order = order
+        self.tag = tag
+
+    def __repr__(self) -> str:
+        return f"Counter({self.label!r}, {self.box!r}, strength {self.strength})"
 
 
-@dataclass(slots=True, eq=False)
 class Carrier:
     """A carrier's damage track and numbers from the Ship Data table."""
 
-    ship: Ship
-    side: int
-    aa: int
-    repair_on: int
-    crippled_at: int
-    sunk_at: int
-    damage: int = 0
-    sunk: bool = False
-    history: list[str] = field(default_factory=list)
-    id: str = field(init=False)
-    name: str = field(init=False)
+    def __init__(
+        self, ship: Ship, side: int, aa: int, repair_on: int, crippled_at: int, sunk_at: int
+    ) -> None:
+        self.ship = ship
+        self.side = side
+        self.aa = aa
+        self.repair_on = repair_on
+        self.crippled_at = crippled_at
+        self.sunk_at = sunk_at
+        self.damage = 0
+        self.sunk = False
+        self.history: list[str] = []
+        self.id = ship.id
+        self.name = ship.name
 
-    def __post_init__(self) -> None:
-        self.id = self.ship.id
-        self.name = self.ship.name
+    def __repr__(self) -> str:
+        return f"Carrier({self.name!r}, damage {self.damage}, {self.state})"
 
     @property
     def crippled(self) -> bool:
@@ -563,9 +591,12 @@ def spread_hits(groups: Sequence[Counter], hits: int) -> list[tuple[Counter, int
     strengths = [g.strength for g in groups]
     lost = [0] * len(strengths)
     for _ in range(min(hits, sum(strengths))):
-        i = strengths.index(max(strengths))  # the first of the strongest
-        strengths[i] -= 1
-        lost[i] += 1
+        strongest = 0  # the first of the strongest
+        for i in range(1, len(strengths)):
+            if strengths[i] > strengths[strongest]:
+                strongest = i
+        strengths[strongest] -= 1
+        lost[strongest] += 1
     out = []
     for g, n, left in zip(groups, lost, strengths, strict=True):
         if n:
@@ -744,8 +775,6 @@ class CarrierBattle(TurnBattle):
                 if not carrier.sunk:
                     self._make_counters(ship, index)
         self._place_returning_strike(cond)
-        phases = self._phases
-        self._sequence = [(n, side, phase, phases[phase]) for n, side, phase in SEQUENCE]
         #: every group from the start, destroyed ones too (``counters`` drops them each turn)
         self.all_counters: list[Counter] = [*self.counters[0], *self.counters[1]]
 
@@ -805,9 +834,9 @@ class CarrierBattle(TurnBattle):
     def play_turn(self) -> list[str]:
         """The fourteen steps of the Sequence of Play, then the end check."""
         events: list[str] = []
-        for number, side, phase, play in self._sequence:
+        for number, side, phase in SEQUENCE:
             self.dice.step = number
-            lines = play(side)
+            lines = self.play_step(phase, side)
             if lines:
                 prefix = f"Turn {self.turn}, step {number} ({self.side_names[side]} {phase}): "
                 events.extend(prefix + line for line in lines)
@@ -850,17 +879,24 @@ class CarrierBattle(TurnBattle):
 
     # -- queries ------------------------------------------------------------------------
 
-    @property
-    def _phases(self) -> dict[str, Callable[[int], list[str]]]:
-        return {
-            "Land Planes": self.land_planes,
-            "Move Planes": self.move_planes,
-            "CAP Attacks": self.cap_attacks,
-            "Carrier Attacks": self.carrier_attacks,
-            "Launch Planes": self.launch_planes,
-            "Planning Phase": self.planning_phase,
-            "Repair Damage": self.repair_damage,
-        }
+    def play_step(self, phase: str, side: int) -> list[str]:
+        """One step of the Sequence of Play for one side. (Not a table of bound methods: the
+        battle would hold itself, and every battle would wait for the garbage collector.)"""
+        if phase == "Land Planes":
+            return self.land_planes(side)
+        if phase == "Move Planes":
+            return self.move_planes(side)
+        if phase == "CAP Attacks":
+            return self.cap_attacks(side)
+        if phase == "Carrier Attacks":
+            return self.carrier_attacks(side)
+        if phase == "Launch Planes":
+            return self.launch_planes(side)
+        if phase == "Planning Phase":
+            return self.planning_phase(side)
+        if phase == "Repair Damage":
+            return self.repair_damage(side)
+        raise ValueError(f"no step {phase!r} in the Sequence of Play")
 
     def in_box(self, side: int, box: str) -> list[Counter]:
         return [c for c in self.counters[side] if c.box == box]

@@ -36,8 +36,9 @@ from pathlib import Path
 import campaign
 import campaign.tactical as tactical
 
-#: the rule set modules compiled (each registers its rule set when imported)
-MODULES = ("turns", "carrier", "fastplay", "surface", "airstrike")
+#: the modules compiled: what the rule sets share (the turn, the preview's dice), then the
+#: rule sets (each registers its rule set when imported)
+MODULES = ("turns", "preview", "carrier", "fastplay", "surface", "airstrike")
 #: what the compiled modules are built from (under ``campaign/``): the rule sets and what
 #: they take their types from
 SOURCES = (
