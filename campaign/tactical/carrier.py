@@ -424,9 +424,13 @@ class DiceResult:
         )
 
 
-def count_at_least(values: list[int], face: int, sides: int = 6) -> int:
-    """How many of ``values`` are ``face`` or more (counted face by face, at C speed)."""
-    return sum([values.count(f) for f in range(face, sides + 1)])
+def count_at_least(values: list[int], face: int) -> int:
+    """How many of ``values`` are ``face`` or more."""
+    count = 0
+    for value in values:
+        if value >= face:
+            count += 1
+    return count
 
 
 def _show(values: Sequence[int]) -> str:
@@ -584,30 +588,30 @@ class Carrier:
         return "damaged" if self.damage else "undamaged"
 
 
-def spread_hits(groups: Sequence[Counter], hits: int) -> list[tuple[Counter, int]]:
+def spread_hits(groups: list[Counter], hits: int) -> list[tuple[Counter, int]]:
     """Losses spread evenly: each hit strikes the group with the most strength left (the first
     listed on a tie). Returns (group, points lost) for each group hit; a group brought to 0
     is destroyed. Hits beyond the groups' strength are wasted."""
-    strengths = [g.strength for g in groups]
-    lost = [0] * len(strengths)
-    for _ in range(min(hits, sum(strengths))):
+    lost = [0] * len(groups)
+    for _ in range(hits):
         strongest = 0  # the first of the strongest
-        for i in range(1, len(strengths)):
-            if strengths[i] > strengths[strongest]:
+        for i in range(1, len(groups)):
+            if groups[i].strength > groups[strongest].strength:
                 strongest = i
-        strengths[strongest] -= 1
+        if not groups or groups[strongest].strength <= 0:
+            break  # every group is down: the rest are wasted
+        groups[strongest].strength -= 1
         lost[strongest] += 1
     out = []
-    for g, n, left in zip(groups, lost, strengths, strict=True):
+    for g, n in zip(groups, lost, strict=True):
         if n:
-            g.strength = left
-            if left <= 0:
+            if g.strength <= 0:
                 g.box = DESTROYED
             out.append((g, n))
     return out
 
 
-def eliminate_groups(groups: Sequence[Counter], hits: int) -> list[tuple[Counter, int]]:
+def eliminate_groups(groups: list[Counter], hits: int) -> list[tuple[Counter, int]]:
     """AA read as whole plane models (rule option ``aa_hits`` = ``"group"``): each hit
     eliminates one group, shared out evenly among the carriers the wave flew from — *"the
     hits should be distributed evenly, with the player with the most attacking groups
