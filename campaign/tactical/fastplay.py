@@ -29,7 +29,6 @@ from __future__ import annotations
 import copy
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Final
 
@@ -710,27 +709,46 @@ def is_double(dice: Sequence[int]) -> bool:
 # ---------------------------------------------------------------------------------------
 
 
-@dataclass
 class _Unit:
-    ship: Ship
-    side: int
-    vessel: str
-    capacity: int
-    batteries: list[tuple[float, int]]  # (calibre, guns): main, secondary
-    damage: int = 0  # damages now
-    retained: int = 0  # damages after the last repair
-    worst: int = 0
-    sunk: bool = False
-    withdrawn: bool = False
-    salvos: int = 0
-    fired_at_by: set[str] = field(default_factory=set)  # this turn
-    torpedoed_by: set[str] = field(default_factory=set)  # this turn
-    fired_at_last: set[str] = field(default_factory=set)  # last turn
-    torpedoed_last: set[str] = field(default_factory=set)  # last turn
-    revealed: bool = False
-    sub_rest: int = 0  # submarine: turns until it may attack again
-    notes: list[str] = field(default_factory=list)  # what befell it (the set-up's ship is
-    # only read: result() hands back a copy with these notes)
+    """A ship in the battle. (Plain classes, these three, not dataclasses: a dataclass's
+    generated ``__init__`` runs as interpreted Python even in the compiled rule sets, and
+    every preview battle makes its own.)"""
+
+    def __init__(
+        self,
+        ship: Ship,
+        side: int,
+        vessel: str,
+        capacity: int,
+        batteries: list[tuple[float, int]],  # (calibre, guns): main, secondary
+    ) -> None:
+        self.ship = ship
+        self.id = ship.id
+        self.name = ship.name  # read in every die's purpose
+        self.side = side
+        self.vessel = vessel
+        self.capacity = capacity
+        self.batteries = batteries
+        #: each battery's calibre in words ("8in"), for its dice's purpose
+        self.calibres = [f"{calibre:g}in" for calibre, _ in batteries]
+        self.damage = 0  # damages now
+        self.retained = 0  # damages after the last repair
+        self.worst = 0
+        self.sunk = False
+        self.withdrawn = False
+        self.salvos = 0
+        self.fired_at_by: set[str] = set()  # this turn
+        self.torpedoed_by: set[str] = set()  # this turn
+        self.fired_at_last: set[str] = set()  # last turn
+        self.torpedoed_last: set[str] = set()  # last turn
+        self.revealed = False
+        self.sub_rest = 0  # submarine: turns until it may attack again
+        #: what befell it (the set-up's ship is only read: result() hands back a copy with
+        #: these notes)
+        self.notes: list[str] = []
+
+    def __repr__(self) -> str:
+        return f"_Unit({self.name!r}, damage {self.damage}, sunk {self.sunk})"
 
     @property
     def in_line(self) -> bool:
@@ -742,21 +760,21 @@ class _Unit:
         return left if left > 0 else 0
 
 
-@dataclass
 class _Counter:
-    group: AirGroup
-    side: int
-    base: str
-    kind: str
-    factor: int
-    alive: bool = True
+    def __init__(self, group: AirGroup, side: int, base: str, kind: str, factor: int) -> None:
+        self.group = group
+        self.side = side
+        self.base = base
+        self.kind = kind
+        self.factor = factor
+        self.alive = True
 
 
-@dataclass
 class _Raid:
-    side: int
-    arrives: int
-    counters: list[_Counter] = field(default_factory=list)
+    def __init__(self, side: int, arrives: int) -> None:
+        self.side = side
+        self.arrives = arrives
+        self.counters: list[_Counter] = []
 
 
 class FastPlayBattle(TurnBattle):
@@ -1100,34 +1118,22 @@ class FastPlayBattle(TurnBattle):
         return enemies
 
     def choose_target(
-        self,
-        unit: _Unit,
-        index: int,
-        main: bool,
-        enemies: list[_Unit] | None = None,
-        place: Mapping[str, int] | None = None,
+        self, unit: _Unit, index: int, main: bool, enemies: list[_Unit] | None = None
     ) -> _Unit | None:
-        """What a battery fires at (see RULE_NOTES); ``enemies`` is ``_in_sight`` and
-        ``place`` each enemy's index in it, when the caller already has them."""
+        """What a battery fires at (see RULE_NOTES); ``enemies`` is ``_in_sight``, when the
+        caller already has it."""
         if enemies is None:
             enemies = self._in_sight(unit.side)
         if not enemies:
             return None
-        if place is None:
-            place = {u.ship.id: k for k, u in enumerate(enemies)}
-        torpedoed = unit.torpedoed_last | unit.torpedoed_by
-        fired = unit.fired_at_last | unit.fired_at_by
-        for ids in (torpedoed, fired):
+        for last, now in (
+            (unit.torpedoed_last, unit.torpedoed_by),
+            (unit.fired_at_last, unit.fired_at_by),
+        ):
             # the first (largest) enemy in the line among those that torpedoed / fired at it
-            if not ids:
-                continue
-            if len(ids) * 2 < len(enemies):
-                first = min([place[x] for x in ids if x in place], default=-1)
-                if first >= 0:
-                    return enemies[first]
-            else:
+            if last or now:
                 for u in enemies:
-                    if u.ship.id in ids:
+                    if u.id in last or u.id in now:
                         return u
         if main:
             return enemies[index % len(enemies)]
@@ -1141,14 +1147,13 @@ class FastPlayBattle(TurnBattle):
         radar = self.radar[i]
         end_on = self.aspect(i) == "end-on"
         enemies = self._in_sight(i)  # seen again whenever one sinks
-        place = {u.ship.id: k for k, u in enumerate(enemies)}
         for index, unit in enumerate(self._targets(1 - i)):
             for b, (calibre, guns) in enumerate(unit.batteries):
                 if unit.sunk or unit.withdrawn:
                     break
                 if not table_dice(calibre, distance):
                     continue
-                target = self.choose_target(unit, index, b == 0, enemies, place)
+                target = self.choose_target(unit, index, b == 0, enemies)
                 if target is None:
                     continue
                 n = battery_dice(
@@ -1158,7 +1163,7 @@ class FastPlayBattle(TurnBattle):
                     main=b == 0,
                     reduced_visibility=reduced or self.smoke[target.side],
                     radar=radar,
-                    single_mounts=unit.ship.id in self.single,
+                    single_mounts=unit.id in self.single,
                     target_stopped=target.rate == 0,
                     end_on=end_on,
                     damage=unit.retained,
@@ -1167,21 +1172,19 @@ class FastPlayBattle(TurnBattle):
                     continue
                 _, identify = self.located(i, target)
                 if identify:
-                    r = self.dice.roll(f"{unit.ship.name} identifies radar target")
+                    r = self.dice.roll(f"{unit.name} identifies radar target")
                     if r < 5:
-                        lines.append(f"{unit.ship.name} holds fire on a radar contact ({r})")
+                        lines.append(f"{unit.name} holds fire on a radar contact ({r})")
                         continue
                 who = "main" if b == 0 else "secondary"
-                rolls = self.dice.rolls(
-                    n, f"{unit.ship.name} {who} {calibre:g}in at {target.ship.name}"
-                )
+                rolls = self.dice.rolls(n, f"{unit.name} {who} {unit.calibres[b]} at {target.name}")
                 unit.revealed = True
-                target.fired_at_by.add(unit.ship.id)
+                target.fired_at_by.add(unit.id)
                 hits = rolls.count(6)
                 if self.narrate:
                     lines.append(
-                        f"{unit.ship.name} {who} battery ({guns} x {calibre:g}in, {n}D6) at "
-                        f'{target.ship.name} ({self.range}"): {_show(rolls)} - '
+                        f"{unit.name} {who} battery ({guns} x {calibre:g}in, {n}D6) at "
+                        f'{target.name} ({self.range}"): {_show(rolls)} - '
                         f"{hits} hit{'s' if hits != 1 else ''}"
                     )
                 for _ in range(hits):
@@ -1192,22 +1195,21 @@ class FastPlayBattle(TurnBattle):
                         lines.append(text)
                 if target.sunk:
                     enemies = self._in_sight(i)
-                    place = {u.ship.id: k for k, u in enumerate(enemies)}
         return lines
 
     def gun_hit(self, firer: _Unit, calibre: float, target: _Unit) -> str:
         """One gun hit: its damages and, where the rules want one, the sink test ("" when
         the battle is not narrated)."""
-        rolls = [self.dice.roll(f"damages on {target.ship.name}")]
+        rolls = [self.dice.roll(f"damages on {target.name}")]
         if heavy_extra(calibre, target.vessel):
-            rolls.append(self.dice.roll(f"heavy calibre damages on {target.ship.name}"))
+            rolls.append(self.dice.roll(f"heavy calibre damages on {target.name}"))
         n = hit_damages(calibre, target.vessel, rolls)
         self.add_damage(target, n)
         now = target.damage
         test = self.sink_test(target) if gun_sink_test(calibre, target.vessel) else ""
         if not self.narrate:
             return ""
-        what = f"{target.ship.name} hit by {calibre:g}in"
+        what = f"{target.name} hit by {calibre:g}in"
         return f"{what}: {n} damage{'s' if n != 1 else ''} ({now} now){test}"
 
     def add_damage(self, unit: _Unit, n: int) -> None:
@@ -1217,7 +1219,7 @@ class FastPlayBattle(TurnBattle):
 
     def sink_test(self, unit: _Unit) -> str:
         """2D6: a double sinks the ship. Returns the words ("" when not narrated)."""
-        pair = self.dice.rolls(2, f"sink test on {unit.ship.name}")
+        pair = self.dice.rolls(2, f"sink test on {unit.name}")
         double = is_double(pair)
         if double:
             self.sink(unit, f"sink test {pair[0]}-{pair[1]}")
@@ -1332,8 +1334,8 @@ class FastPlayBattle(TurnBattle):
         free_escorts = [c for c in escorts if c.alive and id(c) not in engaged]
         plan = self._plan(i, strike)
         suppressed = self._suppress(d, free_escorts, plan, lines)
-        defenders = [u for u in self.line(d) if u.ship.id not in suppressed or u.ship.id in plan]
-        not_targets = [u for u in defenders if u.ship.id not in plan]
+        defenders = [u for u in self.line(d) if u.id not in suppressed or u.id in plan]
+        not_targets = [u for u in defenders if u.id not in plan]
         share: dict[str, list[_Unit]] = {t: [self.units[t]] for t in plan}
         keys = list(plan)
         for k, u in enumerate(not_targets):
@@ -1345,12 +1347,12 @@ class FastPlayBattle(TurnBattle):
             n = sum(max(0, aa_factor(u.vessel, self.year) - u.retained) for u in share[tid])
             if not exposed or n == 0:
                 continue
-            rolls = self.dice.rolls(n, f"AA over {self.units[tid].ship.name}")
+            rolls = self.dice.rolls(n, f"AA over {self.units[tid].name}")
             sixes = rolls.count(6)
             for c in exposed[:sixes]:
                 self._lose(c)
             lines.append(
-                f"AA over {self.units[tid].ship.name} ({n}D6) {_show(rolls)}: "
+                f"AA over {self.units[tid].name} ({n}D6) {_show(rolls)}: "
                 f"{min(sixes, len(exposed))} counter(s) removed"
             )
             plan[tid] = [*[c for c in exposed if c.alive], *guided]
@@ -1371,19 +1373,17 @@ class FastPlayBattle(TurnBattle):
                 bases.append(c.base)
         for c in strike:
             t = targets[bases.index(c.base) % len(targets)]
-            plan.setdefault(t.ship.id, []).append(c)
+            plan.setdefault(t.id, []).append(c)
         return plan
 
     def _suppress(
         self, d: int, escorts: list[_Counter], plan: Mapping[str, list[_Counter]], lines: list[str]
     ) -> set[str]:
-        light = [
-            u for u in self.line(d) if u.vessel in ("DD", "DE", "CL") and u.ship.id not in plan
-        ]
+        light = [u for u in self.line(d) if u.vessel in ("DD", "DE", "CL") and u.id not in plan]
         out = set()
         for c, u in zip(escorts, light, strict=False):
-            out.add(u.ship.id)
-            lines.append(f"{c.group.id} fighters suppress {u.ship.name}'s AA")
+            out.add(u.id)
+            lines.append(f"{c.group.id} fighters suppress {u.name}'s AA")
         return out
 
     def air_attacks(self, raid: _Raid, plan: Mapping[str, list[_Counter]]) -> list[str]:
@@ -1396,23 +1396,23 @@ class FastPlayBattle(TurnBattle):
                     continue
                 name = c.group.id
                 if c.kind == "kamikaze":
-                    att = self.dice.rolls(KAMIKAZE_DICE, f"kamikaze {name} at {target.ship.name}")
+                    att = self.dice.rolls(KAMIKAZE_DICE, f"kamikaze {name} at {target.name}")
                     n = max(0, aa_factor(target.vessel, self.year) - target.retained)
-                    dfn = self.dice.rolls(n, f"{target.ship.name} AA v kamikaze") if n else []
+                    dfn = self.dice.rolls(n, f"{target.name} AA v kamikaze") if n else []
                     c.alive = False
                     self._lose(c)
                     if roll_off_hits(att, dfn):
-                        lines.append(f"kamikaze {name} strikes {target.ship.name}")
+                        lines.append(f"kamikaze {name} strikes {target.name}")
                         lines.append(self.gun_hit_no_sink(12.0, target))
                     else:
-                        lines.append(f"kamikaze {name} misses {target.ship.name}")
+                        lines.append(f"kamikaze {name} misses {target.name}")
                     continue
                 base = GUIDED_DICE if _guided(c.group) else AIR_ATTACK_DICE
-                att = self.dice.rolls(base, f"{name} attacks {target.ship.name}")
-                dfn = self.dice.rolls(base, f"{target.ship.name} evades {name}")
+                att = self.dice.rolls(base, f"{name} attacks {target.name}")
+                dfn = self.dice.rolls(base, f"{target.name} evades {name}")
                 hits = roll_off_hits(att, dfn)
                 lines.append(
-                    f"{name} at {target.ship.name}: {_show(att)} v {_show(dfn)} - {hits} hit(s)"
+                    f"{name} at {target.name}: {_show(att)} v {_show(dfn)} - {hits} hit(s)"
                 )
                 for _ in range(hits):
                     if target.sunk:
@@ -1421,20 +1421,20 @@ class FastPlayBattle(TurnBattle):
         return lines
 
     def gun_hit_no_sink(self, calibre: float, target: _Unit) -> str:
-        rolls = [self.dice.roll(f"damages on {target.ship.name}")]
+        rolls = [self.dice.roll(f"damages on {target.name}")]
         if heavy_extra(calibre, target.vessel):
-            rolls.append(self.dice.roll(f"heavy calibre damages on {target.ship.name}"))
+            rolls.append(self.dice.roll(f"heavy calibre damages on {target.name}"))
         n = hit_damages(calibre, target.vessel, rolls)
         self.add_damage(target, n)
-        return f"{target.ship.name}: {n} damages ({target.damage} now)"
+        return f"{target.name}: {n} damages ({target.damage} now)"
 
     def air_hit(self, c: _Counter, target: _Unit) -> str:
-        n = self.dice.roll(f"damages on {target.ship.name}")
+        n = self.dice.roll(f"damages on {target.name}")
         torpedo = c.kind == "torpedo_bomber"
         if not torpedo and self._armoured(target):
             n = half_up(n)
         self.add_damage(target, n)
-        text = f"{target.ship.name} hit by {'torpedo' if torpedo else 'bomb'}: {n} damages"
+        text = f"{target.name} hit by {'torpedo' if torpedo else 'bomb'}: {n} damages"
         if torpedo or target.vessel not in ("BA", "BB", "BC", "CV", "CVL", "YAMATO"):
             text += self.sink_test(target)
         return text
@@ -1443,7 +1443,7 @@ class FastPlayBattle(TurnBattle):
         if u.vessel in ("BA", "BB", "BC", "YAMATO"):
             return True
         carrier = u.vessel in ("CV", "CVL", "CVE")
-        return carrier and (u.ship.deck >= 3.0 or u.ship.id in self.armoured)
+        return carrier and (u.ship.deck >= 3.0 or u.id in self.armoured)
 
     # -- 6-7. ASW, torpedoes ------------------------------------------------------------
 
@@ -1465,8 +1465,8 @@ class FastPlayBattle(TurnBattle):
                 )[: int(self.cond.get("asw_screen", ASW_SCREEN))]
                 outcome = "presses home"
                 if screen:
-                    asw = self.dice.rolls(len(screen), f"ASW against {sub.ship.name}")
-                    evade = self.dice.rolls(len(screen), f"{sub.ship.name} evades")
+                    asw = self.dice.rolls(len(screen), f"ASW against {sub.name}")
+                    evade = self.dice.rolls(len(screen), f"{sub.name} evades")
                     if 6 in asw:
                         self.sink(sub, "ASW")
                         outcome = "is sunk"
@@ -1474,8 +1474,8 @@ class FastPlayBattle(TurnBattle):
                         sub.sub_rest = 2
                         outcome = "is driven off"
                     lines.append(
-                        f"ASW ({', '.join(u.ship.name for u in screen)}) {_show(asw)} v "
-                        f"{sub.ship.name} {_show(evade)}: {sub.ship.name} {outcome}"
+                        f"ASW ({', '.join(u.name for u in screen)}) {_show(asw)} v "
+                        f"{sub.name} {_show(evade)}: {sub.name} {outcome}"
                     )
                 if outcome == "presses home":
                     attacks.append((sub, target))
@@ -1515,20 +1515,20 @@ class FastPlayBattle(TurnBattle):
                 base=MTB_DICE if unit.vessel == "MTB" else TORPEDO_DICE,
             )
             unit.salvos -= 1
-            target.torpedoed_by.add(unit.ship.id)
+            target.torpedoed_by.add(unit.id)
             if n == 0:
-                lines.append(f"{unit.ship.name} torpedoes at {target.ship.name}: no dice")
+                lines.append(f"{unit.name} torpedoes at {target.name}: no dice")
                 continue
             lines.extend(self._salvo(unit, target, n))
         return lines
 
     def _salvo(self, unit: _Unit, target: _Unit, n: int) -> list[str]:
-        att = self.dice.rolls(n, f"{unit.ship.name} torpedoes at {target.ship.name}")
-        dfn = self.dice.rolls(n, f"{target.ship.name} evades torpedoes")
+        att = self.dice.rolls(n, f"{unit.name} torpedoes at {target.name}")
+        dfn = self.dice.rolls(n, f"{target.name} evades torpedoes")
         hits = roll_off_hits(att, dfn)
         lines = (
             [
-                f"{unit.ship.name} torpedoes ({n}D6) at {target.ship.name}: {_show(att)} v "
+                f"{unit.name} torpedoes ({n}D6) at {target.name}: {_show(att)} v "
                 f"{_show(dfn)} - {hits} hit(s)"
             ]
             if self.narrate
@@ -1539,11 +1539,11 @@ class FastPlayBattle(TurnBattle):
         for _ in range(hits):
             if target.sunk:
                 break
-            d = self.dice.roll(f"torpedo damages on {target.ship.name}")
+            d = self.dice.roll(f"torpedo damages on {target.name}")
             self.add_damage(target, d)
             test = self.sink_test(target)
             if self.narrate:
-                lines.append(f"{target.ship.name} torpedoed: {d} damages{test}")
+                lines.append(f"{target.name} torpedoed: {d} damages{test}")
         return lines
 
     # -- 8. repair, morale ---------------------------------------------------------------
@@ -1554,16 +1554,16 @@ class FastPlayBattle(TurnBattle):
         for unit in self.units.values():
             if unit.sunk or unit.withdrawn or unit.damage <= 0:
                 continue
-            r = self.dice.roll(f"{unit.ship.name} damage control")
+            r = self.dice.roll(f"{unit.name} damage control")
             before = unit.damage
             unit.damage = max(0, unit.damage - r)
             unit.retained = unit.damage
-            text = f"{unit.ship.name} repairs {r}: {before} → {unit.damage} damages"
+            text = f"{unit.name} repairs {r}: {before} → {unit.damage} damages"
             if unit.damage >= unit.capacity:
                 self.sink(unit, f"{unit.damage} damages, capacity {unit.capacity}")
                 text += f" - lost (capacity {unit.capacity})"
             elif unit.damage * 2 >= unit.capacity:
-                pair = self.dice.rolls(2, f"{unit.ship.name} morale")
+                pair = self.dice.rolls(2, f"{unit.name} morale")
                 if sum(pair) < unit.damage:
                     unit.withdrawn = True
                     unit.notes.append(f"turn {self.turn}: withdrew (morale)")
