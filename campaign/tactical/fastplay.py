@@ -516,6 +516,12 @@ def calibre_inches(calibre: str) -> float:
 
 
 @cache
+def calibre_words(calibre: float) -> str:
+    """``8.0`` → ``"8in"``, ``5.5`` → ``"5.5in"``."""
+    return f"{calibre:g}in"
+
+
+@cache
 def gun_row(calibre: float) -> str | None:
     """The gunnery table row a calibre reads, or None below 3in (AA battery only)."""
     for row, low, high in GUN_ROWS:
@@ -725,12 +731,13 @@ class _Unit:
         self.ship = ship
         self.id = ship.id
         self.name = ship.name  # read in every die's purpose
+        self.speed = ship.speed
         self.side = side
         self.vessel = vessel
         self.capacity = capacity
         self.batteries = batteries
         #: each battery's calibre in words ("8in"), for its dice's purpose
-        self.calibres = [f"{calibre:g}in" for calibre, _ in batteries]
+        self.calibres = [calibre_words(calibre) for calibre, _ in batteries]
         self.damage = 0  # damages now
         self.retained = 0  # damages after the last repair
         self.worst = 0
@@ -1037,8 +1044,11 @@ class FastPlayBattle(TurnBattle):
         moving = [u for u in self.side_units[i] if u.in_line and u.vessel != "SS" and u.rate]
         if not moving:
             return 0, 0.0
-        slow = min(moving, key=lambda u: (u.rate, u.ship.speed))
-        return max(0, slow.rate - self.turned[i]), slow.ship.speed
+        slow = moving[0]  # the first of the slowest: the lowest rate, then the lowest speed
+        for u in moving:
+            if u.rate < slow.rate or (u.rate == slow.rate and u.speed < slow.speed):
+                slow = u
+        return max(0, slow.rate - self.turned[i]), slow.speed
 
     def movement(self) -> list[str]:
         self.dice.step = 2
