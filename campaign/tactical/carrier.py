@@ -548,6 +548,25 @@ class Counter:
     def __repr__(self) -> str:
         return f"Counter({self.label!r}, {self.box!r}, strength {self.strength})"
 
+    def copy(self) -> Counter:
+        return Counter(
+            self.label,
+            self.squadron,
+            self.kind,
+            self.strength,
+            self.group,
+            self.home,
+            self.side,
+            self.model,
+            self.number,
+            self.box,
+            self.ring,
+            self.role,
+            self.bomber,
+            self.order,
+            self.tag,
+        )
+
 
 class Carrier:
     """A carrier's damage track and numbers from the Ship Data table."""
@@ -569,6 +588,13 @@ class Carrier:
 
     def __repr__(self) -> str:
         return f"Carrier({self.name!r}, damage {self.damage}, {self.state})"
+
+    def copy(self) -> Carrier:
+        out = Carrier(self.ship, self.side, self.aa, self.repair_on, self.crippled_at, self.sunk_at)
+        out.damage = self.damage
+        out.sunk = self.sunk
+        out.history = list(self.history)
+        return out
 
     @property
     def crippled(self) -> bool:
@@ -592,7 +618,7 @@ def spread_hits(groups: list[Counter], hits: int) -> list[tuple[Counter, int]]:
     """Losses spread evenly: each hit strikes the group with the most strength left (the first
     listed on a tie). Returns (group, points lost) for each group hit; a group brought to 0
     is destroyed. Hits beyond the groups' strength are wasted."""
-    lost = [0] * len(groups)
+    lost: list[int] = [0] * len(groups)
     for _ in range(hits):
         strongest = 0  # the first of the strongest
         for i in range(1, len(groups)):
@@ -603,7 +629,8 @@ def spread_hits(groups: list[Counter], hits: int) -> list[tuple[Counter, int]]:
         groups[strongest].strength -= 1
         lost[strongest] += 1
     out = []
-    for g, n in zip(groups, lost, strict=True):
+    for i, g in enumerate(groups):
+        n = lost[i]
         if n:
             if g.strength <= 0:
                 g.box = DESTROYED
@@ -717,9 +744,16 @@ class CarrierBattle(TurnBattle):
     #: the Sequence of Play, each step for one side then the other
     phases = tuple(f"{n}-{n + 1} {name}" for n, side, name in SEQUENCE if side == 0)
 
-    def __init__(self, setup: BattleSetup, dice: Dice) -> None:
+    def __init__(
+        self, setup: BattleSetup, dice: Dice, opening: CarrierBattle | None = None
+    ) -> None:
+        """``opening``: a battle of the same set-up not yet begun, whose reading of the
+        set-up is taken over (see :meth:`rematch`)."""
         super().__init__(dice)
         self.setup = setup
+        if opening is not None:
+            self._take_opening(opening)
+            return
         cond: dict[str, Any] = {**DEFAULTS, **setup.conditions}
         self.conditions = cond
         self.commander = {**COMMANDER, **dict(cond.get("commander") or {})}
@@ -782,7 +816,49 @@ class CarrierBattle(TurnBattle):
         #: every group from the start, destroyed ones too (``counters`` drops them each turn)
         self.all_counters: list[Counter] = [*self.counters[0], *self.counters[1]]
 
+    def rematch(self, dice: Dice) -> CarrierBattle:
+        """The same battle fought again from its opening with other dice: what
+        ``CarrierBattle(self.setup, dice)`` would be (a test checks, battle for battle),
+        without reading the set-up again — an odds preview fights thousands of battles from
+        one set-up. Only a battle not yet begun has its opening to give."""
+        if self.turn:
+            raise ValueError("a battle already begun cannot be fought again from its opening")
+        return CarrierBattle(self.setup, dice, opening=self)
+
     # -- set-up -------------------------------------------------------------------------
+
+    def _take_opening(self, opening: CarrierBattle) -> None:
+        """This battle's start from ``opening``'s (an unplayed battle of the same set-up):
+        its settings and the set-up's tables shared (only read), its carriers and air
+        groups copied."""
+        self.conditions = opening.conditions
+        self.commander = opening.commander
+        self.side_names = opening.side_names
+        self.winner = ""
+        self.end_reason = ""
+        self.group_strength = opening.group_strength
+        self.land_per_turn = opening.land_per_turn
+        self.launch_per_turn = opening.launch_per_turn
+        self.cap_rings = opening.cap_rings
+        self.turn_limit = opening.turn_limit
+        self.shoot_down = opening.shoot_down
+        self.break_off = opening.break_off
+        self.searching = opening.searching
+        self.found = opening.found
+        self.ships = opening.ships
+        self.groups = opening.groups
+        self.carriers = {}
+        self.side_carriers = ([], [])
+        for side in (0, 1):
+            for carrier in opening.side_carriers[side]:
+                mine = carrier.copy()
+                self.carriers[mine.id] = mine
+                self.side_carriers[side].append(mine)
+        self.counters = (
+            [c.copy() for c in opening.counters[0]],
+            [c.copy() for c in opening.counters[1]],
+        )
+        self.all_counters = [*self.counters[0], *self.counters[1]]
 
     def _make_counters(self, ship: Ship, side: int) -> None:
         size = self.group_strength

@@ -315,9 +315,19 @@ def _fight(
     by_side = plan.units if plan.units else campaign_units(setup)
     rosters = unit_rosters(setup)
     everyone = [*by_side.get("a", []), *by_side.get("b", [])]
+    #: a rule set whose battles offer ``rematch(dice)`` (the same battle from its opening,
+    #: the set-up not read again) fights each battle after the first from an unplayed one
+    rematch: Callable[[PreviewDice], TacticalBattle] | None = None
     with _fewer_collections():
         for i in range(start, stop):
-            _count(plan, odds, factory(setup, dice(f"{plan.seed}/{i}")), everyone, rosters)
+            roll = dice(f"{plan.seed}/{i}")
+            if rematch is not None:
+                battle = rematch(roll)
+            else:
+                battle = factory(setup, roll)
+                if hasattr(battle, "rematch"):
+                    rematch = battle.rematch(roll).rematch  # an unplayed copy's
+            _count(plan, odds, battle, everyone, rosters)
             if each is not None:
                 each(odds)
 
