@@ -726,6 +726,17 @@ def _short(group: AirGroup) -> str:
     return (group.name.split(" (")[0].strip() or group.id) if group.name else group.id
 
 
+def _strike_needed(c: Carrier) -> float:
+    """The bombers' strength points a carrier is worth: enough to sink her, after her AA."""
+    return (c.sunk_at - c.damage) / EXPECTED_HITS_PER_POINT + c.aa * (3 / 6)
+
+
+def _target_order(c: Carrier) -> tuple[bool, float]:
+    """Sort key of the attacker's targets: working carriers first, the cheapest to sink
+    first."""
+    return not c.operational, _strike_needed(c)
+
+
 def _stronger(c: Counter) -> int:
     """Sort key: the strongest group first."""
     return -c.strength
@@ -1201,11 +1212,7 @@ class CarrierBattle(TurnBattle):
         enemy = [c for c in self.side_carriers[1 - side] if not c.sunk]
         if not enemy:
             return {}
-
-        def need(c: Carrier) -> float:
-            return (c.sunk_at - c.damage) / EXPECTED_HITS_PER_POINT + c.aa * (3 / 6)
-
-        order = sorted(enemy, key=lambda c: (not c.operational, need(c)))
+        order = sorted(enemy, key=_target_order)
         plan: dict[str, list[Counter]] = {c.id: [] for c in order}
         assigned = dict.fromkeys(plan, 0)
         i = 0
@@ -1214,7 +1221,7 @@ class CarrierBattle(TurnBattle):
             target = order[i]
             plan[target.id].append(b)
             assigned[target.id] += b.strength
-            if all_met or assigned[target.id] >= need(target):
+            if all_met or assigned[target.id] >= _strike_needed(target):
                 i += 1
                 if i == len(order):
                     i = 0
@@ -1397,7 +1404,7 @@ class CarrierBattle(TurnBattle):
         host = ""
         if orphans:
             host = min(working, key=lambda c: (own_waiting[c.id] == 0, own_waiting[c.id])).id
-        cap_target = self.commander["cap_groups_per_carrier"] * len(working)
+        cap_target = int(self.commander["cap_groups_per_carrier"]) * len(working)
         for carrier in working:
             deck = decks[carrier.id]
             if not deck and (own_waiting[carrier.id] or carrier.id == host):
@@ -1412,7 +1419,7 @@ class CarrierBattle(TurnBattle):
             if fighters and cap_now < cap_target:
                 wishes.append((fighters.pop(0), "cap"))
             if bombers:
-                escorts = self.commander["escorts_per_launch"]
+                escorts = int(self.commander["escorts_per_launch"])
                 wishes += [(f, "escort") for f in fighters[:escorts]]
                 wishes += [(b, "") for b in bombers]
             else:

@@ -34,6 +34,13 @@ class PreviewDice(NotLoggedDice):
     def _value(self, purpose: str, sides: int) -> int:
         return int(self._random() * sides) + 1
 
+    def roll(self, purpose: str, sides: int = 6, reason: str = "") -> int:
+        """One die, not logged (defined here rather than inherited, so that the compiled
+        rule sets roll it compiled too)."""
+        if sides < 2:
+            raise ValueError("a die has at least 2 sides")
+        return int(self._random() * sides) + 1
+
     def rolls(self, count: int, purpose: str, sides: int = 6) -> list[int]:
         """``count`` dice in one go, without naming each (the hot path of a preview)."""
         if sides < 2:
