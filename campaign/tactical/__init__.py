@@ -101,7 +101,7 @@ class AirGroup:
 
     def copy(self) -> AirGroup:
         out = object.__new__(AirGroup)
-        out.__dict__.update(self.__dict__)
+        out.__dict__ = self.__dict__.copy()  # field by field: a battle's result copies many
         return out
 
 
@@ -140,7 +140,7 @@ class Ship:
         fields["guns"] = dict(self.guns)
         fields["notes"] = list(self.notes)
         fields["air_groups"] = [g.copy() for g in self.air_groups] if air_groups else []
-        out.__dict__.update(fields)
+        out.__dict__ = fields
         return out
 
 
