@@ -15,7 +15,9 @@ Speed (see ``bench/map_bench.py``): land and the repeated areas are painted in
 :meth:`SeaChart.drawBackground` from cached paths, never as scene items, because a huge
 path item costs milliseconds of hit-testing on every mouse move; no item accepts hover
 events (tooltips are built when Qt asks for one); labels and symbols are small cached
-items whose visibility is decided once per zoom step, not on every frame.
+items whose visibility is decided once per zoom step, not on every frame; routes and the
+adjacency lines are drawn as separate lines (``QPainter.drawLines``), which Qt's raster
+engine draws far faster than a stroked path.
 """
 
 from __future__ import annotations
@@ -23,8 +25,9 @@ from __future__ import annotations
 import itertools
 import json
 import math
+from abc import abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from html import escape
 from typing import Generic, TypeVar
@@ -46,11 +49,11 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QGraphicsItem,
-    QGraphicsPathItem,
     QGraphicsPixmapItem,
     QGraphicsPolygonItem,
     QGraphicsScene,
     QGraphicsView,
+    QStyleOptionGraphicsItem,
     QToolTip,
     QWidget,
 )
@@ -386,7 +389,143 @@ def _drawn(box: QRectF, ratio: float, draw: Callable[[QPainter], None]) -> QPixm
     return pixmap
 
 
-class _Mark(QGraphicsPixmapItem):
+class _Shown(QGraphicsPixmapItem):
+    """A pixmap at a constant screen size that remembers, on the Python side, whether it
+    is shown and what it shows: a zoom step decides this for hundreds of them, mostly
+    changing nothing, and a call into Qt for each cost more than the decisions.
+
+    Names, base symbols and their repeats are not scene items: a :class:`_MarkLayer`
+    paints those it holds (``layer``); a counter is a scene item of its own.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.shown = True
+        self.layer: _MarkLayer | None = None
+        #: the anchor in scene units, and where the mark is in its layer's drawing order
+        self.at = (0.0, 0.0)
+        self.rank = (0.0, 0)
+        self.drawn: tuple[float, float, QPixmap] | None = None
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def setVisible(self, visible: bool) -> None:
+        if visible != self.shown:
+            self.shown = visible
+            if self.layer is None:
+                super().setVisible(visible)
+            else:
+                self.layer.changed()
+
+    def isVisible(self) -> bool:
+        return self.shown
+
+    def show_drawing(self, box: QRectF, pixmap: QPixmap) -> None:
+        drawing = (box.left(), box.top(), pixmap)
+        old = self.drawn
+        if old is None or old[2] is not pixmap or old[:2] != drawing[:2]:
+            self.drawn = drawing
+            self.setPixmap(pixmap)
+            self.setOffset(box.topLeft())
+            if self.layer is not None and self.shown:
+                self.layer.update()
+
+
+class _Layer(QGraphicsItem):
+    """One item that paints many things itself (what it holds is the subclass's): drawn
+    only, never hit; ``option.exposedRect`` tells ``paint`` what part is wanted."""
+
+    def __init__(self, z: float) -> None:
+        super().__init__()
+        self._box = QRectF()
+        self.setZValue(z)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)
+
+    def set_bounds(self, box: QRectF) -> None:
+        """Where the item may paint (scene units)."""
+        if box != self._box:
+            self.prepareGeometryChange()
+            self._box = box
+
+    def boundingRect(self) -> QRectF:
+        return self._box
+
+    def paint(
+        self,
+        painter: QPainter,
+        option: QStyleOptionGraphicsItem,
+        widget: QWidget | None = None,
+    ) -> None:
+        self.draw(painter, option.exposedRect)
+
+    @abstractmethod
+    def draw(self, painter: QPainter, exposed: QRectF) -> None:
+        """Paint what lies in ``exposed`` (scene units)."""
+
+
+class _MarkLayer(_Layer):
+    """Marks at a constant screen size (names, base symbols, their repeats past the
+    edges) painted by one item, in the order of their z values and then as added.
+
+    As scene items of their own they cost Qt several microseconds each a frame, hidden
+    ones included (the scene sorts every item that ignores transformations on every
+    frame): milliseconds for the 1942 chart, tens for the 10× world in the bench. Here
+    a frame is one loop over the marks shown, each a pixmap blitted at its anchor.
+    """
+
+    #: marks anchored this far (pixels) outside the part painted may still reach into it
+    REACH = 320.0
+
+    def __init__(self, z: float) -> None:
+        super().__init__(z)
+        self._marks: list[_Shown] = []
+        self._shown: list[_Shown] | None = None
+        self._added = 0
+
+    def add(self, mark: _Shown, at: QPointF, z: float) -> None:
+        mark.setPos(at)
+        mark.setZValue(z)
+        mark.at = (at.x(), at.y())
+        mark.rank = (z, self._added)
+        mark.layer = self
+        self._added += 1
+        self._marks.append(mark)
+        self.changed()
+
+    def remove(self, mark: _Shown) -> None:
+        self._marks.remove(mark)
+        mark.layer = None
+        self.changed()
+
+    def changed(self) -> None:
+        """A mark was shown or hidden: paint again."""
+        self._shown = None
+        self.update()
+
+    def draw(self, painter: QPainter, exposed: QRectF) -> None:
+        shown = self._shown
+        if shown is None:
+            shown = sorted((m for m in self._marks if m.shown), key=lambda m: m.rank)
+            self._shown = shown
+        to_device = painter.worldTransform()
+        sx, sy, dx, dy = to_device.m11(), to_device.m22(), to_device.dx(), to_device.dy()
+        exposed = to_device.mapRect(exposed)
+        reach = self.REACH
+        left, top = exposed.left() - reach, exposed.top() - reach
+        right, bottom = exposed.right() + reach, exposed.bottom() + reach
+        painter.resetTransform()
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
+        draw = painter.drawPixmap
+        for mark in shown:
+            ax, ay = mark.at
+            x, y = ax * sx + dx, ay * sy + dy
+            drawn = mark.drawn
+            if drawn is not None and left < x < right and top < y < bottom:
+                draw(QPointF(x + drawn[0], y + drawn[1]), drawn[2])
+
+
+class _Mark(_Shown):
     """A mark at a constant screen size, drawn once into a pixmap that Qt paints itself: a
     frame calls no Python for it (a Python ``paint`` and ``boundingRect`` on every name,
     symbol and counter were hundreds of calls a frame)."""
@@ -394,15 +533,9 @@ class _Mark(QGraphicsPixmapItem):
     def __init__(self, kind: str, key: str, ratio: float) -> None:
         super().__init__()
         self.ratio = ratio
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
         self.setShapeMode(QGraphicsPixmapItem.ShapeMode.BoundingRectShape)
-        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self.setData(ROLE_KIND, kind)
         self.setData(ROLE_KEY, key)
-
-    def show_drawing(self, box: QRectF, pixmap: QPixmap) -> None:
-        self.setPixmap(pixmap)
-        self.setOffset(box.topLeft())
 
 
 class _Label(_Mark):
@@ -426,7 +559,7 @@ class _Label(_Mark):
     def setVisible(self, visible: bool) -> None:
         """Drawn the first time it is shown: most names are never shown at a zoom, and a
         new game draws only those the first frame needs."""
-        if visible and self.pixmap().isNull():
+        if visible and not self.shown and self.drawn is None:
             self.show_drawing(self.box(), self.drawing(self.ratio))
         super().setVisible(visible)
 
@@ -453,10 +586,12 @@ class _Label(_Mark):
             QColor(255, 255, 255, 210),
         )
 
-    def place(self, offset: QPointF) -> None:
-        if offset != self.corner:
-            self.corner = offset
-            self.setOffset(self.box().topLeft())
+    def place(self, dx: float, dy: float) -> None:
+        """Put the label's top-left corner (dx, dy) pixels from its anchor."""
+        corner = self.corner
+        if dx != corner.x() or dy != corner.y():
+            self.corner = QPointF(dx, dy)
+            self.show_drawing(self.box(), self.drawing(self.ratio))
 
 
 def draw_symbol(painter: QPainter, kind: str, colour: QColor) -> None:
@@ -552,6 +687,8 @@ class _BaseSymbol(_Mark):
         self.garrison = 0
         self.badges = False
         self.highlighted = False
+        #: the badges' box as (left, top, right, bottom) pixels from the base, if any show
+        self.badge_edges: tuple[float, float, float, float] | None = None
         self.setZValue(20 if kind == "fleet_base" else 18)
         self._redraw()
 
@@ -570,12 +707,10 @@ class _BaseSymbol(_Mark):
             self.highlighted = on
             self._redraw()
 
-    def badge_rect(self) -> QRectF:
-        """Where the badges are drawn (empty when none show), in pixels from the base."""
-        return _badge_rect(self.air, self.garrison) if self.badges else QRectF()
-
     def _redraw(self) -> None:
         shown = (self.air, self.garrison) if self.badges else (0, 0)
+        badges = _badge_rect(*shown)
+        self.badge_edges = None if badges.isEmpty() else _edges(badges)
         self.show_drawing(
             *_symbol_drawing(self.kind, self.colour, self.ratio, self.highlighted, *shown)
         )
@@ -659,34 +794,66 @@ class _Counter(_Mark):
             )
 
 
-class _Decoration(QGraphicsPathItem):
-    """A drawn-only path (adjacency, routes) with a plain box for its bounds and shape.
-
-    Qt's own bounds and shape for a long stroked path are rebuilt with a path stroker on
-    every query (the cost measured on mouse moves); the chart picks routes itself, by
-    distance in pixels. The box is padded for the cosmetic pens, whose width is in pixels.
-    """
+@dataclass
+class _LineSet:
+    """Straight lines drawn with one pen (a route, a piece of the adjacency lines), with
+    their bounds padded for the pen: cosmetic pens are as wide in pixels at every zoom."""
 
     PAD = 2.0 * DEG
 
-    def __init__(self, path: QPainterPath | None = None) -> None:
-        super().__init__()
-        self._box = QRectF()
-        self.setPath(path if path is not None else QPainterPath())
+    pen: QPen
+    lines: list[QLineF]
+    box: QRectF = field(default_factory=QRectF)
+    shown: bool = True
 
-    def setPath(self, path: QPainterPath) -> None:
-        self.prepareGeometryChange()
-        super().setPath(path)
+    def __post_init__(self) -> None:
+        self.set_lines(self.lines)
+
+    def set_lines(self, lines: list[QLineF]) -> None:
+        self.lines = lines
+        ends = QPolygonF([p for line in lines for p in (line.p1(), line.p2())])
         pad = self.PAD
-        self._box = path.controlPointRect().adjusted(-pad, -pad, pad, pad)
+        self.box = ends.boundingRect().adjusted(-pad, -pad, pad, pad) if lines else QRectF()
 
-    def boundingRect(self) -> QRectF:
-        return self._box
 
-    def shape(self) -> QPainterPath:
-        box = QPainterPath()
-        box.addRect(self._box)
-        return box
+class _Lines(_Layer):
+    """Sets of lines painted in order, each with its pen, by ``QPainter.drawLines``.
+
+    Qt's raster engine draws separate lines through its line rasterizer, solid or dashed
+    and at any width; a path (a ``QGraphicsPathItem``) goes through the general stroker,
+    three to four times slower for the routes (measured, bench/map_bench.py). Sets outside
+    the part being painted are skipped. Drawn only: the chart picks routes itself, by
+    distance in pixels.
+    """
+
+    def __init__(self, z: float) -> None:
+        super().__init__(z)
+        self.sets: list[_LineSet] = []
+
+    def set_sets(self, sets: list[_LineSet]) -> None:
+        """Show these sets (or the same ones changed: new lines, pens or visibility)."""
+        self.sets = sets
+        box = QRectF()
+        for lines in sets:
+            box = box.united(lines.box)
+        self.set_bounds(box)
+        self.update()
+
+    def draw(self, painter: QPainter, exposed: QRectF) -> None:
+        for lines in self.sets:
+            if lines.shown and lines.box.intersects(exposed):
+                painter.setPen(lines.pen)
+                painter.drawLines(lines.lines)
+
+
+def _tiled(lines: list[QLineF], pen: QPen) -> list[_LineSet]:
+    """The lines in sets by the piece of the chart (:data:`TILE`) they start in, so a frame
+    of a part of the chart skips the rest."""
+    pieces: dict[tuple[int, int], list[QLineF]] = {}
+    for line in lines:
+        key = (math.floor(line.x1() / TILE), math.floor(line.y1() / TILE))
+        pieces.setdefault(key, []).append(line)
+    return [_LineSet(pen, piece) for piece in pieces.values()]
 
 
 class _AreaItem(QGraphicsPolygonItem):
@@ -755,7 +922,10 @@ class SeaChart(QGraphicsView):
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
-        self.setCacheMode(QGraphicsView.CacheModeFlag.CacheBackground)
+        # no cached background: a zoom redraws it anyway, and the cache's copy of the
+        # whole window cost a zoom step more than it saved (bench/map_bench.py); a pan
+        # draws only the strip it uncovers either way
+        self.setCacheMode(QGraphicsView.CacheModeFlag.CacheNone)
         self.setOptimizationFlag(QGraphicsView.OptimizationFlag.DontAdjustForAntialiasing)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -769,7 +939,8 @@ class SeaChart(QGraphicsView):
         self.area_labels: dict[str, _Label] = {}
         self.bases: dict[str, _BaseSymbol] = {}
         self.base_labels: dict[str, _Label] = {}
-        self.routes: dict[str, _Decoration] = {}
+        #: each route's lines and pen, drawn by one item (``_route_layer``)
+        self.routes: dict[str, _LineSet] = {}
         self.counters: dict[str, _Counter] = {}
         self.label_points: dict[str, QPointF] = {}
         self.base_points: dict[str, QPointF] = {}
@@ -784,9 +955,12 @@ class SeaChart(QGraphicsView):
         self._land: list[Tile] = []
         self._land_coarse: list[Tile] = []
         self._land_span: tuple[float, float] | None = None
-        self._adjacency: _Decoration | None = None
-        self._straits: _Decoration | None = None
-        self._route_halo: _Decoration | None = None
+        self._adjacency: _Lines | None = None
+        self._route_layer: _Lines | None = None
+        #: the selected route's halo, drawn under the routes
+        halo = _cosmetic(style.SELECTION, 8.0)
+        halo.setCapStyle(Qt.PenCapStyle.SquareCap)
+        self._route_halo = _LineSet(halo, [], shown=False)
         self._show_adjacency = True
         self._team: str | None = None
         self._selection: tuple[str, str] | None = None
@@ -796,8 +970,12 @@ class SeaChart(QGraphicsView):
         self._layout_scale = -1.0
         self._laid_out = QRectF()
         self._near_bases: set[str] = set()
-        self._near_areas: set[str] = set()
-        self._grid = _Grid(48.0)
+        self._named: set[_Label] = set()
+        self._ghosts_shown: set[_Shown] = set()
+        self._ghost_cells: _Cells[int] = _Cells(CELL)
+        #: base and area-name anchors as plain numbers (scene units), for the layout
+        self._base_xy: dict[str, tuple[float, float]] = {}
+        self._label_xy: dict[str, tuple[float, float]] = {}
         self._area_order: list[str] = []
         self._base_order: list[str] = []
         self._frame_x = (-1e9, 1e9)
@@ -805,6 +983,7 @@ class SeaChart(QGraphicsView):
         self._world_rect = QRectF()
         #: the last turn's battles, landings and merchant combats (ui/mapmarks.py)
         self.marks = TurnMarks(self, session)
+        self._add_mark_layers()
 
         session.gameChanged.connect(self._on_game_changed)
         session.stateChanged.connect(self.refresh_state)
@@ -883,9 +1062,8 @@ class SeaChart(QGraphicsView):
 
     def set_show_adjacency(self, show: bool) -> None:
         self._show_adjacency = show
-        for item in (self._adjacency, self._straits):
-            if item is not None:
-                item.setVisible(show)
+        if self._adjacency is not None:
+            self._adjacency.setVisible(show)
 
     def set_team(self, nation: str | None) -> None:
         """A team's view or Game Control's (``None``: everything). A team's chart is drawn
@@ -996,6 +1174,7 @@ class SeaChart(QGraphicsView):
         self.set_selection(None, None)
         scene.clear()
         self.marks.forget()
+        self._add_mark_layers()
         for d in (
             self.areas,
             self.area_labels,
@@ -1012,21 +1191,22 @@ class SeaChart(QGraphicsView):
         ):
             d.clear()
         self._sea = []
-        #: bases and area names repeated past the chart's edges: (kind, key, the symbol's
-        #: repeat for a base, the name's repeat)
-        self._ghosts: list[tuple[str, str, QGraphicsPixmapItem | None, QGraphicsPixmapItem]] = []
+        #: bases and area names repeated past the chart's edges
+        self._ghosts: list[_Ghost] = []
+        self._ghost_cells = _Cells(CELL)
         self._borders = []
         self._range = set()
-        self._adjacency = self._straits = self._route_halo = None
+        self._adjacency = self._route_layer = None
+        self._route_halo.shown = False
         self._layout_scale = -1.0
         self._laid_out = QRectF()
-        self._near_bases, self._near_areas = set(), set()
+        self._near_bases, self._named, self._ghosts_shown = set(), set(), set()
         self._base_cells: _Cells[str] = _Cells(CELL)
         self._label_cells: _Cells[str] = _Cells(CELL)
         self._area_order, self._base_order = [], []  # another scenario's places: laid out anew
         if not self.session.is_open:
             self._world_rect = QRectF()
-            self.resetCachedContent()
+            self.viewport().update()
             return
         scenario = self.session.scenario
         self._scenario_id = id(scenario)
@@ -1044,14 +1224,13 @@ class SeaChart(QGraphicsView):
         frame.setBottom(max(frame.bottom(), 68.0 * DEG))
         self.setSceneRect(frame)
         self._frame_x = (frame.left(), frame.right())
+        for layer in (self._mark_layer, self._ghost_layer):
+            layer.set_bounds(frame.adjusted(-180 * DEG, -90 * DEG, 180 * DEG, 90 * DEG))
         self._build_adjacency(world)
         self._build_bases(board)
-        self._route_halo = _Decoration()
-        self._route_halo.setZValue(9)
-        self._route_halo.setPen(_cosmetic(style.SELECTION, 8.0))
-        self._route_halo.setVisible(False)
-        scene.addItem(self._route_halo)
-        self._build_routes(board)
+        self._route_layer = _Lines(10)
+        scene.addItem(self._route_layer)
+        self._refresh_routes(board)
         self._sync_counters(self.session.all_orders(), board.state)
         west = frame.left() / DEG - 10
         east = frame.right() / DEG + 10
@@ -1060,8 +1239,16 @@ class SeaChart(QGraphicsView):
         self._build_ghosts(west, east)
         self.marks.refresh()
         self._layout_scale = -1.0  # the labels once more, now every place is in the order
-        self.resetCachedContent()
+        self.viewport().update()
         self.fit_world()
+
+    def _add_mark_layers(self) -> None:
+        """The items that paint the names and base symbols (z 12 to 20, as they stack) and
+        their repeats past the edges (under the adjacency lines)."""
+        self._mark_layer = _MarkLayer(12)
+        self._ghost_layer = _MarkLayer(1.5)
+        self.scene().addItem(self._mark_layer)
+        self.scene().addItem(self._ghost_layer)
 
     def _build_areas(self, world: World) -> None:
         colours = greedy_colouring(world)
@@ -1092,9 +1279,7 @@ class SeaChart(QGraphicsView):
             label = _Label(
                 area.name, label_font, style.SEA_AREA_LABEL, "area", area.id, self._ratio
             )
-            label.setPos(point)
-            label.setZValue(12)
-            self.scene().addItem(label)
+            self._mark_layer.add(label, point, 12)
             self.area_labels[area.id] = label
 
     def _leg_lines(self, a: QPointF, b: QPointF) -> list[QLineF]:
@@ -1124,37 +1309,25 @@ class SeaChart(QGraphicsView):
         return out
 
     def _build_adjacency(self, world: World) -> None:
-        sea, straits = QPainterPath(), QPainterPath()
+        sea: list[QLineF] = []
+        straits: list[QLineF] = []
         for a, b, data in world.edges():
             target = straits if data.get("kind") == "strait" else sea
             legs = self._leg_lines(self.label_points[a], self.label_points[b])
-            for line in self._with_copies(legs):
-                target.moveTo(line.p1())
-                target.lineTo(line.p2())
-        self._adjacency = _Decoration(sea)
+            target.extend(self._with_copies(legs))
         # opaque colours: blending translucent strokes costs more than drawing them
-        self._adjacency.setPen(_cosmetic(_blend(style.SEA, _alpha(style.ADJACENCY, 0.45)), 0.8))
-        self._straits = _Decoration(straits)
-        self._straits.setPen(_cosmetic(style.STRAIT, 1.4, dash=True))
-        for item in (self._adjacency, self._straits):
-            item.setZValue(2)
-            item.setVisible(self._show_adjacency)
-            self.scene().addItem(item)
+        sea_pen = _cosmetic(_blend(style.SEA, _alpha(style.ADJACENCY, 0.45)), 0.8)
+        self._adjacency = _Lines(2)
+        self._adjacency.set_sets(
+            _tiled(sea, sea_pen) + _tiled(straits, _cosmetic(style.STRAIT, 1.4, dash=True))
+        )
+        self._adjacency.setVisible(self._show_adjacency)
+        self.scene().addItem(self._adjacency)
 
     def _build_bases(self, board: Board) -> None:
         for base_id, row in board.bases.items():
             self._add_base(base_id, row)
         self._refresh_bases(board)
-
-    def _build_routes(self, board: Board) -> None:
-        for route_id in board.route_rows:
-            item = _Decoration()
-            item.setZValue(10)
-            item.setData(ROLE_KIND, "route")
-            item.setData(ROLE_KEY, route_id)
-            self.scene().addItem(item)
-            self.routes[route_id] = item
-        self._refresh_routes(board)
 
     def _base_point(self, row: Mapping[str, object]) -> QPointF:
         area = str(row["sea_area"])
@@ -1175,8 +1348,7 @@ class SeaChart(QGraphicsView):
         self.base_points[base_id] = point
         kind = str(row["kind"])
         symbol = _BaseSymbol(base_id, kind, self._ratio)
-        symbol.setPos(point)
-        self.scene().addItem(symbol)
+        self._mark_layer.add(symbol, point, symbol.zValue())
         self.bases[base_id] = symbol
         label = _Label(
             str(row["name"]),
@@ -1186,10 +1358,8 @@ class SeaChart(QGraphicsView):
             base_id,
             self._ratio,
         )
-        label.setPos(point)
-        label.setZValue(14)
         label.setVisible(False)
-        self.scene().addItem(label)
+        self._mark_layer.add(label, point, 14)
         self.base_labels[base_id] = label
 
     def _sync_fleet_trains(self, board: Board) -> bool:
@@ -1198,8 +1368,8 @@ class SeaChart(QGraphicsView):
         for base_id in [b for b, s in self.bases.items() if s.kind == "fleet_train"]:
             row = board.bases.get(base_id)
             if row is None or self._base_point(row) != self.base_points[base_id]:
-                self.scene().removeItem(self.bases.pop(base_id))
-                self.scene().removeItem(self.base_labels.pop(base_id))
+                self._mark_layer.remove(self.bases.pop(base_id))
+                self._mark_layer.remove(self.base_labels.pop(base_id))
                 del self.base_points[base_id]
                 changed = True
         for base_id, row in board.bases.items():
@@ -1220,8 +1390,10 @@ class SeaChart(QGraphicsView):
         rank = {"fleet_base": 0, "fleet_train": 0, "port": 1, "island": 2}
         self._base_order = sorted(self.bases, key=lambda b: (rank.get(self.bases[b].kind, 3), b))
         self._base_cells = _Cells(CELL)
+        self._base_xy = {}
         for base_id, point in self.base_points.items():
             self._base_cells.add(base_id, QRectF(point, point))
+            self._base_xy[base_id] = (point.x(), point.y())
 
     def _route_path(self, board: Board, route_id: str) -> list[QLineF]:
         line = board.route(route_id)
@@ -1246,20 +1418,20 @@ class SeaChart(QGraphicsView):
         reach past the chart's edges; their borders as one path."""
         sea = []
         pieces: dict[tuple[int, int], QPainterPath] = {}
+        outlined: set[tuple[tuple[float, float], tuple[float, float]]] = set()
         fills: dict[tuple[tuple[int, int], int], QPainterPath] = {}
         for area_id, ring in self._area_polys.items():
             lons = [p[0] for p in ring]
             for turn in (0.0, -360.0, 360.0):
                 if turn and not (min(lons) + turn < east and max(lons) + turn > west):
                     continue
-                poly = _polygon([(lon + turn, lat) for lon, lat in ring])
+                moved = [(lon + turn, lat) for lon, lat in ring]
+                poly = _polygon(moved)
                 bounds = poly.boundingRect()
                 sea.append((area_id, poly, bounds))
                 centre = bounds.center()
                 tile = (math.floor(centre.x() / TILE), math.floor(centre.y() / TILE))
-                piece = pieces.setdefault(tile, QPainterPath())
-                piece.addPolygon(poly)
-                piece.closeSubpath()
+                _add_outline(pieces.setdefault(tile, QPainterPath()), moved, outlined)
                 tint = self._area_tint[area_id].rgb()
                 fill = fills.setdefault((tile, tint), QPainterPath())
                 fill.setFillRule(Qt.FillRule.WindingFill)
@@ -1275,19 +1447,25 @@ class SeaChart(QGraphicsView):
         span = 360.0 * DEG
         left, right = west * DEG, east * DEG
         self._ghosts = []
+        self._ghost_cells = _Cells(CELL)
         for kind, points in (("area", self.label_points), ("base", self.base_points)):
             for key, point in points.items():
                 for turn in (-span, span):
                     if left < point.x() + turn < right:
                         at = QPointF(point.x() + turn, point.y())
-                        mark = _ghost_item(self.scene(), at, 1.5) if kind == "base" else None
-                        self._ghosts.append((kind, key, mark, _ghost_item(self.scene(), at, 1.6)))
+                        layer = self._ghost_layer
+                        mark = _ghost_item(layer, at, 1.5) if kind == "base" else None
+                        name = _ghost_item(layer, at, 1.6)
+                        self._ghost_cells.add(len(self._ghosts), QRectF(at, at))
+                        self._ghosts.append(_Ghost(kind, key, at.x(), at.y(), mark, name))
         self._paint_ghost_symbols()
         # the order names are placed in: big areas first; fleet bases, ports, islands
         self._area_order = sorted(self.areas, key=lambda a: -_area_size(self._area_polys[a]))
         self._label_cells = _Cells(CELL)
+        self._label_xy = {}
         for area_id, point in self.label_points.items():
             self._label_cells.add(area_id, QRectF(point, point))
+            self._label_xy[area_id] = (point.x(), point.y())
         self._sea_cells: _Cells[int] = _Cells(CELL)
         for index, (_area, _poly, bounds) in enumerate(sea):
             self._sea_cells.add(index, bounds)
@@ -1347,22 +1525,17 @@ class SeaChart(QGraphicsView):
     def _refresh_routes(self, board: Board, view: TeamView | None = None) -> None:
         for route_id in list(self.routes):
             if route_id not in board.route_rows:
-                self.scene().removeItem(self.routes.pop(route_id))
+                del self.routes[route_id]
                 self._route_geo.pop(route_id, None)
                 continue
         for route_id in board.route_rows:
             item = self.routes.get(route_id)
             if item is None:
-                item = _Decoration()
-                item.setZValue(10)
-                item.setData(ROLE_KIND, "route")
-                item.setData(ROLE_KEY, route_id)
-                self.scene().addItem(item)
-                self.routes[route_id] = item
+                item = self.routes[route_id] = _LineSet(QPen(), [])
             if route_id not in self._route_geo:
                 lines = self._route_path(board, route_id)
                 self._route_geo[route_id] = _RouteGeometry(lines)
-                item.setPath(_polyline_path(lines))
+                item.set_lines(lines)
             state = board.route_status(route_id)
             self._route_states[route_id] = state
             seen = view.route(route_id) if view is not None else None
@@ -1379,8 +1552,12 @@ class SeaChart(QGraphicsView):
                 width if tonnage is not None else 1.3,
                 dash=tonnage == 0 or state.state == CUT,
             )
-            if pen != item.pen():
-                item.setPen(pen)
+            if pen.style() == Qt.PenStyle.SolidLine:
+                # drawn as separate lines: square caps fill the bends a path's joins did
+                pen.setCapStyle(Qt.PenCapStyle.SquareCap)
+            item.pen = pen
+        if self._route_layer is not None:
+            self._route_layer.set_sets([self._route_halo, *self.routes.values()])
         if self._selection and self._selection[0] == "route":
             self._highlight("route", self._selection[1], True)
 
@@ -1447,8 +1624,8 @@ class SeaChart(QGraphicsView):
     # -- look --------------------------------------------------------------------------------
     def _paint_area(self, area: str) -> None:
         """The areas are painted in the background (under the land, so coasts stay
-        crisp): a change of shading redraws the cached background."""
-        self.resetCachedContent()
+        crisp): a change of shading redraws the chart."""
+        self.viewport().update()
 
     def area_fill(self, area: str) -> QColor:
         """The colour an area is painted (its tint, or shaded when in range)."""
@@ -1465,9 +1642,10 @@ class SeaChart(QGraphicsView):
             self.bases[key].set_highlighted(on)
         elif kind == "task_force" and key in self.counters:
             self.counters[key].set_highlighted(on)
-        elif kind == "route" and key in self.routes and self._route_halo is not None:
-            self._route_halo.setPath(self.routes[key].path() if on else QPainterPath())
-            self._route_halo.setVisible(on)
+        elif kind == "route" and key in self.routes and self._route_layer is not None:
+            self._route_halo.set_lines(self.routes[key].lines if on else [])
+            self._route_halo.shown = on
+            self._route_layer.set_sets(self._route_layer.sets)
 
     def _fit_ppd(self) -> float:
         if self._world_rect.isEmpty():
@@ -1476,8 +1654,7 @@ class SeaChart(QGraphicsView):
         return min(vw / self._world_rect.width(), vh / self._world_rect.height()) * DEG
 
     def _zoom_changed(self) -> None:
-        """After any zoom: redraw the cached background and decide what is shown."""
-        self.resetCachedContent()
+        """After any zoom: decide what is shown (a new transform redraws the chart)."""
         self._layout_labels()
 
     def _layout_labels(self) -> None:
@@ -1487,85 +1664,91 @@ class SeaChart(QGraphicsView):
         area names by size, then fleet bases, ports and islands (each tried right, left,
         above and below its symbol) — so labels never overlap. Run once per zoom step, for
         the part of the chart in view and around it (a pan beyond that lays it out again).
+        Plain numbers throughout, and Qt is told only what changes: this runs on every
+        wheel step, in Python.
         """
         scale = self.transform().m11()
         seen = self.mapToScene(self.viewport().rect()).boundingRect()
         if abs(scale - self._layout_scale) < 1e-9 and self._laid_out.contains(seen):
             return
         self._layout_scale = scale
-        # the view and as much again on every side: a pan within it needs no new layout
-        region = seen.adjusted(-seen.width(), -seen.height(), seen.width(), seen.height())
+        # the view and half as much again on every side: a pan within it needs no new
+        # layout (a farther one lays out again, a few milliseconds)
+        w, h = seen.width() / 2, seen.height() / 2
+        region = seen.adjusted(-w, -h, w, h)
         self._laid_out = region
         region = region.intersected(self.sceneRect())
+        bases, base_labels, area_labels = self.bases, self.base_labels, self.area_labels
         near_bases = set(self._base_cells.within(region))
         near_areas = set(self._label_cells.within(region))
         for base_id in self._near_bases - near_bases:
-            if base_id in self.bases:
-                self.bases[base_id].setVisible(False)
-                self.base_labels[base_id].setVisible(False)
-        for area_id in self._near_areas - near_areas:
-            self.area_labels[area_id].setVisible(False)
-        self._near_bases, self._near_areas = near_bases, near_areas
+            if base_id in bases:
+                bases[base_id].setVisible(False)
+        self._near_bases = near_bases
+        # names shown this time; the others shown last time are hidden at the end
+        named: set[_Label] = set()
         ppd = scale * DEG
         grid = _Grid(48.0)
-        self._grid = grid
+        claim, add = grid.claim, grid.add
         minor, badges = ppd >= MINOR_BASES_FROM, ppd >= BADGES_FROM
-        for base_id, symbol in self.bases.items():
+        # symbols and counters are obstacles only to names: none show this far out
+        names = ppd >= min(AREA_LABELS_FROM, BASE_LABELS_FROM * 0.7)
+        xy = self._base_xy
+        for base_id in self._base_order:
             if base_id not in near_bases:
                 continue
+            symbol = bases[base_id]
             shown = minor or symbol.kind == "fleet_base"
             symbol.setVisible(shown)
             symbol.set_badges(badges)
-            if shown:
-                p = self.base_points[base_id]
-                x, y = p.x() * scale, p.y() * scale
-                grid.add(x - 5, y - 5, x + 5, y + 5)
-                marks = symbol.badge_rect()
-                if not marks.isEmpty():
-                    grid.add(*_edges(marks, x, y))
+            if shown and names:
+                px, py = xy[base_id]
+                x, y = px * scale, py * scale
+                add(x - 5, y - 5, x + 5, y + 5)
+                marks = symbol.badge_edges
+                if marks is not None:
+                    add(x + marks[0], y + marks[1], x + marks[2], y + marks[3])
         compact = ppd < FULL_COUNTERS_FROM
         for counter in self.counters.values():
             if counter.compact != compact:
                 counter.set_look(
                     counter.name, counter.cv, counter.colour, counter.flagged, counter.slot, compact
                 )
-            if counter.isVisible():
+            if counter.shown and names:
                 p = counter.pos()
-                grid.add(*_edges(counter.rect(), p.x() * scale, p.y() * scale))
-        for area_id in self._area_order:
-            if area_id not in near_areas:
-                continue
-            label = self.area_labels[area_id]
-            if ppd < AREA_LABELS_FROM:
-                label.setVisible(False)
-                continue
-            p = self.label_points[area_id]
-            left, top = p.x() * scale - label.w / 2, p.y() * scale - label.h / 2
-            room = grid.free(left, top, left + label.w, top + label.h)
-            if room:
-                grid.add(left, top, left + label.w, top + label.h)
-            label.setVisible(room)
-        for base_id in self._base_order:
+                add(*_edges(counter.rect(), p.x() * scale, p.y() * scale))
+        if ppd >= AREA_LABELS_FROM:
+            label_xy = self._label_xy
+            for area_id in self._area_order:
+                if area_id not in near_areas:
+                    continue
+                label = area_labels[area_id]
+                px, py = label_xy[area_id]
+                left, top = px * scale - label.w / 2, py * scale - label.h / 2
+                if claim(left, top, left + label.w, top + label.h):
+                    named.add(label)
+        for base_id in self._base_order if names else ():
             if base_id not in near_bases:
                 continue
-            label = self.base_labels[base_id]
-            symbol = self.bases[base_id]
+            label = base_labels[base_id]
+            symbol = bases[base_id]
             need = BASE_LABELS_FROM if symbol.kind != "fleet_base" else BASE_LABELS_FROM * 0.7
-            if ppd < need or not symbol.isVisible():
-                label.setVisible(False)
+            if ppd < need or not symbol.shown:
                 continue
-            p = self.base_points[base_id]
-            x, y = p.x() * scale, p.y() * scale
+            px, py = xy[base_id]
+            x, y = px * scale, py * scale
             w, h = label.w, label.h
-            placed = False
             for dx, dy in ((7, -h / 2), (-7 - w, -h / 2), (-w / 2, -7 - h), (-w / 2, 6)):
                 left, top = x + dx, y + dy
-                if grid.free(left, top, left + w, top + h):
-                    grid.add(left, top, left + w, top + h)
-                    label.place(QPointF(dx, dy))
-                    placed = True
+                if claim(left, top, left + w, top + h):
+                    label.place(dx, dy)
+                    named.add(label)
                     break
-            label.setVisible(placed)
+        for label in self._named - named:
+            label.setVisible(False)
+        for label in named:
+            label.setVisible(True)
+        self._named = named
         self._layout_ghosts(grid, ppd >= AREA_LABELS_FROM, region)
 
     def _layout_ghosts(self, grid: _Grid, shown: bool, region: QRectF) -> None:
@@ -1575,37 +1758,37 @@ class SeaChart(QGraphicsView):
         one or another repeat."""
         scale = self._layout_scale
         drawn = _Grid(48.0)
-        for kind, key, mark, name in self._ghosts:
-            if not region.contains(name.pos()):
-                if mark is not None:
-                    mark.setVisible(False)
-                name.setVisible(False)
-                continue
-            symbol = self.bases.get(key) if kind == "base" else None
-            label = self.area_labels[key] if symbol is None else self.base_labels[key]
-            if mark is not None:
-                mark.setVisible(shown and symbol is not None and symbol.isVisible())
-            room = shown and label.isVisible() and (symbol is None or symbol.isVisible())
-            if room:
-                at = name.pos()
-                left = at.x() * scale + label.corner.x()
-                top = at.y() * scale + label.corner.y()
+        west, north, east, south = _edges(region)
+        seen: set[_Shown] = set()  # the repeats shown this time
+        for index in sorted(self._ghost_cells.within(region)) if shown else ():
+            ghost = self._ghosts[index]
+            symbol = self.bases.get(ghost.key) if ghost.kind == "base" else None
+            label = (self.area_labels if ghost.kind == "area" else self.base_labels).get(ghost.key)
+            if label is None or not (west <= ghost.x <= east and north <= ghost.y <= south):
+                continue  # out of the region laid out (or a fleet train gone since)
+            if ghost.mark is not None and symbol is not None and symbol.shown:
+                seen.add(ghost.mark)
+            if label.shown and (symbol is None or symbol.shown):
+                corner = label.corner
+                left = ghost.x * scale + corner.x()
+                top = ghost.y * scale + corner.y()
                 edges = (left, top, left + label.w, top + label.h)
-                room = grid.free(*edges) and drawn.free(*edges)
-                if room:
-                    drawn.add(*edges)
-                    name.setPixmap(label.drawing(self._ratio))
-                    name.setOffset(label.box().topLeft())
-            name.setVisible(room)
+                if grid.free(*edges) and drawn.claim(*edges):
+                    ghost.name.show_drawing(label.box(), label.drawing(self._ratio))
+                    seen.add(ghost.name)
+        for item in self._ghosts_shown - seen:
+            item.setVisible(False)
+        for item in seen:
+            item.setVisible(True)
+        self._ghosts_shown = seen
 
     def _paint_ghost_symbols(self) -> None:
         """The repeated bases in their holders' colours (the same drawings as the bases)."""
-        for _kind, key, mark, _name in self._ghosts:
-            symbol = self.bases.get(key)
+        for ghost in self._ghosts:
+            symbol = self.bases.get(ghost.key)
+            mark = ghost.mark
             if mark is not None and symbol is not None:
-                box, pixmap = _symbol_drawing(symbol.kind, symbol.colour, self._ratio)
-                mark.setPixmap(pixmap)
-                mark.setOffset(box.topLeft())
+                mark.show_drawing(*_symbol_drawing(symbol.kind, symbol.colour, self._ratio))
 
     # -- picking ------------------------------------------------------------------------------
     def _route_at(self, scene: QPointF) -> str | None:
@@ -1613,8 +1796,8 @@ class SeaChart(QGraphicsView):
         limit = PICK_PX / max(scale, 1e-9)
         best, best_d = None, limit
         for route_id, geo in self._route_geo.items():
-            item = self.routes[route_id]
-            if not item.isVisible() or not item.boundingRect().contains(scene):
+            route = self.routes[route_id]
+            if not route.shown or not route.box.contains(scene):
                 continue
             for line in geo.segments:
                 d = _distance_to_segment(scene, line)
@@ -1766,7 +1949,9 @@ class SeaChart(QGraphicsView):
                     painter.setBrush(self.area_fill(area_id))
                     painter.drawPolygon(poly)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        border = _cosmetic(style.SEA_AREA_BORDER, 0.8)
+        # a shared border is stroked once (see _add_outline), a pixel wide: the look of
+        # the 0.8 px line drawn twice it used to be
+        border = _cosmetic(style.SEA_AREA_BORDER, 1.0)
         for bounds, _fill, lines in self._borders:
             if bounds.intersects(rect):
                 painter.strokePath(lines, border)
@@ -1816,9 +2001,16 @@ class _Cells(Generic[T]):
     def within(self, rect: QRectF) -> list[T]:
         """Everything in the cells ``rect`` touches (a few beyond it too)."""
         c = self.cell
+        i0, i1 = math.floor(rect.left() / c), math.floor(rect.right() / c)
+        j0, j1 = math.floor(rect.top() / c), math.floor(rect.bottom() / c)
         out: list[T] = []
-        for i in range(math.floor(rect.left() / c), math.floor(rect.right() / c) + 1):
-            for j in range(math.floor(rect.top() / c), math.floor(rect.bottom() / c) + 1):
+        if (i1 - i0 + 1) * (j1 - j0 + 1) > len(self.cells):  # a far zoom: walk the filled cells
+            for (i, j), things in self.cells.items():
+                if i0 <= i <= i1 and j0 <= j <= j1:
+                    out.extend(things)
+            return out
+        for i in range(i0, i1 + 1):
+            for j in range(j0, j1 + 1):
                 out.extend(self.cells.get((i, j), ()))
         return out
 
@@ -1839,15 +2031,23 @@ class _Cells(Generic[T]):
         return out
 
 
-def _ghost_item(scene: QGraphicsScene, at: QPointF, z: float) -> QGraphicsPixmapItem:
+@dataclass
+class _Ghost:
+    """A base or area name repeated past the chart's edge, at scene point (x, y)."""
+
+    kind: str  # "base" or "area"
+    key: str
+    x: float
+    y: float
+    mark: _Shown | None  # the base's symbol repeated (None for an area)
+    name: _Shown
+
+
+def _ghost_item(layer: _MarkLayer, at: QPointF, z: float) -> _Shown:
     """A repeat of a mark past the chart's edge: drawn only, never picked."""
-    item = QGraphicsPixmapItem()
-    item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
-    item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-    item.setPos(at)
-    item.setZValue(z)
+    item = _Shown()
     item.setVisible(False)
-    scene.addItem(item)
+    layer.add(item, at, z)
     return item
 
 
@@ -1868,8 +2068,9 @@ class _Grid:
     def free(self, left: float, top: float, right: float, bottom: float) -> bool:
         c = self.cell
         cells = self.cells
-        for i in range(math.floor(left / c), math.floor(right / c) + 1):
-            for j in range(math.floor(top / c), math.floor(bottom / c) + 1):
+        rows = range(int(top // c), int(bottom // c) + 1)
+        for i in range(int(left // c), int(right // c) + 1):
+            for j in rows:
                 for ol, ot, orr, ob in cells.get((i, j), ()):
                     if left < orr and ol < right and top < ob and ot < bottom:
                         return False
@@ -1877,23 +2078,40 @@ class _Grid:
 
     def add(self, left: float, top: float, right: float, bottom: float) -> None:
         c = self.cell
+        cells = self.cells
         box = (left, top, right, bottom)
-        for i in range(math.floor(left / c), math.floor(right / c) + 1):
-            for j in range(math.floor(top / c), math.floor(bottom / c) + 1):
-                self.cells.setdefault((i, j), []).append(box)
+        rows = range(int(top // c), int(bottom // c) + 1)
+        for i in range(int(left // c), int(right // c) + 1):
+            for j in rows:
+                cells.setdefault((i, j), []).append(box)
+
+    def claim(self, left: float, top: float, right: float, bottom: float) -> bool:
+        """Add the rectangle if it overlaps none already there; True if it was added."""
+        if not self.free(left, top, right, bottom):
+            return False
+        self.add(left, top, right, bottom)
+        return True
 
 
-def _polyline_path(lines: list[QLineF]) -> QPainterPath:
-    """Lines as one path, joined where one ends at the next one's start (so the pen joins
-    them instead of capping each leg)."""
-    path = QPainterPath()
-    last: QPointF | None = None
-    for line in lines:
-        if last is None or line.p1() != last:
-            path.moveTo(line.p1())
-        path.lineTo(line.p2())
-        last = line.p2()
-    return path
+def _add_outline(
+    path: QPainterPath,
+    ring: Sequence[tuple[float, float]],
+    drawn: set[tuple[tuple[float, float], tuple[float, float]]],
+) -> None:
+    """The ring's edges (lon, lat) not in ``drawn`` yet added to ``path`` (and to
+    ``drawn``): a border two areas share is stroked once, not twice."""
+    points = [(round(lon * DEG, 3), round(-lat * DEG, 3)) for lon, lat in ring]
+    drawing = False
+    for a, b in itertools.pairwise([*points, points[0]]):
+        edge = (a, b) if a <= b else (b, a)
+        if edge in drawn or a == b:
+            drawing = False
+            continue
+        drawn.add(edge)
+        if not drawing:
+            path.moveTo(*a)
+            drawing = True
+        path.lineTo(*b)
 
 
 def _area_size(ring: Sequence[tuple[float, float]]) -> float:
