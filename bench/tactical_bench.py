@@ -53,6 +53,7 @@ import argparse
 import importlib
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -163,6 +164,37 @@ def sampled(name: str, battles: int, workers: int | None = None) -> tuple[float,
     return times[0] - start, times[-1] - start
 
 
+#: one core fighting a preview's battles with the compiled rule sets, timed by its CPU
+_CORE = """
+import sys, time
+from campaign.tactical import BattleSetup, compiled
+from campaign.tactical.simulate import simulate
+name, path, battles = sys.argv[1], sys.argv[2], int(sys.argv[3])
+built = compiled.ready()
+if built is not None:
+    compiled.use(built)
+setup = BattleSetup.load(path)
+simulate(name, setup, 50)
+start = time.process_time()
+simulate(name, setup, battles)
+print(battles / (time.process_time() - start))
+"""
+
+
+def core_rate(name: str, battles: int) -> float:
+    """Battles a second one core fights with the compiled rule sets (the sources where there
+    is no build), by its CPU time: the figure the load of a shared machine sways least (a
+    preview's pool fights about this many a core)."""
+    out = subprocess.run(
+        [sys.executable, "-c", _CORE, name, str(ROOT / SETUPS[name][0]), str(battles)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return float(out.stdout.strip().splitlines()[-1])
+
+
 def main() -> None:
     from campaign.tactical import compiled
     from campaign.tactical.simulate import default_workers
@@ -212,6 +244,11 @@ def main() -> None:
         print(
             f"{'  one process, sources (info)':<32} "
             f"{args.battles // 2 / statistics.median(alone):>7,.0f} battles/s"
+        )
+        cores = [core_rate(name, args.battles // 2) for _ in range(max(1, args.runs // 2))]
+        print(
+            f"{'  one core, compiled, CPU (info)':<32} {statistics.median(cores):>7,.0f} battles/s"
+            f"  (x {workers} worker(s): {statistics.median(cores) * workers:,.0f})"
         )
         rate, rolls, turns = rules_rate(name, args.battles // 2, pool)
         print(
