@@ -10,10 +10,11 @@ from typing import Any
 
 import pytest
 
-from campaign.dice import PreviewDice, UnloggedDice
+from campaign.dice import UnloggedDice
 from campaign.state import Unit
 from campaign.tactical import RULE_SETS, BattleSetup, run
 from campaign.tactical.outcome import step_losses, unit_rosters
+from campaign.tactical.preview import PreviewDice
 from campaign.tactical.simulate import TacticalOdds, available, campaign_units, simulate
 
 MIDWAY = Path(__file__).resolve().parent.parent / "data" / "battles" / "midway.json"

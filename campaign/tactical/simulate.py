@@ -32,10 +32,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..dice import PreviewDice
 from ..state import Unit
 from . import RULE_SETS, BattleSetup, Ship, TacticalBattle, compiled, run
 from .outcome import campaign_winner, declared_units, step_losses, unit_rosters
+from .preview import PreviewDice
 
 
 def available() -> list[str]:
@@ -310,15 +310,35 @@ def _fight(
     if plan.rule_set not in RULE_SETS:
         available()
     factory = RULE_SETS[plan.rule_set]
+    dice = _preview_dice()
     setup = plan.setup
     by_side = plan.units if plan.units else campaign_units(setup)
     rosters = unit_rosters(setup)
     everyone = [*by_side.get("a", []), *by_side.get("b", [])]
+    #: a rule set whose battles offer ``rematch(dice)`` (the same battle from its opening,
+    #: the set-up not read again) fights each battle after the first from an unplayed one
+    rematch: Callable[[PreviewDice], TacticalBattle] | None = None
     with _fewer_collections():
         for i in range(start, stop):
-            _count(plan, odds, factory(setup, PreviewDice(f"{plan.seed}/{i}")), everyone, rosters)
+            roll = dice(f"{plan.seed}/{i}")
+            if rematch is not None:
+                battle = rematch(roll)
+            else:
+                battle = factory(setup, roll)
+                if hasattr(battle, "rematch"):
+                    rematch = battle.rematch(roll).rematch  # an unplayed copy's
+            _count(plan, odds, battle, everyone, rosters)
             if each is not None:
                 each(odds)
+
+
+def _preview_dice() -> type[PreviewDice]:
+    """The preview's dice: in a worker fighting with the compiled rule sets, the compiled
+    ones (:func:`compiled.use` imports the modules afresh, so a name bound when this module
+    was imported would still be the source's class)."""
+    module = importlib.import_module(f"{__package__}.preview")
+    dice: type[PreviewDice] = module.PreviewDice
+    return dice
 
 
 #: allocations between two of the garbage collector's youngest collections while battles
