@@ -16,8 +16,8 @@ def move_supplies(t: Turn) -> None:
     turn.* The economy's LSP arrive first (lsp_supply.csv); then each route carries what the
     orders load, within its effective lift (002 "Transportation and Supply")."""
     board = t.board
-    for row in t.scenario.rows("lsp_supply"):
-        if row["turn"] == t.state.turn and row["points"]:
+    for row in t.scenario.rows_with("lsp_supply", turn=t.state.turn):
+        if row["points"]:
             t.state.add_lsp(row["base"], row["nation"], row["points"])
             t.emit(
                 "lsp_delivered",

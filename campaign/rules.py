@@ -120,9 +120,9 @@ class _Check:
 
     def lsp_supply(self) -> Counter[str]:
         out: Counter[str] = Counter()
-        for row in self.b.scenario.rows("lsp_supply"):
-            if row["nation"] == self.nation and row["turn"] == self.b.state.turn:
-                out[row["base"]] += row["points"]
+        rows = self.b.scenario.rows_with("lsp_supply", nation=self.nation, turn=self.b.state.turn)
+        for row in rows:
+            out[row["base"]] += row["points"]
         return out
 
     def projected_lsp(self) -> Counter[str]:

@@ -189,17 +189,25 @@ def test_the_orders_projection_leaves_the_state_as_it_was(scenario: Scenario) ->
 
 
 def test_a_turn_sets_older_objects_aside_and_gives_them_back() -> None:
-    """The collector is paused for what existed before a turn only: afterwards nothing is
-    left frozen, and garbage made during the turn is collected."""
-    assert gc.get_freeze_count() == 0
+    """The collector is paused during a turn and what existed before it set aside:
+    afterwards nothing is left frozen, the collector runs again, and garbage made during
+    the turn is collected."""
+    assert gc.get_freeze_count() == 0 and gc.isenabled()
     with older_objects_set_aside():
-        assert gc.get_freeze_count() > 0
+        assert gc.get_freeze_count() > 0 and not gc.isenabled()
         cycle: list[object] = []
         cycle.append(cycle)
         watch = weakref.ref(_Node(cycle))
-    assert gc.get_freeze_count() == 0
+    assert gc.get_freeze_count() == 0 and gc.isenabled()
     gc.collect()
     assert watch() is None
+    gc.disable()
+    try:
+        with older_objects_set_aside():
+            pass
+        assert not gc.isenabled()  # a collector paused by someone else stays paused
+    finally:
+        gc.enable()
 
 
 class _Node:

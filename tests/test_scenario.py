@@ -27,6 +27,16 @@ def test_the_mini_scenario_loads(mini_dir: Path) -> None:
     assert scenario.meta.period_of(7) == "Jan/Feb 1943"
 
 
+def test_rows_with_given_values_in_the_tables_order() -> None:
+    scenario = load_scenario()
+    table = scenario.rows("lsp_supply")
+    for nation, turn in {(r["nation"], r["turn"]) for r in table} | {("usa", 99)}:
+        expected = [r for r in table if r["nation"] == nation and r["turn"] == turn]
+        assert scenario.rows_with("lsp_supply", nation=nation, turn=turn) == expected
+    assert scenario.rows_with("lsp_supply", turn=1) == [r for r in table if r["turn"] == 1]
+    assert scenario.rows_with("lsp_supply") == table
+
+
 def test_export_of_a_canonical_folder_is_identical(mini_dir: Path, tmp_path: Path) -> None:
     write_scenario(load_scenario(mini_dir), tmp_path)
     for path in mini_dir.iterdir():

@@ -1672,9 +1672,10 @@ class SeaChart(QGraphicsView):
         if abs(scale - self._layout_scale) < 1e-9 and self._laid_out.contains(seen):
             return
         self._layout_scale = scale
-        # the view and half as much again on every side: a pan within it needs no new
-        # layout (a farther one lays out again, a few milliseconds)
-        w, h = seen.width() / 2, seen.height() / 2
+        # the view and a quarter of it again on every side: a pan within that needs no new
+        # layout (a farther one lays out again, a millisecond or two); names beyond it
+        # would only be laid out to be hidden
+        w, h = seen.width() / 4, seen.height() / 4
         region = seen.adjusted(-w, -h, w, h)
         self._laid_out = region
         region = region.intersected(self.sceneRect())
