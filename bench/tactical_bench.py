@@ -12,11 +12,14 @@ target with "ok" or "UNDER TARGET" / "OVER TARGET".
   by mypyc (``campaign.tactical.compiled``: the bench builds them first, unless
   ``--sources``). Targets: carrier (Midway) 5,000 battles a second, fast play and surface
   3,000, the air strike 5,000 (as it was). The pool is started before the timed runs (a
-  preview after the first finds it running).
+  preview after the first finds it running, and gives it every batch).
 * One process (information): the same with ``workers=1`` — what a core does alone with
   the sources.
-* First results: seconds to the first figures a window shows (the first 50 battles, fought
-  in the calling process before the pool is given the rest), target under 0.5 s.
+* One core, compiled, CPU (information): a process fighting with the compiled rule sets,
+  timed by its CPU time, and that times the workers: what an idle machine's pool comes
+  to, and the figure a shared machine's load sways least.
+* First results: seconds to the first figures a window shows (the first batch of 50
+  battles in), target under 0.5 s.
 * Narrated (information): whole battles with their words, as the drill-down window plays
   them, with dice drawn beforehand and a log that only counts, so only the rules are timed.
 * Seeded (information): ``--seeded`` narrated battles with real ``SeededDice``, whose
