@@ -446,19 +446,24 @@ def _fight_in_pool(
     on_progress: Callable[[TacticalOdds], None] | None,
 ) -> TacticalOdds:
     """The preview's battles in batches of ``every``, fought by a pool of processes; each
-    batch's counts are added as it comes in (the sums do not depend on the order). The
-    first batch is fought here before the others are handed out, so the first figures come
-    as soon as without a pool (whose workers would share the cores with it)."""
-    _fight(plan, odds, 0, every)
-    if on_progress:
-        on_progress(odds)
+    batch's counts are added as it comes in (the sums do not depend on the order). When
+    the pool has yet to start, the first batch is fought here before the others are handed
+    out, so the first figures come as soon as without a pool; a pool already running
+    (any preview after the first) is given every batch, its workers fighting with the
+    compiled rule sets from the first battle on."""
+    first = 0
+    if _POOL is None or _POOL[0] != workers:
+        _fight(plan, odds, 0, every)
+        first = every
+        if on_progress:
+            on_progress(odds)
     built = compiled.ready()  # the rule sets compiled from the present sources, if built
     plan.compiled = str(built) if built else ""
     data = pickle.dumps(plan, protocol=pickle.HIGHEST_PROTOCOL)
     pool = _pool(workers)
     batches = [
         pool.submit(_fight_batch, data, start, min(start + every, runs))
-        for start in range(every, runs, every)
+        for start in range(first, runs, every)
     ]
     try:
         for done in as_completed(batches):
