@@ -5,6 +5,8 @@
   and platform (``random.randint`` is not guaranteed to).
 * :class:`UnloggedDice` — the same stream as :class:`SeededDice`, kept in no log, for bulk
   callers whose dice are not part of the game (odds checks, a look-ahead).
+  (:class:`campaign.tactical.preview.PreviewDice`, the odds previews' dice, are kept in no
+  log either: a seeded Mersenne Twister, beside the rule sets that roll them.)
 * :class:`ManualDice` — an umpire rolls real dice and types each value in; the engine asks
   with the roll's purpose and accepts only legal values.
 * :class:`ScriptedDice` — tests give the exact rolls; asking for a roll that was not
@@ -19,7 +21,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import random
 import struct
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
@@ -132,7 +133,7 @@ class Dice(ABC):
         """The face rolled (1..sides)."""
 
 
-class _NotLogged(Dice):
+class NotLoggedDice(Dice):
     """Dice whose rolls go in no log: imagined battles and combats, never the game's."""
 
     def roll(self, purpose: str, sides: int = 6, reason: str = "") -> int:
@@ -167,7 +168,7 @@ class SeededDice(Dice):
 _FIRST_8 = struct.Struct(">Q")
 
 
-class UnloggedDice(_NotLogged, SeededDice):
+class UnloggedDice(NotLoggedDice, SeededDice):
     """:class:`SeededDice`'s very stream (the *n*-th draw of seed *s* is the same face),
     kept in no log: for bulk callers whose dice are not part of the game — exact-odds
     checks, the computer opponent's look-ahead, thousands of imaginary combats. A game's
@@ -193,35 +194,6 @@ class UnloggedDice(_NotLogged, SeededDice):
                 out.append(draw % sides + 1)
         self.counter = n
         return out
-
-
-class PreviewDice(_NotLogged):
-    """Seeded dice that keep no log: for odds previews, whose thousands of imaginary
-    battles are not part of the game (nothing they roll is ever shown as a roll).
-
-    Speed matters more here than a cryptographic chain, so the draws come from Python's
-    Mersenne Twister seeded with the seed's text. ``random.Random(str)`` seeding and
-    ``random()`` are the two parts of the module Python promises to keep stable across
-    versions, so a preview stays reproducible; a face is ``int(random() * sides) + 1``,
-    whose bias (one part in 2**50) no preview can show.
-    """
-
-    source = "preview"
-
-    def __init__(self, seed: int | str) -> None:
-        super().__init__(DiceLog())
-        self.seed = str(seed)
-        self._random = random.Random(self.seed).random
-
-    def _value(self, purpose: str, sides: int) -> int:
-        return int(self._random() * sides) + 1
-
-    def rolls(self, count: int, purpose: str, sides: int = 6) -> list[int]:
-        """``count`` dice in one go, without naming each (the hot path of a preview)."""
-        if sides < 2:
-            raise ValueError("a die has at least 2 sides")
-        draw = self._random
-        return [int(draw() * sides) + 1 for _ in range(count)]
 
 
 class ScriptedDice(Dice):

@@ -680,6 +680,29 @@ def test_a_whole_midway_battle_is_deterministic() -> None:
     assert setup.to_json() == BattleSetup.load(MIDWAY).to_json()
 
 
+def test_a_rematch_fights_the_very_battle_a_fresh_one_would() -> None:
+    """An odds preview fights its battles from one unplayed opening (``rematch``): each must
+    be the battle made afresh from the set-up — the same dice rolled for the same purposes,
+    the same words, the same end — and playing one must leave the opening as it was."""
+    setup = BattleSetup.load(MIDWAY)
+    opening = carrier_battle(setup, SeededDice("unused"))
+    for i in range(40):
+        fresh_dice, again_dice = SeededDice(f"r/{i}"), SeededDice(f"r/{i}")
+        fresh = run(carrier_battle(setup, fresh_dice))
+        again = run(opening.rematch(again_dice))
+        assert again == fresh
+        assert [r.body() for r in again_dice.log.rolls] == [r.body() for r in fresh_dice.log.rolls]
+    # returning strikes and aa_hits by group: the opening carries the rule options too
+    setup.conditions = {**setup.conditions, "aa_hits": "group", "searching_side": "b"}
+    opening = carrier_battle(setup, SeededDice("unused"))
+    for i in range(10):
+        assert run(opening.rematch(SeededDice(i))) == run(carrier_battle(setup, SeededDice(i)))
+    begun = carrier_battle(setup, SeededDice(1))
+    begun.step()
+    with pytest.raises(ValueError, match="already begun"):
+        begun.rematch(SeededDice(2))
+
+
 def test_many_battles_end_and_are_consistent() -> None:
     setup = BattleSetup.load(MIDWAY)
     winners = set()

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from campaign.dice import PreviewDice
 from campaign.tactical import RULE_SETS, BattleResult, BattleSetup, run
+from campaign.tactical.preview import PreviewDice
 from campaign.tactical.simulate import available
 
 ROOT = Path(__file__).resolve().parent.parent

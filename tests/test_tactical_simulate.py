@@ -10,10 +10,12 @@ from typing import Any
 
 import pytest
 
-from campaign.dice import PreviewDice, UnloggedDice
+from campaign.dice import UnloggedDice
 from campaign.state import Unit
 from campaign.tactical import RULE_SETS, BattleSetup, run
+from campaign.tactical import simulate as sampling
 from campaign.tactical.outcome import step_losses, unit_rosters
+from campaign.tactical.preview import PreviewDice
 from campaign.tactical.simulate import TacticalOdds, available, campaign_units, simulate
 
 MIDWAY = Path(__file__).resolve().parent.parent / "data" / "battles" / "midway.json"
@@ -138,9 +140,15 @@ def test_worker_processes_fight_the_very_same_battles() -> None:
         on_progress=lambda o: seen.append(o.runs),
     )
     assert pooled.to_dict() == here.to_dict() and pooled.runs == 120
-    # the first batch is fought here; the others come in as they are done
-    assert seen[0] == 25 and seen[-1] == 120 and len(seen) == 5 and seen == sorted(seen)
+    # batch by batch, as each is done (the last one 20 battles)
+    steps = [b - a for a, b in zip([0, *seen], seen, strict=False)]
+    assert seen[-1] == 120 and sorted(steps) == [20, 25, 25, 25, 25]
     assert pooled.campaign_winners == here.campaign_winners
+    # a pool already running is given every batch, the first too
+    simulate("carrier", setup, 50, seed="w", workers=2, every=25)
+    assert sampling._POOL is not None
+    again = simulate("carrier", setup, 120, seed="w", units=units, workers=2, every=25)
+    assert again.to_dict() == here.to_dict()
 
 
 def test_a_stopped_pool_keeps_the_figures_so_far() -> None:

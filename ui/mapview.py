@@ -415,7 +415,7 @@ class _Shown(QGraphicsPixmapItem):
             if self.layer is None:
                 super().setVisible(visible)
             else:
-                self.layer.changed()
+                self.layer.set_shown(self, visible)
 
     def isVisible(self) -> bool:
         return self.shown
@@ -428,7 +428,7 @@ class _Shown(QGraphicsPixmapItem):
             self.setPixmap(pixmap)
             self.setOffset(box.topLeft())
             if self.layer is not None and self.shown:
-                self.layer.update()
+                self.layer.changed()
 
 
 class _Layer(QGraphicsItem):
@@ -479,8 +479,10 @@ class _MarkLayer(_Layer):
 
     def __init__(self, z: float) -> None:
         super().__init__(z)
-        self._marks: list[_Shown] = []
-        self._shown: list[_Shown] | None = None
+        self._shown: set[_Shown] = set()
+        #: what a frame draws: (anchor x, y in scene units, offset x, y in pixels, pixmap)
+        #: of the marks shown, in order; made again after a change
+        self._drawing: list[tuple[float, float, float, float, QPixmap]] | None = None
         self._added = 0
 
     def add(self, mark: _Shown, at: QPointF, z: float) -> None:
@@ -490,24 +492,33 @@ class _MarkLayer(_Layer):
         mark.rank = (z, self._added)
         mark.layer = self
         self._added += 1
-        self._marks.append(mark)
-        self.changed()
+        self.set_shown(mark, mark.shown)
 
     def remove(self, mark: _Shown) -> None:
-        self._marks.remove(mark)
+        self.set_shown(mark, False)
         mark.layer = None
+
+    def set_shown(self, mark: _Shown, on: bool) -> None:
+        """A mark of this layer shown or hidden."""
+        if on:
+            self._shown.add(mark)
+        else:
+            self._shown.discard(mark)
         self.changed()
 
     def changed(self) -> None:
-        """A mark was shown or hidden: paint again."""
-        self._shown = None
+        """What the marks shown look like changed: paint again."""
+        self._drawing = None
         self.update()
 
     def draw(self, painter: QPainter, exposed: QRectF) -> None:
-        shown = self._shown
-        if shown is None:
-            shown = sorted((m for m in self._marks if m.shown), key=lambda m: m.rank)
-            self._shown = shown
+        drawing = self._drawing
+        if drawing is None:
+            drawing = self._drawing = [
+                (*mark.at, *mark.drawn)
+                for mark in sorted(self._shown, key=lambda m: m.rank)
+                if mark.drawn is not None
+            ]
         to_device = painter.worldTransform()
         sx, sy, dx, dy = to_device.m11(), to_device.m22(), to_device.dx(), to_device.dy()
         exposed = to_device.mapRect(exposed)
@@ -517,12 +528,10 @@ class _MarkLayer(_Layer):
         painter.resetTransform()
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
         draw = painter.drawPixmap
-        for mark in shown:
-            ax, ay = mark.at
+        for ax, ay, ox, oy, pixmap in drawing:
             x, y = ax * sx + dx, ay * sy + dy
-            drawn = mark.drawn
-            if drawn is not None and left < x < right and top < y < bottom:
-                draw(QPointF(x + drawn[0], y + drawn[1]), drawn[2])
+            if left < x < right and top < y < bottom:
+                draw(QPointF(x + ox, y + oy), pixmap)
 
 
 class _Mark(_Shown):
@@ -1672,9 +1681,10 @@ class SeaChart(QGraphicsView):
         if abs(scale - self._layout_scale) < 1e-9 and self._laid_out.contains(seen):
             return
         self._layout_scale = scale
-        # the view and half as much again on every side: a pan within it needs no new
-        # layout (a farther one lays out again, a few milliseconds)
-        w, h = seen.width() / 2, seen.height() / 2
+        # the view and a quarter of it again on every side: a pan within that needs no new
+        # layout (a farther one lays out again, a millisecond or two); names beyond it
+        # would only be laid out to be hidden
+        w, h = seen.width() / 4, seen.height() / 4
         region = seen.adjusted(-w, -h, w, h)
         self._laid_out = region
         region = region.intersected(self.sceneRect())

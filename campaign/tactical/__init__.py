@@ -28,7 +28,6 @@ import importlib
 import json
 import math
 import re
-from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -102,7 +101,7 @@ class AirGroup:
 
     def copy(self) -> AirGroup:
         out = object.__new__(AirGroup)
-        out.__dict__.update(self.__dict__)
+        out.__dict__ = self.__dict__.copy()  # field by field: a battle's result copies many
         return out
 
 
@@ -141,7 +140,7 @@ class Ship:
         fields["guns"] = dict(self.guns)
         fields["notes"] = list(self.notes)
         fields["air_groups"] = [g.copy() for g in self.air_groups] if air_groups else []
-        out.__dict__.update(fields)
+        out.__dict__ = fields
         return out
 
 
@@ -796,43 +795,6 @@ class TacticalBattle(Protocol):
     def finished(self) -> bool: ...
 
     def result(self) -> BattleResult: ...
-
-
-class TurnBattle(ABC):
-    """What a rule set played in tactical turns shares: the turn counter (also the dice's
-    ``turn``), the log, ``narrate`` and ``finished``. A subclass calls
-    ``super().__init__(dice)``, plays one turn in :meth:`play_turn` and sets ``_finished``
-    when the battle is over."""
-
-    rule_set: str = ""
-    phases: tuple[str, ...] = ()
-
-    def __init__(self, dice: Dice) -> None:
-        self.dice = dice
-        self.turn = 0
-        self.log: list[str] = []
-        self.narrate = True  # see TacticalBattle.narrate
-        self._finished = False
-
-    @property
-    def finished(self) -> bool:
-        return self._finished
-
-    def step(self) -> list[str]:
-        """Play one tactical turn; returns what happened, in words (nothing unnarrated)."""
-        if self._finished:
-            return []
-        self.turn += 1
-        self.dice.turn = self.turn
-        lines = self.play_turn()
-        if not self.narrate:
-            return []
-        self.log.extend(lines)
-        return lines
-
-    @abstractmethod
-    def play_turn(self) -> list[str]:
-        """One turn of the rule set's sequence of play, its lines in words."""
 
 
 BattleFactory = Callable[[BattleSetup, Dice], TacticalBattle]

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from ..dice import Dice
 from . import (
@@ -52,10 +52,10 @@ from . import (
 # ---------------------------------------------------------------------------------------
 
 #: the dice-roll columns of table 20.44 ("12" is printed "12+")
-COLUMNS: tuple[int, ...] = tuple(range(2, 13))
+COLUMNS: Final[tuple[int, ...]] = tuple(range(2, 13))
 
 #: table 20.44 row by row as the seed prints it: ``AS``, ``FF`` (low, high), 11 cells
-TABLE_20_44: tuple[tuple[int | None, tuple[int, int] | None, tuple[int, ...]], ...] = (
+TABLE_20_44: Final[tuple[tuple[int | None, tuple[int, int] | None, tuple[int, ...]], ...]] = (
     (None, (1, 1), (0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1)),
     (None, (2, 2), (0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 2)),
     (1, (3, 3), (0, 0, 0, 0, 1, 1, 1, 1, 1, 2, 2)),
@@ -82,11 +82,11 @@ TABLE_20_44: tuple[tuple[int | None, tuple[int, int] | None, tuple[int, ...]], .
 )
 
 #: air squadrons (1..20) → hits in each column
-AIR_ROWS: dict[int, tuple[int, ...]] = {
+AIR_ROWS: Final[dict[int, tuple[int, ...]]] = {
     squadrons: cells for squadrons, _, cells in TABLE_20_44 if squadrons is not None
 }
 #: fleet factors (1..25) → hits in each column
-FLEET_ROWS: dict[int, tuple[int, ...]] = {
+FLEET_ROWS: Final[dict[int, tuple[int, ...]]] = {
     factors: cells
     for _, span, cells in TABLE_20_44
     if span is not None
@@ -98,33 +98,38 @@ FLEET_ROWS: dict[int, tuple[int, ...]] = {
 # ---------------------------------------------------------------------------------------
 
 #: aircraft per air squadron when an air group has no ``factor``
-SQUADRON_AIRCRAFT = 12
+SQUADRON_AIRCRAFT: Final = 12
 #: air group kinds that attack ships (fighters and patrol aircraft do not)
-STRIKE_KINDS = frozenset({"dive_bomber", "torpedo_bomber", "level_bomber"})
+STRIKE_KINDS: Final = frozenset({"dive_bomber", "torpedo_bomber", "level_bomber"})
 #: ship types that are "named ships"
-NAMED_TYPES = ("carrier", "light_carrier", "battleship", "battlecruiser")
+NAMED_TYPES: Final = ("carrier", "light_carrier", "battleship", "battlecruiser")
 #: ship types that are cruisers; each cruiser is this many factors
-CRUISER_TYPES = frozenset({"heavy_cruiser", "light_cruiser"})
-CRUISER_FACTORS = 2
+CRUISER_TYPES: Final = frozenset({"heavy_cruiser", "light_cruiser"})
+CRUISER_FACTORS: Final = 2
 #: one-factor naval units, by the seed's three kinds ("destroyers, CVEs, transports")
-ONE_FACTOR_KINDS: dict[str, str] = {
+ONE_FACTOR_KINDS: Final[dict[str, str]] = {
     "destroyer": "destroyer",
     "escort": "destroyer",
     "escort_carrier": "CVE",
     "transport": "transport",
 }
-ONE_FACTOR_ORDER = ("destroyer", "CVE", "transport")
+ONE_FACTOR_ORDER: Final = ("destroyer", "CVE", "transport")
 #: tons of standard displacement per named-ship factor (rounded half up), and its bounds
-TONS_PER_FACTOR = 10_000
-NAMED_FACTOR_BOUNDS = (1, 4)
+TONS_PER_FACTOR: Final = 10_000
+NAMED_FACTOR_BOUNDS: Final = (1, 4)
 #: a named ship with neither ``damage_capacity`` nor ``tonnage``
-DEFAULT_NAMED_FACTORS = {"carrier": 2, "light_carrier": 1, "battleship": 3, "battlecruiser": 3}
+DEFAULT_NAMED_FACTORS: Final = {
+    "carrier": 2,
+    "light_carrier": 1,
+    "battleship": 3,
+    "battlecruiser": 3,
+}
 #: a critical hit die roll of this or more, after double sixes, is a critical hit
-CRITICAL_HIT_ON = 4
+CRITICAL_HIT_ON: Final = 4
 #: a surprise level of this or more gives +1
-SURPRISE_LEVEL = 3
+SURPRISE_LEVEL: Final = 3
 
-RULE_NOTES: tuple[str, ...] = (
+RULE_NOTES: Final[tuple[str, ...]] = (
     "Table 20.44 is rebuilt by counting cells: two row labels then 11 cells under 'Dice Roll "
     "2 3 4 5 6 7 8 9 10 11 12+'. The printed row labels are AS (air squadrons) and FF (fleet "
     "factors): AS '-' with FF 1, 2 and 4; AS 1-9 beside FF 3, 5-6, 7-9, 10-12, 13-15, 16-18, "
@@ -405,7 +410,7 @@ class _Attack:
 
 
 #: every condition a set-up may give (docs/battle-setups.md lists them)
-CONDITIONS: dict[str, str] = {
+CONDITIONS: Final[dict[str, str]] = {
     "strikes": "air strikes each side flies (1)",
     "air_drm": "nation -> its Air Nationality DRM (0)",
     "naval_drm": "nation -> its Naval Nationality DRM (0)",
@@ -414,7 +419,7 @@ CONDITIONS: dict[str, str] = {
     "surprise": "side a's surprise level, or {'a': n, 'b': n} (3 or more: +1, first strike)",
 }
 #: what each condition may be (a set-up is checked whole before a battle is made)
-CHECKS: dict[str, Spec] = {
+CHECKS: Final[dict[str, Spec]] = {
     "strikes": whole(1, 20),
     "air_drm": by_nation(whole(-6, 6)),
     "naval_drm": by_nation(whole(-6, 6)),

@@ -35,10 +35,9 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping, Sequence
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from ..dice import Dice
 from . import (
@@ -47,15 +46,15 @@ from . import (
     BattleSetup,
     Ship,
     Spec,
-    TurnBattle,
     by_ship,
     one_of,
     register,
     shape,
     whole,
 )
+from .turns import TurnBattle
 
-RULE_SET = "carrier"
+RULE_SET: Final = "carrier"
 
 # ---------------------------------------------------------------------------------------
 # The seed's tables as data
@@ -63,7 +62,7 @@ RULE_SET = "carrier"
 
 #: The "Ship Data" table as printed: carrier → (AA Fire, Repair Damage, Fighters, Torpedo
 #: Bombers, Dive Bombers); the last three in groups (plane models) of five strength points.
-SHIP_DATA: dict[str, tuple[int, str, int, int, int]] = {
+SHIP_DATA: Final[dict[str, tuple[int, str, int, int, int]]] = {
     "Enterprise": (16, "5-6", 5, 3, 8),
     "Hornet": (12, "5-6", 3, 5, 8),
     "Yorktown": (12, "4-6", 3, 5, 8),
@@ -75,7 +74,7 @@ SHIP_DATA: dict[str, tuple[int, str, int, int, int]] = {
 
 #: AA guns (ships.csv counts heavy and light AA guns) per AA die for carriers not in
 #: the Ship Data table: Enterprise carried about 48 such guns in 1942 and has 16 dice.
-AA_GUNS_PER_DIE = 3
+AA_GUNS_PER_DIE: Final = 3
 
 
 def adapt(setup: BattleSetup) -> BattleSetup:
@@ -94,7 +93,7 @@ def adapt(setup: BattleSetup) -> BattleSetup:
 
 
 #: "Sequence of Play": (step, side index — 0 is side a, the Japanese half — phase)
-SEQUENCE: tuple[tuple[int, int, str], ...] = (
+SEQUENCE: Final[tuple[tuple[int, int, str], ...]] = (
     (1, 0, "Land Planes"),
     (2, 1, "Land Planes"),
     (3, 0, "Move Planes"),
@@ -112,21 +111,21 @@ SEQUENCE: tuple[tuple[int, int, str], ...] = (
 )
 
 #: CAP and escort fire: "Cross out one strength point ... for every 4, 5, or 6 rolled."
-AIR_TO_AIR_HIT = 4
+AIR_TO_AIR_HIT: Final = 4
 #: AA: "The Carrier scores one hit for every 4, 5, or 6 rolled."
-AA_HIT = 4
+AA_HIT: Final = 4
 #: Dive-Bombers: "Every 5 or 6 scores one hit against the carrier."
-DIVE_HIT = 5
+DIVE_HIT: Final = 5
 #: Torpedo-Bombers: "A roll of 6 scores 2 hits on the carrier."
-TORPEDO_SIX_HITS = 2
+TORPEDO_SIX_HITS: Final = 2
 #: both: "Re-roll any 6's and if it comes up 6 again score another hit"
-RE_ROLL_FACE = 6
+RE_ROLL_FACE: Final = 6
 #: the average hits of one strength point of either kind of bomber: 1/6 + (1/6)(1 + 1/5)
 #: for a dive bomber, (1/6)(2 + 1/5) for a torpedo bomber — both 11/30
-EXPECTED_HITS_PER_POINT = 11 / 30
+EXPECTED_HITS_PER_POINT: Final = 11 / 30
 
 #: the seed's numbers a set-up's ``conditions`` may change (the defaults are the seed's)
-DEFAULTS: dict[str, Any] = {
+DEFAULTS: Final[dict[str, Any]] = {
     "group_strength": 5,  # "five circles to represent the strength of the group"
     "land_per_turn": 20,  # "can land 20 strenght points of planes"
     "launch_per_turn": 20,  # "A carrier may launch up to 20 strength points of planes"
@@ -152,7 +151,7 @@ DEFAULTS: dict[str, Any] = {
 }
 
 #: every condition a set-up may give (docs/battle-setups.md lists them)
-CONDITIONS: dict[str, str] = {
+CONDITIONS: Final[dict[str, str]] = {
     "group_strength": "strength points of a full group (5: 'five circles')",
     "land_per_turn": "strength points a carrier lands in a turn (20)",
     "launch_per_turn": "strength points a carrier launches in a turn (20)",
@@ -177,7 +176,7 @@ CONDITIONS: dict[str, str] = {
 
 #: what each condition may be (a set-up is checked whole before a battle is made): the
 #: seed's figures with room to spare, and never a figure that would divide by nothing
-CHECKS: dict[str, Spec] = {
+CHECKS: Final[dict[str, Spec]] = {
     "group_strength": whole(1, 50),
     "land_per_turn": whole(0, 1000),
     "launch_per_turn": whole(0, 1000),
@@ -209,7 +208,7 @@ def check_together(conditions: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
 
 #: the automatic commanders' fixed policy (a set-up may override under
 #: ``conditions["commander"]``)
-COMMANDER: dict[str, int] = {
+COMMANDER: Final[dict[str, int]] = {
     # keep this many fighter groups on CAP per working carrier: two, the "powerful fighter
     # umbrella" of 003's Battle 1 (one left both sides' last carriers open to the same
     # turn's strikes in a quarter of Midways; docs/rules-notes.md)
@@ -218,32 +217,32 @@ COMMANDER: dict[str, int] = {
 }
 
 #: "Repair Damage: ... Japanese carriers may repair one point if they roll a 6"
-DEFAULT_REPAIR = "6"
+DEFAULT_REPAIR: Final = "6"
 
-CARRIER_TYPES = ("carrier", "light_carrier", "escort_carrier")
-FIGHTER = "fighter"
-DIVE = "dive_bomber"
-TORPEDO = "torpedo_bomber"
-BOMBERS = (DIVE, TORPEDO)
-PLAYING_KINDS = (FIGHTER, DIVE, TORPEDO)
+CARRIER_TYPES: Final = ("carrier", "light_carrier", "escort_carrier")
+FIGHTER: Final = "fighter"
+DIVE: Final = "dive_bomber"
+TORPEDO: Final = "torpedo_bomber"
+BOMBERS: Final = (DIVE, TORPEDO)
+PLAYING_KINDS: Final = (FIGHTER, DIVE, TORPEDO)
 
 # the boxes
-ABOARD = "aboard"
-DECK = "flight deck"
-CAP = "CAP"
-MOVING = "Moving to Attack"
-READY = "Ready to Attack"
-ATTACKING = "Attacking"
-HOME = "Heading Home"
-WAITING = "Waiting to Land"
-DESTROYED = "destroyed"
+ABOARD: Final = "aboard"
+DECK: Final = "flight deck"
+CAP: Final = "CAP"
+MOVING: Final = "Moving to Attack"
+READY: Final = "Ready to Attack"
+ATTACKING: Final = "Attacking"
+HOME: Final = "Heading Home"
+WAITING: Final = "Waiting to Land"
+DESTROYED: Final = "destroyed"
 #: "The sequence of movement: Moving to Attack Box, Ready to Attack Box, Attacking Box,
 #: Heading Home Box, Waiting to Land Box."
-NEXT_BOX: dict[str, str] = {MOVING: READY, READY: ATTACKING, ATTACKING: HOME, HOME: WAITING}
-AIRBORNE = (CAP, MOVING, READY, ATTACKING, HOME, WAITING)
-ATTACK_CIRCUIT = (MOVING, READY, ATTACKING)
+NEXT_BOX: Final[dict[str, str]] = {MOVING: READY, READY: ATTACKING, ATTACKING: HOME, HOME: WAITING}
+AIRBORNE: Final = (CAP, MOVING, READY, ATTACKING, HOME, WAITING)
+ATTACK_CIRCUIT: Final = (MOVING, READY, ATTACKING)
 
-RULE_NOTES: tuple[str, ...] = (
+RULE_NOTES: Final[tuple[str, ...]] = (
     "Sequence of Play: side a of a set-up takes the Japanese half of each step ('1. Japanese "
     "Land Planes', '3. Japanese Move Planes' ...) and side b the American half, so any two "
     "carrier forces can fight; a carrier's AA dice are Ship.aa and its sinking figure "
@@ -397,15 +396,22 @@ RULE_NOTES: tuple[str, ...] = (
 # ---------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
 class DiceResult:
     """Dice rolled for one rule and the hits they score; ``text`` shows every die (built
-    only when read: an odds preview never reads it)."""
+    only when read: an odds preview never reads it). A plain class, not a dataclass: one is
+    made for every handful of dice, and a dataclass's generated ``__init__`` would run as
+    interpreted Python even in the compiled rule sets."""
 
-    hits: int
-    values: tuple[int, ...] = ()
-    #: die index → the re-rolls of that six, in order
-    rerolls: Mapping[int, Sequence[int]] | None = None
+    def __init__(
+        self,
+        hits: int,
+        values: tuple[int, ...] = (),
+        rerolls: Mapping[int, Sequence[int]] | None = None,
+    ) -> None:
+        self.hits: Final = hits
+        self.values: Final = values
+        #: die index → the re-rolls of that six, in order
+        self.rerolls: Final = rerolls
 
     @property
     def text(self) -> str:
@@ -418,9 +424,13 @@ class DiceResult:
         )
 
 
-def count_at_least(values: list[int], face: int, sides: int = 6) -> int:
-    """How many of ``values`` are ``face`` or more (counted face by face, at C speed)."""
-    return sum([values.count(f) for f in range(face, sides + 1)])
+def count_at_least(values: list[int], face: int) -> int:
+    """How many of ``values`` are ``face`` or more."""
+    count = 0
+    for value in values:
+        if value >= face:
+            count += 1
+    return count
 
 
 def _show(values: Sequence[int]) -> str:
@@ -497,46 +507,94 @@ def repair_needs(cell: str) -> int:
 # ---------------------------------------------------------------------------------------
 
 
-@dataclass(slots=True, eq=False)
 class Counter:
-    """One group (plane model with five strength circles) of an air group."""
+    """One group (plane model with five strength circles) of an air group. (Plain classes,
+    these two, for the reason :class:`DiceResult` gives: every battle makes its own.)"""
 
-    label: str  # "VB-6/2"
-    squadron: str  # "VB-6"
-    kind: str
-    strength: int
-    group: str  # the AirGroup id
-    home: str  # the carrier it lands on
-    side: int
-    model: str = ""
-    number: int = 0  # 2 of "VB-6/2" (0 for a one-group squadron)
-    box: str = ABOARD
-    ring: int = 0  # CAP ring, 0 = the centre circle
-    role: str = ""  # a spotted fighter: "cap" or "escort"
-    bomber: bool = True
-    order: int = 0  # when it was raised (squadron by squadron), for listing
-    tag: str = ""  # its number as text ("" for a one-group squadron)
+    def __init__(
+        self,
+        label: str,  # "VB-6/2"
+        squadron: str,  # "VB-6"
+        kind: str,
+        strength: int,
+        group: str,  # the AirGroup id
+        home: str,  # the carrier it lands on
+        side: int,
+        model: str = "",
+        number: int = 0,  # 2 of "VB-6/2" (0 for a one-group squadron)
+        box: str = ABOARD,
+        ring: int = 0,  # CAP ring, 0 = the centre circle
+        role: str = "",  # a spotted fighter: "cap" or "escort"
+        bomber: bool = True,
+        order: int = 0,  # when it was raised (squadron by squadron), for listing
+        tag: str = "",  # its number as text ("" for a one-group squadron)
+    ) -> None:
+        self.label = label
+        self.squadron = squadron
+        self.kind = kind
+        self.strength = strength
+        self.group = group
+        self.home = home
+        self.side = side
+        self.model = model
+        self.number = number
+        self.box = box
+        self.ring = ring
+        self.role = role
+        self.bomber = bomber
+        self.order = order
+        self.tag = tag
+
+    def __repr__(self) -> str:
+        return f"Counter({self.label!r}, {self.box!r}, strength {self.strength})"
+
+    def copy(self) -> Counter:
+        return Counter(
+            self.label,
+            self.squadron,
+            self.kind,
+            self.strength,
+            self.group,
+            self.home,
+            self.side,
+            self.model,
+            self.number,
+            self.box,
+            self.ring,
+            self.role,
+            self.bomber,
+            self.order,
+            self.tag,
+        )
 
 
-@dataclass(slots=True, eq=False)
 class Carrier:
     """A carrier's damage track and numbers from the Ship Data table."""
 
-    ship: Ship
-    side: int
-    aa: int
-    repair_on: int
-    crippled_at: int
-    sunk_at: int
-    damage: int = 0
-    sunk: bool = False
-    history: list[str] = field(default_factory=list)
-    id: str = field(init=False)
-    name: str = field(init=False)
+    def __init__(
+        self, ship: Ship, side: int, aa: int, repair_on: int, crippled_at: int, sunk_at: int
+    ) -> None:
+        self.ship = ship
+        self.side = side
+        self.aa = aa
+        self.repair_on = repair_on
+        self.crippled_at = crippled_at
+        self.sunk_at = sunk_at
+        self.damage = 0
+        self.sunk = False
+        self.history: list[str] = []
+        self.id = ship.id
+        self.name = ship.name
 
-    def __post_init__(self) -> None:
-        self.id = self.ship.id
-        self.name = self.ship.name
+    def __repr__(self) -> str:
+        return f"Carrier({self.name!r}, damage {self.damage}, {self.state})"
+
+    def copy(self) -> Carrier:
+        out = Carrier(self.ship, self.side, self.aa, self.repair_on, self.crippled_at, self.sunk_at)
+        out.damage = self.damage
+        out.sunk = self.sunk
+        out.history = list(self.history)
+        return out
 
     @property
     def crippled(self) -> bool:
@@ -556,27 +614,31 @@ class Carrier:
         return "damaged" if self.damage else "undamaged"
 
 
-def spread_hits(groups: Sequence[Counter], hits: int) -> list[tuple[Counter, int]]:
+def spread_hits(groups: list[Counter], hits: int) -> list[tuple[Counter, int]]:
     """Losses spread evenly: each hit strikes the group with the most strength left (the first
     listed on a tie). Returns (group, points lost) for each group hit; a group brought to 0
     is destroyed. Hits beyond the groups' strength are wasted."""
-    strengths = [g.strength for g in groups]
-    lost = [0] * len(strengths)
-    for _ in range(min(hits, sum(strengths))):
-        i = strengths.index(max(strengths))  # the first of the strongest
-        strengths[i] -= 1
-        lost[i] += 1
+    lost: list[int] = [0] * len(groups)
+    for _ in range(hits):
+        strongest = 0  # the first of the strongest
+        for i in range(1, len(groups)):
+            if groups[i].strength > groups[strongest].strength:
+                strongest = i
+        if not groups or groups[strongest].strength <= 0:
+            break  # every group is down: the rest are wasted
+        groups[strongest].strength -= 1
+        lost[strongest] += 1
     out = []
-    for g, n, left in zip(groups, lost, strengths, strict=True):
+    for i, g in enumerate(groups):
+        n = lost[i]
         if n:
-            g.strength = left
-            if left <= 0:
+            if g.strength <= 0:
                 g.box = DESTROYED
             out.append((g, n))
     return out
 
 
-def eliminate_groups(groups: Sequence[Counter], hits: int) -> list[tuple[Counter, int]]:
+def eliminate_groups(groups: list[Counter], hits: int) -> list[tuple[Counter, int]]:
     """AA read as whole plane models (rule option ``aa_hits`` = ``"group"``): each hit
     eliminates one group, shared out evenly among the carriers the wave flew from — *"the
     hits should be distributed evenly, with the player with the most attacking groups
@@ -664,6 +726,17 @@ def _short(group: AirGroup) -> str:
     return (group.name.split(" (")[0].strip() or group.id) if group.name else group.id
 
 
+def _strike_needed(c: Carrier) -> float:
+    """The bombers' strength points a carrier is worth: enough to sink her, after her AA."""
+    return (c.sunk_at - c.damage) / EXPECTED_HITS_PER_POINT + c.aa * (3 / 6)
+
+
+def _target_order(c: Carrier) -> tuple[bool, float]:
+    """Sort key of the attacker's targets: working carriers first, the cheapest to sink
+    first."""
+    return not c.operational, _strike_needed(c)
+
+
 def _stronger(c: Counter) -> int:
     """Sort key: the strongest group first."""
     return -c.strength
@@ -682,9 +755,16 @@ class CarrierBattle(TurnBattle):
     #: the Sequence of Play, each step for one side then the other
     phases = tuple(f"{n}-{n + 1} {name}" for n, side, name in SEQUENCE if side == 0)
 
-    def __init__(self, setup: BattleSetup, dice: Dice) -> None:
+    def __init__(
+        self, setup: BattleSetup, dice: Dice, opening: CarrierBattle | None = None
+    ) -> None:
+        """``opening``: a battle of the same set-up not yet begun, whose reading of the
+        set-up is taken over (see :meth:`rematch`)."""
         super().__init__(dice)
         self.setup = setup
+        if opening is not None:
+            self._take_opening(opening)
+            return
         cond: dict[str, Any] = {**DEFAULTS, **setup.conditions}
         self.conditions = cond
         self.commander = {**COMMANDER, **dict(cond.get("commander") or {})}
@@ -744,12 +824,52 @@ class CarrierBattle(TurnBattle):
                 if not carrier.sunk:
                     self._make_counters(ship, index)
         self._place_returning_strike(cond)
-        phases = self._phases
-        self._sequence = [(n, side, phase, phases[phase]) for n, side, phase in SEQUENCE]
         #: every group from the start, destroyed ones too (``counters`` drops them each turn)
         self.all_counters: list[Counter] = [*self.counters[0], *self.counters[1]]
 
+    def rematch(self, dice: Dice) -> CarrierBattle:
+        """The same battle fought again from its opening with other dice: what
+        ``CarrierBattle(self.setup, dice)`` would be (a test checks, battle for battle),
+        without reading the set-up again — an odds preview fights thousands of battles from
+        one set-up. Only a battle not yet begun has its opening to give."""
+        if self.turn:
+            raise ValueError("a battle already begun cannot be fought again from its opening")
+        return CarrierBattle(self.setup, dice, opening=self)
+
     # -- set-up -------------------------------------------------------------------------
+
+    def _take_opening(self, opening: CarrierBattle) -> None:
+        """This battle's start from ``opening``'s (an unplayed battle of the same set-up):
+        its settings and the set-up's tables shared (only read), its carriers and air
+        groups copied."""
+        self.conditions = opening.conditions
+        self.commander = opening.commander
+        self.side_names = opening.side_names
+        self.winner = ""
+        self.end_reason = ""
+        self.group_strength = opening.group_strength
+        self.land_per_turn = opening.land_per_turn
+        self.launch_per_turn = opening.launch_per_turn
+        self.cap_rings = opening.cap_rings
+        self.turn_limit = opening.turn_limit
+        self.shoot_down = opening.shoot_down
+        self.break_off = opening.break_off
+        self.searching = opening.searching
+        self.found = opening.found
+        self.ships = opening.ships
+        self.groups = opening.groups
+        self.carriers = {}
+        self.side_carriers = ([], [])
+        for side in (0, 1):
+            for carrier in opening.side_carriers[side]:
+                mine = carrier.copy()
+                self.carriers[mine.id] = mine
+                self.side_carriers[side].append(mine)
+        self.counters = (
+            [c.copy() for c in opening.counters[0]],
+            [c.copy() for c in opening.counters[1]],
+        )
+        self.all_counters = [*self.counters[0], *self.counters[1]]
 
     def _make_counters(self, ship: Ship, side: int) -> None:
         size = self.group_strength
@@ -805,9 +925,9 @@ class CarrierBattle(TurnBattle):
     def play_turn(self) -> list[str]:
         """The fourteen steps of the Sequence of Play, then the end check."""
         events: list[str] = []
-        for number, side, phase, play in self._sequence:
+        for number, side, phase in SEQUENCE:
             self.dice.step = number
-            lines = play(side)
+            lines = self.play_step(phase, side)
             if lines:
                 prefix = f"Turn {self.turn}, step {number} ({self.side_names[side]} {phase}): "
                 events.extend(prefix + line for line in lines)
@@ -850,17 +970,24 @@ class CarrierBattle(TurnBattle):
 
     # -- queries ------------------------------------------------------------------------
 
-    @property
-    def _phases(self) -> dict[str, Callable[[int], list[str]]]:
-        return {
-            "Land Planes": self.land_planes,
-            "Move Planes": self.move_planes,
-            "CAP Attacks": self.cap_attacks,
-            "Carrier Attacks": self.carrier_attacks,
-            "Launch Planes": self.launch_planes,
-            "Planning Phase": self.planning_phase,
-            "Repair Damage": self.repair_damage,
-        }
+    def play_step(self, phase: str, side: int) -> list[str]:
+        """One step of the Sequence of Play for one side. (Not a table of bound methods: the
+        battle would hold itself, and every battle would wait for the garbage collector.)"""
+        if phase == "Land Planes":
+            return self.land_planes(side)
+        if phase == "Move Planes":
+            return self.move_planes(side)
+        if phase == "CAP Attacks":
+            return self.cap_attacks(side)
+        if phase == "Carrier Attacks":
+            return self.carrier_attacks(side)
+        if phase == "Launch Planes":
+            return self.launch_planes(side)
+        if phase == "Planning Phase":
+            return self.planning_phase(side)
+        if phase == "Repair Damage":
+            return self.repair_damage(side)
+        raise ValueError(f"no step {phase!r} in the Sequence of Play")
 
     def in_box(self, side: int, box: str) -> list[Counter]:
         return [c for c in self.counters[side] if c.box == box]
@@ -1085,11 +1212,7 @@ class CarrierBattle(TurnBattle):
         enemy = [c for c in self.side_carriers[1 - side] if not c.sunk]
         if not enemy:
             return {}
-
-        def need(c: Carrier) -> float:
-            return (c.sunk_at - c.damage) / EXPECTED_HITS_PER_POINT + c.aa * (3 / 6)
-
-        order = sorted(enemy, key=lambda c: (not c.operational, need(c)))
+        order = sorted(enemy, key=_target_order)
         plan: dict[str, list[Counter]] = {c.id: [] for c in order}
         assigned = dict.fromkeys(plan, 0)
         i = 0
@@ -1098,7 +1221,7 @@ class CarrierBattle(TurnBattle):
             target = order[i]
             plan[target.id].append(b)
             assigned[target.id] += b.strength
-            if all_met or assigned[target.id] >= need(target):
+            if all_met or assigned[target.id] >= _strike_needed(target):
                 i += 1
                 if i == len(order):
                     i = 0
@@ -1281,7 +1404,7 @@ class CarrierBattle(TurnBattle):
         host = ""
         if orphans:
             host = min(working, key=lambda c: (own_waiting[c.id] == 0, own_waiting[c.id])).id
-        cap_target = self.commander["cap_groups_per_carrier"] * len(working)
+        cap_target = int(self.commander["cap_groups_per_carrier"]) * len(working)
         for carrier in working:
             deck = decks[carrier.id]
             if not deck and (own_waiting[carrier.id] or carrier.id == host):
@@ -1296,7 +1419,7 @@ class CarrierBattle(TurnBattle):
             if fighters and cap_now < cap_target:
                 wishes.append((fighters.pop(0), "cap"))
             if bombers:
-                escorts = self.commander["escorts_per_launch"]
+                escorts = int(self.commander["escorts_per_launch"])
                 wishes += [(f, "escort") for f in fighters[:escorts]]
                 wishes += [(b, "") for b in bombers]
             else:

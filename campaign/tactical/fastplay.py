@@ -29,9 +29,8 @@ from __future__ import annotations
 import copy
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from ..dice import Dice
 from . import (
@@ -42,7 +41,6 @@ from . import (
     Ship,
     Side,
     Spec,
-    TurnBattle,
     by_nation,
     by_side,
     either,
@@ -53,18 +51,19 @@ from . import (
     ship_ids,
     whole,
 )
+from .turns import TurnBattle
 
-RULE_SET = "fastplay"
+RULE_SET: Final = "fastplay"
 
 # ---------------------------------------------------------------------------------------
 # The seed's tables as data
 # ---------------------------------------------------------------------------------------
 
 #: the gunnery table's range columns: "Range (in inches) up to 36" 24" 18" 12""
-GUN_COLUMNS: tuple[int, ...] = (36, 24, 18, 12)
+GUN_COLUMNS: Final[tuple[int, ...]] = (36, 24, 18, 12)
 
 #: the gunnery table as printed: weapon row → dice at each range column (None = "-")
-GUNNERY_TABLE: dict[str, tuple[int | None, ...]] = {
+GUNNERY_TABLE: Final[dict[str, tuple[int | None, ...]]] = {
     '18"': (3, 3, 4, 5),
     '15/16"': (2, 3, 5, 6),
     '14"': (1, 2, 4, 6),
@@ -77,7 +76,7 @@ GUNNERY_TABLE: dict[str, tuple[int | None, ...]] = {
 
 #: which weapon row a calibre reads: (row, smallest calibre, calibre below which it stops);
 #: each printed calibre reads its own row, calibres between rows the nearest row
-GUN_ROWS: tuple[tuple[str, float, float], ...] = (
+GUN_ROWS: Final[tuple[tuple[str, float, float], ...]] = (
     ('18"', 17.0, 99.0),
     ('15/16"', 14.5, 17.0),
     ('14"', 13.0, 14.5),
@@ -89,7 +88,7 @@ GUN_ROWS: tuple[tuple[str, float, float], ...] = (
 )
 
 #: "Vessel type / Maximum damage capacity" as printed
-CAPACITY_TABLE: tuple[tuple[str, int], ...] = (
+CAPACITY_TABLE: Final[tuple[tuple[str, int], ...]] = (
     ("Submarine", 1),
     ("Transport vessel", 4),
     ("DE/DD", 6),
@@ -101,8 +100,8 @@ CAPACITY_TABLE: tuple[tuple[str, int], ...] = (
 )
 
 #: "AA Factor by year" as printed: row → 1939-40, 1941, 1942, 1943, 1944/45 (None = "-")
-AA_YEARS: tuple[str, ...] = ("1939-40", "1941", "1942", "1943", "1944/45")
-AA_TABLE: dict[str, tuple[int | None, ...]] = {
+AA_YEARS: Final[tuple[str, ...]] = ("1939-40", "1941", "1942", "1943", "1944/45")
+AA_TABLE: Final[dict[str, tuple[int | None, ...]]] = {
     "Fleet Auxiliary": (1, 1, 1, 1, 2),
     "DD/DE": (1, 1, 1, 2, 2),
     "CL – CVL": (1, 1, 2, 2, 2),
@@ -114,7 +113,7 @@ AA_TABLE: dict[str, tuple[int | None, ...]] = {
 }
 
 #: "Aircraft Combat Factors" as printed: aircraft → dice for each counter
-AIRCRAFT_FACTORS: tuple[tuple[str, int], ...] = (
+AIRCRAFT_FACTORS: Final[tuple[tuple[str, int], ...]] = (
     ("F2A Buffalo", 2),
     ("F4F Wildcat", 3),
     ("F5F Hellcat", 4),
@@ -136,7 +135,7 @@ AIRCRAFT_FACTORS: tuple[tuple[str, int], ...] = (
 
 #: words in AirGroup.model that name a printed aircraft, checked in this order (designation
 #: first: the seed prints "F5F Hellcat = 4" and "F6F Hellcat = 5")
-MODEL_WORDS: tuple[tuple[str, int], ...] = (
+MODEL_WORDS: Final[tuple[tuple[str, int], ...]] = (
     ("F2A", 2),
     ("BUFFALO", 2),
     ("F4F", 3),
@@ -174,7 +173,7 @@ MODEL_WORDS: tuple[tuple[str, int], ...] = (
 
 #: "CL, DD, DE move 10 inches. CA, BA, BC, CV, IJN CVL move 9 inches. BB, US CVE move 7.
 #: All transport and fleet train vessels move 6 inches per game turn."
-MOVEMENT: dict[str, int] = {
+MOVEMENT: Final[dict[str, int]] = {
     "CL": 10,
     "CLAA": 10,
     "DD": 10,
@@ -192,10 +191,10 @@ MOVEMENT: dict[str, int] = {
     "YAMATO": 9,
 }
 #: "If turning up to 45°/90°/180°, reduce movement rate by 1/2/3 inch(es)"
-TURN_PENALTY: dict[int, int] = {45: 1, 90: 2, 180: 3}
+TURN_PENALTY: Final[dict[int, int]] = {45: 1, 90: 2, 180: 3}
 
 #: the seed's vessel types for each Ship.type (battleships: see :func:`vessel_type`)
-TYPE_CODES: dict[str, str] = {
+TYPE_CODES: Final[dict[str, str]] = {
     "battlecruiser": "BC",
     "carrier": "CV",
     "light_carrier": "CVL",
@@ -208,7 +207,7 @@ TYPE_CODES: dict[str, str] = {
     "landing_ship": "AUX",  # "All transport and fleet train vessels" (ships.csv's type)
     "mtb": "MTB",
 }
-CAPACITY: dict[str, int] = {
+CAPACITY: Final[dict[str, int]] = {
     "SS": 1,
     "MTB": 1,
     "AUX": 4,
@@ -225,7 +224,7 @@ CAPACITY: dict[str, int] = {
     "BA": 12,
     "YAMATO": 14,
 }
-AA_ROW: dict[str, str] = {
+AA_ROW: Final[dict[str, str]] = {
     "AUX": "Fleet Auxiliary",
     "DD": "DD/DE",
     "DE": "DD/DE",
@@ -243,7 +242,7 @@ AA_ROW: dict[str, str] = {
 }
 
 #: range bands (name, from, to inches): what is possible in each
-RANGE_BANDS: tuple[tuple[str, int, int], ...] = (
+RANGE_BANDS: Final[tuple[tuple[str, int, int], ...]] = (
     ("beyond gun range", 37, 999),
     ('long (up to 36")', 25, 36),
     ('medium (up to 24")', 19, 24),
@@ -252,33 +251,33 @@ RANGE_BANDS: tuple[tuple[str, int, int], ...] = (
     ('Long Lance (up to 8")', 7, 8),
     ('torpedo (up to 6")', 1, 6),
 )
-MAX_RANGE = 48  # inches: the forces lose contact beyond this
-MIN_RANGE = 1
-RAID_TRACK_MILES = 330  # "starting with a range of 330 miles"
-RAID_TRACK_TURNS = 12  # "This requires 12 game turns ... to assemble a raid and arrive"
+MAX_RANGE: Final = 48  # inches: the forces lose contact beyond this
+MIN_RANGE: Final = 1
+RAID_TRACK_MILES: Final = 330  # "starting with a range of 330 miles"
+RAID_TRACK_TURNS: Final = 12  # "This requires 12 game turns ... to assemble a raid and arrive"
 #: how the second locating side's delay is counted (conditions['locate_delay']): "The
 #: number of dice rolls it takes the second locating player to roll a '6' is the number of
 #: game turns delay" — every roll it made for the range (the literal count), or the rounds
 #: from the one that fixed the range to its own 6, both counted
-LOCATE_DELAYS = ("all_rolls", "from_fix")
-COUNTER_AIRCRAFT = 4  # "Each aircraft counter or model represents 4 actual aircraft"
-TORPEDO_RANGE = {"japan": 8}  # "6 inches for Allied and German, 8 inches for Japanese"
-TORPEDO_RANGE_DEFAULT = 6
-TORPEDO_DICE = 4  # "Torpedo salvos are fired using 4D6"
-MTB_DICE = 2  # "All MTB's have an attack value of 2D6 per salvo."
-AIR_ATTACK_DICE = 4  # "Each attacking bomber or torpedo group rolls 4D6 as does the target"
-KAMIKAZE_DICE = 2  # "Attackers will roll 2D6"
-KAMIKAZE_FROM = 1944  # "Attacks began at the end of the Leyte Gulf campaign in June 1944"
-GUIDED_DICE = 2  # HS293 / BAT: "a 2D6 attack factor"
-RADAR_RANGE = 30  # "surface search radar will locate all targets at around 15 miles"
-OLD_BEFORE = 1919  # "Older ships": completed before the end of WW1
-FAST_BATTLESHIP_KNOTS = 27.0  # BA: a fast battleship
-AXIS = frozenset({"japan", "germany", "italy"})
-ASW_SCREEN = 2  # DD/DE "within 6 inches of the attacking submarine"
-TORPEDO_SALVOS = {"japan": 2}  # salvos a ship carries (reloads); others 1
-DEFAULTS: dict[str, Any] = {"year": 1942, "turn_limit": 12, "strikes": 1}
+LOCATE_DELAYS: Final = ("all_rolls", "from_fix")
+COUNTER_AIRCRAFT: Final = 4  # "Each aircraft counter or model represents 4 actual aircraft"
+TORPEDO_RANGE: Final = {"japan": 8}  # "6 inches for Allied and German, 8 inches for Japanese"
+TORPEDO_RANGE_DEFAULT: Final = 6
+TORPEDO_DICE: Final = 4  # "Torpedo salvos are fired using 4D6"
+MTB_DICE: Final = 2  # "All MTB's have an attack value of 2D6 per salvo."
+AIR_ATTACK_DICE: Final = 4  # "Each attacking bomber or torpedo group rolls 4D6 as does the target"
+KAMIKAZE_DICE: Final = 2  # "Attackers will roll 2D6"
+KAMIKAZE_FROM: Final = 1944  # "Attacks began at the end of the Leyte Gulf campaign in June 1944"
+GUIDED_DICE: Final = 2  # HS293 / BAT: "a 2D6 attack factor"
+RADAR_RANGE: Final = 30  # "surface search radar will locate all targets at around 15 miles"
+OLD_BEFORE: Final = 1919  # "Older ships": completed before the end of WW1
+FAST_BATTLESHIP_KNOTS: Final = 27.0  # BA: a fast battleship
+AXIS: Final = frozenset({"japan", "germany", "italy"})
+ASW_SCREEN: Final = 2  # DD/DE "within 6 inches of the attacking submarine"
+TORPEDO_SALVOS: Final = {"japan": 2}  # salvos a ship carries (reloads); others 1
+DEFAULTS: Final[dict[str, Any]] = {"year": 1942, "turn_limit": 12, "strikes": 1}
 #: every condition a set-up may give (docs/battle-setups.md lists them)
-CONDITIONS: dict[str, str] = {
+CONDITIONS: Final[dict[str, str]] = {
     "year": "the year of the battle: AA by year, aircraft factors, kamikaze (1942)",
     "turn_limit": "game turns after which the battle ends (12; later while raids fly)",
     "start_range": "inches between the lines at the start (else start_band; else out of "
@@ -302,9 +301,9 @@ CONDITIONS: dict[str, str] = {
     "historical_strike": "true: every serviceable counter flies (no 1D6 for serviceability)",
     "asw_screen": "DD/DE screening against each submarine attack (2)",
 }
-INTENTS = ("close", "hold", "open")
+INTENTS: Final = ("close", "hold", "open")
 #: what each condition may be (a set-up is checked whole before a battle is made)
-CHECKS: dict[str, Spec] = {
+CHECKS: Final[dict[str, Spec]] = {
     "year": whole(1900, 1960),
     "turn_limit": whole(1, 200),
     "start_range": number(0, 1000),
@@ -325,9 +324,9 @@ CHECKS: dict[str, Spec] = {
     "historical_strike": FLAG,
     "asw_screen": whole(0, 20),
 }
-BOMBERS = frozenset({"dive_bomber", "torpedo_bomber", "level_bomber"})
+BOMBERS: Final = frozenset({"dive_bomber", "torpedo_bomber", "level_bomber"})
 
-RULE_NOTES: tuple[str, ...] = (
+RULE_NOTES: Final[tuple[str, ...]] = (
     "Scale and range bands: one inch is 1,000 yards (the seed's 36\" 18-inch gun range, "
     "'12,000 yards' visual range beside a 2D6-inch visibility, radar at '15 miles (30,000 "
     "yards)' = 30\"). The two battle lines are one range in inches, read as the bands of "
@@ -517,6 +516,12 @@ def calibre_inches(calibre: str) -> float:
 
 
 @cache
+def calibre_words(calibre: float) -> str:
+    """``8.0`` → ``"8in"``, ``5.5`` → ``"5.5in"``."""
+    return f"{calibre:g}in"
+
+
+@cache
 def gun_row(calibre: float) -> str | None:
     """The gunnery table row a calibre reads, or None below 3in (AA battery only)."""
     for row, low, high in GUN_ROWS:
@@ -591,8 +596,8 @@ def battery_dice(
 #: a calibre counts as its gunnery-table row for the damage rules: "8 inch or larger" is the
 #: 8" row and up (7.5in reads 8"), "6 inch or smaller" the 6"-5.9" row and below (6.1in
 #: reads 6"), "18.1inch" the 18" row
-EIGHT_INCH_FROM = dict((r, low) for r, low, _ in GUN_ROWS)['8"']
-EIGHTEEN_INCH_FROM = dict((r, low) for r, low, _ in GUN_ROWS)['18"']
+EIGHT_INCH_FROM: Final = dict((r, low) for r, low, _ in GUN_ROWS)['8"']
+EIGHTEEN_INCH_FROM: Final = dict((r, low) for r, low, _ in GUN_ROWS)['18"']
 
 
 def hit_damages(calibre: float, target_type: str, rolls: Sequence[int]) -> int:
@@ -710,27 +715,47 @@ def is_double(dice: Sequence[int]) -> bool:
 # ---------------------------------------------------------------------------------------
 
 
-@dataclass
 class _Unit:
-    ship: Ship
-    side: int
-    vessel: str
-    capacity: int
-    batteries: list[tuple[float, int]]  # (calibre, guns): main, secondary
-    damage: int = 0  # damages now
-    retained: int = 0  # damages after the last repair
-    worst: int = 0
-    sunk: bool = False
-    withdrawn: bool = False
-    salvos: int = 0
-    fired_at_by: set[str] = field(default_factory=set)  # this turn
-    torpedoed_by: set[str] = field(default_factory=set)  # this turn
-    fired_at_last: set[str] = field(default_factory=set)  # last turn
-    torpedoed_last: set[str] = field(default_factory=set)  # last turn
-    revealed: bool = False
-    sub_rest: int = 0  # submarine: turns until it may attack again
-    notes: list[str] = field(default_factory=list)  # what befell it (the set-up's ship is
-    # only read: result() hands back a copy with these notes)
+    """A ship in the battle. (Plain classes, these three, not dataclasses: a dataclass's
+    generated ``__init__`` runs as interpreted Python even in the compiled rule sets, and
+    every preview battle makes its own.)"""
+
+    def __init__(
+        self,
+        ship: Ship,
+        side: int,
+        vessel: str,
+        capacity: int,
+        batteries: list[tuple[float, int]],  # (calibre, guns): main, secondary
+    ) -> None:
+        self.ship = ship
+        self.id = ship.id
+        self.name = ship.name  # read in every die's purpose
+        self.speed = ship.speed
+        self.side = side
+        self.vessel = vessel
+        self.capacity = capacity
+        self.batteries = batteries
+        #: each battery's calibre in words ("8in"), for its dice's purpose
+        self.calibres = [calibre_words(calibre) for calibre, _ in batteries]
+        self.damage = 0  # damages now
+        self.retained = 0  # damages after the last repair
+        self.worst = 0
+        self.sunk = False
+        self.withdrawn = False
+        self.salvos = 0
+        self.fired_at_by: set[str] = set()  # this turn
+        self.torpedoed_by: set[str] = set()  # this turn
+        self.fired_at_last: set[str] = set()  # last turn
+        self.torpedoed_last: set[str] = set()  # last turn
+        self.revealed = False
+        self.sub_rest = 0  # submarine: turns until it may attack again
+        #: what befell it (the set-up's ship is only read: result() hands back a copy with
+        #: these notes)
+        self.notes: list[str] = []
+
+    def __repr__(self) -> str:
+        return f"_Unit({self.name!r}, damage {self.damage}, sunk {self.sunk})"
 
     @property
     def in_line(self) -> bool:
@@ -742,21 +767,21 @@ class _Unit:
         return left if left > 0 else 0
 
 
-@dataclass
 class _Counter:
-    group: AirGroup
-    side: int
-    base: str
-    kind: str
-    factor: int
-    alive: bool = True
+    def __init__(self, group: AirGroup, side: int, base: str, kind: str, factor: int) -> None:
+        self.group = group
+        self.side = side
+        self.base = base
+        self.kind = kind
+        self.factor = factor
+        self.alive = True
 
 
-@dataclass
 class _Raid:
-    side: int
-    arrives: int
-    counters: list[_Counter] = field(default_factory=list)
+    def __init__(self, side: int, arrives: int) -> None:
+        self.side = side
+        self.arrives = arrives
+        self.counters: list[_Counter] = []
 
 
 class FastPlayBattle(TurnBattle):
@@ -1019,8 +1044,11 @@ class FastPlayBattle(TurnBattle):
         moving = [u for u in self.side_units[i] if u.in_line and u.vessel != "SS" and u.rate]
         if not moving:
             return 0, 0.0
-        slow = min(moving, key=lambda u: (u.rate, u.ship.speed))
-        return max(0, slow.rate - self.turned[i]), slow.ship.speed
+        slow = moving[0]  # the first of the slowest: the lowest rate, then the lowest speed
+        for u in moving:
+            if u.rate < slow.rate or (u.rate == slow.rate and u.speed < slow.speed):
+                slow = u
+        return max(0, slow.rate - self.turned[i]), slow.speed
 
     def movement(self) -> list[str]:
         self.dice.step = 2
@@ -1100,34 +1128,22 @@ class FastPlayBattle(TurnBattle):
         return enemies
 
     def choose_target(
-        self,
-        unit: _Unit,
-        index: int,
-        main: bool,
-        enemies: list[_Unit] | None = None,
-        place: Mapping[str, int] | None = None,
+        self, unit: _Unit, index: int, main: bool, enemies: list[_Unit] | None = None
     ) -> _Unit | None:
-        """What a battery fires at (see RULE_NOTES); ``enemies`` is ``_in_sight`` and
-        ``place`` each enemy's index in it, when the caller already has them."""
+        """What a battery fires at (see RULE_NOTES); ``enemies`` is ``_in_sight``, when the
+        caller already has it."""
         if enemies is None:
             enemies = self._in_sight(unit.side)
         if not enemies:
             return None
-        if place is None:
-            place = {u.ship.id: k for k, u in enumerate(enemies)}
-        torpedoed = unit.torpedoed_last | unit.torpedoed_by
-        fired = unit.fired_at_last | unit.fired_at_by
-        for ids in (torpedoed, fired):
+        for last, now in (
+            (unit.torpedoed_last, unit.torpedoed_by),
+            (unit.fired_at_last, unit.fired_at_by),
+        ):
             # the first (largest) enemy in the line among those that torpedoed / fired at it
-            if not ids:
-                continue
-            if len(ids) * 2 < len(enemies):
-                first = min([place[x] for x in ids if x in place], default=-1)
-                if first >= 0:
-                    return enemies[first]
-            else:
+            if last or now:
                 for u in enemies:
-                    if u.ship.id in ids:
+                    if u.id in last or u.id in now:
                         return u
         if main:
             return enemies[index % len(enemies)]
@@ -1141,14 +1157,13 @@ class FastPlayBattle(TurnBattle):
         radar = self.radar[i]
         end_on = self.aspect(i) == "end-on"
         enemies = self._in_sight(i)  # seen again whenever one sinks
-        place = {u.ship.id: k for k, u in enumerate(enemies)}
         for index, unit in enumerate(self._targets(1 - i)):
             for b, (calibre, guns) in enumerate(unit.batteries):
                 if unit.sunk or unit.withdrawn:
                     break
                 if not table_dice(calibre, distance):
                     continue
-                target = self.choose_target(unit, index, b == 0, enemies, place)
+                target = self.choose_target(unit, index, b == 0, enemies)
                 if target is None:
                     continue
                 n = battery_dice(
@@ -1158,7 +1173,7 @@ class FastPlayBattle(TurnBattle):
                     main=b == 0,
                     reduced_visibility=reduced or self.smoke[target.side],
                     radar=radar,
-                    single_mounts=unit.ship.id in self.single,
+                    single_mounts=unit.id in self.single,
                     target_stopped=target.rate == 0,
                     end_on=end_on,
                     damage=unit.retained,
@@ -1167,21 +1182,19 @@ class FastPlayBattle(TurnBattle):
                     continue
                 _, identify = self.located(i, target)
                 if identify:
-                    r = self.dice.roll(f"{unit.ship.name} identifies radar target")
+                    r = self.dice.roll(f"{unit.name} identifies radar target")
                     if r < 5:
-                        lines.append(f"{unit.ship.name} holds fire on a radar contact ({r})")
+                        lines.append(f"{unit.name} holds fire on a radar contact ({r})")
                         continue
                 who = "main" if b == 0 else "secondary"
-                rolls = self.dice.rolls(
-                    n, f"{unit.ship.name} {who} {calibre:g}in at {target.ship.name}"
-                )
+                rolls = self.dice.rolls(n, f"{unit.name} {who} {unit.calibres[b]} at {target.name}")
                 unit.revealed = True
-                target.fired_at_by.add(unit.ship.id)
+                target.fired_at_by.add(unit.id)
                 hits = rolls.count(6)
                 if self.narrate:
                     lines.append(
-                        f"{unit.ship.name} {who} battery ({guns} x {calibre:g}in, {n}D6) at "
-                        f'{target.ship.name} ({self.range}"): {_show(rolls)} - '
+                        f"{unit.name} {who} battery ({guns} x {calibre:g}in, {n}D6) at "
+                        f'{target.name} ({self.range}"): {_show(rolls)} - '
                         f"{hits} hit{'s' if hits != 1 else ''}"
                     )
                 for _ in range(hits):
@@ -1192,22 +1205,21 @@ class FastPlayBattle(TurnBattle):
                         lines.append(text)
                 if target.sunk:
                     enemies = self._in_sight(i)
-                    place = {u.ship.id: k for k, u in enumerate(enemies)}
         return lines
 
     def gun_hit(self, firer: _Unit, calibre: float, target: _Unit) -> str:
         """One gun hit: its damages and, where the rules want one, the sink test ("" when
         the battle is not narrated)."""
-        rolls = [self.dice.roll(f"damages on {target.ship.name}")]
+        rolls = [self.dice.roll(f"damages on {target.name}")]
         if heavy_extra(calibre, target.vessel):
-            rolls.append(self.dice.roll(f"heavy calibre damages on {target.ship.name}"))
+            rolls.append(self.dice.roll(f"heavy calibre damages on {target.name}"))
         n = hit_damages(calibre, target.vessel, rolls)
         self.add_damage(target, n)
         now = target.damage
         test = self.sink_test(target) if gun_sink_test(calibre, target.vessel) else ""
         if not self.narrate:
             return ""
-        what = f"{target.ship.name} hit by {calibre:g}in"
+        what = f"{target.name} hit by {calibre:g}in"
         return f"{what}: {n} damage{'s' if n != 1 else ''} ({now} now){test}"
 
     def add_damage(self, unit: _Unit, n: int) -> None:
@@ -1217,7 +1229,7 @@ class FastPlayBattle(TurnBattle):
 
     def sink_test(self, unit: _Unit) -> str:
         """2D6: a double sinks the ship. Returns the words ("" when not narrated)."""
-        pair = self.dice.rolls(2, f"sink test on {unit.ship.name}")
+        pair = self.dice.rolls(2, f"sink test on {unit.name}")
         double = is_double(pair)
         if double:
             self.sink(unit, f"sink test {pair[0]}-{pair[1]}")
@@ -1332,8 +1344,8 @@ class FastPlayBattle(TurnBattle):
         free_escorts = [c for c in escorts if c.alive and id(c) not in engaged]
         plan = self._plan(i, strike)
         suppressed = self._suppress(d, free_escorts, plan, lines)
-        defenders = [u for u in self.line(d) if u.ship.id not in suppressed or u.ship.id in plan]
-        not_targets = [u for u in defenders if u.ship.id not in plan]
+        defenders = [u for u in self.line(d) if u.id not in suppressed or u.id in plan]
+        not_targets = [u for u in defenders if u.id not in plan]
         share: dict[str, list[_Unit]] = {t: [self.units[t]] for t in plan}
         keys = list(plan)
         for k, u in enumerate(not_targets):
@@ -1345,12 +1357,12 @@ class FastPlayBattle(TurnBattle):
             n = sum(max(0, aa_factor(u.vessel, self.year) - u.retained) for u in share[tid])
             if not exposed or n == 0:
                 continue
-            rolls = self.dice.rolls(n, f"AA over {self.units[tid].ship.name}")
+            rolls = self.dice.rolls(n, f"AA over {self.units[tid].name}")
             sixes = rolls.count(6)
             for c in exposed[:sixes]:
                 self._lose(c)
             lines.append(
-                f"AA over {self.units[tid].ship.name} ({n}D6) {_show(rolls)}: "
+                f"AA over {self.units[tid].name} ({n}D6) {_show(rolls)}: "
                 f"{min(sixes, len(exposed))} counter(s) removed"
             )
             plan[tid] = [*[c for c in exposed if c.alive], *guided]
@@ -1371,19 +1383,17 @@ class FastPlayBattle(TurnBattle):
                 bases.append(c.base)
         for c in strike:
             t = targets[bases.index(c.base) % len(targets)]
-            plan.setdefault(t.ship.id, []).append(c)
+            plan.setdefault(t.id, []).append(c)
         return plan
 
     def _suppress(
         self, d: int, escorts: list[_Counter], plan: Mapping[str, list[_Counter]], lines: list[str]
     ) -> set[str]:
-        light = [
-            u for u in self.line(d) if u.vessel in ("DD", "DE", "CL") and u.ship.id not in plan
-        ]
+        light = [u for u in self.line(d) if u.vessel in ("DD", "DE", "CL") and u.id not in plan]
         out = set()
         for c, u in zip(escorts, light, strict=False):
-            out.add(u.ship.id)
-            lines.append(f"{c.group.id} fighters suppress {u.ship.name}'s AA")
+            out.add(u.id)
+            lines.append(f"{c.group.id} fighters suppress {u.name}'s AA")
         return out
 
     def air_attacks(self, raid: _Raid, plan: Mapping[str, list[_Counter]]) -> list[str]:
@@ -1396,23 +1406,23 @@ class FastPlayBattle(TurnBattle):
                     continue
                 name = c.group.id
                 if c.kind == "kamikaze":
-                    att = self.dice.rolls(KAMIKAZE_DICE, f"kamikaze {name} at {target.ship.name}")
+                    att = self.dice.rolls(KAMIKAZE_DICE, f"kamikaze {name} at {target.name}")
                     n = max(0, aa_factor(target.vessel, self.year) - target.retained)
-                    dfn = self.dice.rolls(n, f"{target.ship.name} AA v kamikaze") if n else []
+                    dfn = self.dice.rolls(n, f"{target.name} AA v kamikaze") if n else []
                     c.alive = False
                     self._lose(c)
                     if roll_off_hits(att, dfn):
-                        lines.append(f"kamikaze {name} strikes {target.ship.name}")
+                        lines.append(f"kamikaze {name} strikes {target.name}")
                         lines.append(self.gun_hit_no_sink(12.0, target))
                     else:
-                        lines.append(f"kamikaze {name} misses {target.ship.name}")
+                        lines.append(f"kamikaze {name} misses {target.name}")
                     continue
                 base = GUIDED_DICE if _guided(c.group) else AIR_ATTACK_DICE
-                att = self.dice.rolls(base, f"{name} attacks {target.ship.name}")
-                dfn = self.dice.rolls(base, f"{target.ship.name} evades {name}")
+                att = self.dice.rolls(base, f"{name} attacks {target.name}")
+                dfn = self.dice.rolls(base, f"{target.name} evades {name}")
                 hits = roll_off_hits(att, dfn)
                 lines.append(
-                    f"{name} at {target.ship.name}: {_show(att)} v {_show(dfn)} - {hits} hit(s)"
+                    f"{name} at {target.name}: {_show(att)} v {_show(dfn)} - {hits} hit(s)"
                 )
                 for _ in range(hits):
                     if target.sunk:
@@ -1421,20 +1431,20 @@ class FastPlayBattle(TurnBattle):
         return lines
 
     def gun_hit_no_sink(self, calibre: float, target: _Unit) -> str:
-        rolls = [self.dice.roll(f"damages on {target.ship.name}")]
+        rolls = [self.dice.roll(f"damages on {target.name}")]
         if heavy_extra(calibre, target.vessel):
-            rolls.append(self.dice.roll(f"heavy calibre damages on {target.ship.name}"))
+            rolls.append(self.dice.roll(f"heavy calibre damages on {target.name}"))
         n = hit_damages(calibre, target.vessel, rolls)
         self.add_damage(target, n)
-        return f"{target.ship.name}: {n} damages ({target.damage} now)"
+        return f"{target.name}: {n} damages ({target.damage} now)"
 
     def air_hit(self, c: _Counter, target: _Unit) -> str:
-        n = self.dice.roll(f"damages on {target.ship.name}")
+        n = self.dice.roll(f"damages on {target.name}")
         torpedo = c.kind == "torpedo_bomber"
         if not torpedo and self._armoured(target):
             n = half_up(n)
         self.add_damage(target, n)
-        text = f"{target.ship.name} hit by {'torpedo' if torpedo else 'bomb'}: {n} damages"
+        text = f"{target.name} hit by {'torpedo' if torpedo else 'bomb'}: {n} damages"
         if torpedo or target.vessel not in ("BA", "BB", "BC", "CV", "CVL", "YAMATO"):
             text += self.sink_test(target)
         return text
@@ -1443,7 +1453,7 @@ class FastPlayBattle(TurnBattle):
         if u.vessel in ("BA", "BB", "BC", "YAMATO"):
             return True
         carrier = u.vessel in ("CV", "CVL", "CVE")
-        return carrier and (u.ship.deck >= 3.0 or u.ship.id in self.armoured)
+        return carrier and (u.ship.deck >= 3.0 or u.id in self.armoured)
 
     # -- 6-7. ASW, torpedoes ------------------------------------------------------------
 
@@ -1465,8 +1475,8 @@ class FastPlayBattle(TurnBattle):
                 )[: int(self.cond.get("asw_screen", ASW_SCREEN))]
                 outcome = "presses home"
                 if screen:
-                    asw = self.dice.rolls(len(screen), f"ASW against {sub.ship.name}")
-                    evade = self.dice.rolls(len(screen), f"{sub.ship.name} evades")
+                    asw = self.dice.rolls(len(screen), f"ASW against {sub.name}")
+                    evade = self.dice.rolls(len(screen), f"{sub.name} evades")
                     if 6 in asw:
                         self.sink(sub, "ASW")
                         outcome = "is sunk"
@@ -1474,8 +1484,8 @@ class FastPlayBattle(TurnBattle):
                         sub.sub_rest = 2
                         outcome = "is driven off"
                     lines.append(
-                        f"ASW ({', '.join(u.ship.name for u in screen)}) {_show(asw)} v "
-                        f"{sub.ship.name} {_show(evade)}: {sub.ship.name} {outcome}"
+                        f"ASW ({', '.join(u.name for u in screen)}) {_show(asw)} v "
+                        f"{sub.name} {_show(evade)}: {sub.name} {outcome}"
                     )
                 if outcome == "presses home":
                     attacks.append((sub, target))
@@ -1515,20 +1525,20 @@ class FastPlayBattle(TurnBattle):
                 base=MTB_DICE if unit.vessel == "MTB" else TORPEDO_DICE,
             )
             unit.salvos -= 1
-            target.torpedoed_by.add(unit.ship.id)
+            target.torpedoed_by.add(unit.id)
             if n == 0:
-                lines.append(f"{unit.ship.name} torpedoes at {target.ship.name}: no dice")
+                lines.append(f"{unit.name} torpedoes at {target.name}: no dice")
                 continue
             lines.extend(self._salvo(unit, target, n))
         return lines
 
     def _salvo(self, unit: _Unit, target: _Unit, n: int) -> list[str]:
-        att = self.dice.rolls(n, f"{unit.ship.name} torpedoes at {target.ship.name}")
-        dfn = self.dice.rolls(n, f"{target.ship.name} evades torpedoes")
+        att = self.dice.rolls(n, f"{unit.name} torpedoes at {target.name}")
+        dfn = self.dice.rolls(n, f"{target.name} evades torpedoes")
         hits = roll_off_hits(att, dfn)
         lines = (
             [
-                f"{unit.ship.name} torpedoes ({n}D6) at {target.ship.name}: {_show(att)} v "
+                f"{unit.name} torpedoes ({n}D6) at {target.name}: {_show(att)} v "
                 f"{_show(dfn)} - {hits} hit(s)"
             ]
             if self.narrate
@@ -1539,11 +1549,11 @@ class FastPlayBattle(TurnBattle):
         for _ in range(hits):
             if target.sunk:
                 break
-            d = self.dice.roll(f"torpedo damages on {target.ship.name}")
+            d = self.dice.roll(f"torpedo damages on {target.name}")
             self.add_damage(target, d)
             test = self.sink_test(target)
             if self.narrate:
-                lines.append(f"{target.ship.name} torpedoed: {d} damages{test}")
+                lines.append(f"{target.name} torpedoed: {d} damages{test}")
         return lines
 
     # -- 8. repair, morale ---------------------------------------------------------------
@@ -1554,16 +1564,16 @@ class FastPlayBattle(TurnBattle):
         for unit in self.units.values():
             if unit.sunk or unit.withdrawn or unit.damage <= 0:
                 continue
-            r = self.dice.roll(f"{unit.ship.name} damage control")
+            r = self.dice.roll(f"{unit.name} damage control")
             before = unit.damage
             unit.damage = max(0, unit.damage - r)
             unit.retained = unit.damage
-            text = f"{unit.ship.name} repairs {r}: {before} → {unit.damage} damages"
+            text = f"{unit.name} repairs {r}: {before} → {unit.damage} damages"
             if unit.damage >= unit.capacity:
                 self.sink(unit, f"{unit.damage} damages, capacity {unit.capacity}")
                 text += f" - lost (capacity {unit.capacity})"
             elif unit.damage * 2 >= unit.capacity:
-                pair = self.dice.rolls(2, f"{unit.ship.name} morale")
+                pair = self.dice.rolls(2, f"{unit.name} morale")
                 if sum(pair) < unit.damage:
                     unit.withdrawn = True
                     unit.notes.append(f"turn {self.turn}: withdrew (morale)")

@@ -202,15 +202,46 @@ ONE_STEP_OUT = (1, 4)  # a quarter or more sunk or crippled: the unit is damaged
 ONE_STEP_HIT = (3, 4)  # three quarters or more damaged at all: the unit is damaged
 
 
+#: why a unit loses what it loses (:attr:`UnitLoss.reason`) → the words, given the share
+_WHY: dict[str, tuple[str, int]] = {
+    "sunk": ("{:.0%} of its tonnage sunk", 0),
+    "out": ("{:.0%} of its tonnage sunk or crippled", 1),
+    "hit": ("{:.0%} of its tonnage damaged", 2),
+    "light": ("lightly touched: {:.0%} of its tonnage hit", 2),
+}
+
+
 @dataclass(frozen=True)
 class UnitLoss:
     unit: str
     steps: int
     sunk_share: float  # of the whole unit's tonnage, absent ships included
     hit_share: float  # damaged, crippled or sunk
-    why: str
+    #: which share decided: "sunk", "out" (sunk or crippled), "hit", "light" or "untouched"
+    reason: str
     out_share: float = 0.0  # crippled or sunk
     absent: tuple[str, ...] = ()  # the unit's ships that were not in the battle
+    absent_names: tuple[str, ...] = ()
+
+    @property
+    def why(self) -> str:
+        """The loss in words (put together only when read: an odds preview counts
+        thousands of losses and reads none)."""
+        if self.reason in _WHY:
+            text, which = _WHY[self.reason]
+            why = text.format((self.sunk_share, self.out_share, self.hit_share)[which])
+        else:
+            why = "untouched"
+        names = self.absent_names
+        if names:
+            if len(names) > 3:
+                listed = f"{len(names)} of its ships"
+            else:
+                listed = (
+                    names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+                )
+            why += f"; {listed} not in the battle"
+        return why
 
 
 def _weight(ship: Ship) -> int:
@@ -219,6 +250,10 @@ def _weight(ship: Ship) -> int:
 
 def _at_least(part: int, whole: int, share: tuple[int, int]) -> bool:
     return part * share[1] >= whole * share[0]
+
+
+#: the most steps a unit can lose, by its state before the battle
+_STEPS_LEFT: dict[str, int] = {"ready": 2, "damaged": 1}
 
 
 def unit_loss(unit: Unit, fought: Iterable[Ship], roster: Iterable[Ship] = ()) -> UnitLoss:
@@ -243,26 +278,28 @@ def unit_loss(unit: Unit, fought: Iterable[Ship], roster: Iterable[Ship] = ()) -
             hit += w
     share = (sunk / total, out / total, hit / total) if total else (0.0, 0.0, 0.0)
     if _at_least(sunk, total, TWO_STEPS_SUNK):
-        steps, why = 2, f"{share[0]:.0%} of its tonnage sunk"
+        steps, reason = 2, "sunk"
     elif sunk and _at_least(sunk, total, ONE_STEP_OUT):
-        steps, why = 1, f"{share[0]:.0%} of its tonnage sunk"
+        steps, reason = 1, "sunk"
     elif out and _at_least(out, total, ONE_STEP_OUT):
-        steps, why = 1, f"{share[1]:.0%} of its tonnage sunk or crippled"
+        steps, reason = 1, "out"
     elif hit and _at_least(hit, total, ONE_STEP_HIT):
-        steps, why = 1, f"{share[2]:.0%} of its tonnage damaged"
+        steps, reason = 1, "hit"
     elif hit:
-        steps, why = 0, f"lightly touched: {share[2]:.0%} of its tonnage hit"
+        steps, reason = 0, "light"
     else:
-        steps, why = 0, "untouched"
-    if absent:
-        names = [s.name for s in absent]
-        if len(names) > 3:
-            listed = f"{len(names)} of its ships"
-        else:
-            listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-        why += f"; {listed} not in the battle"
-    steps = min(steps, {"ready": 2, "damaged": 1}.get(unit.state, 0))
-    return UnitLoss(unit.id, steps, share[0], share[2], why, share[1], tuple(s.id for s in absent))
+        steps, reason = 0, "untouched"
+    steps = min(steps, _STEPS_LEFT.get(unit.state, 0))
+    return UnitLoss(
+        unit.id,
+        steps,
+        share[0],
+        share[2],
+        reason,
+        share[1],
+        tuple(s.id for s in absent),
+        tuple(s.name for s in absent),
+    )
 
 
 def step_losses(

@@ -32,10 +32,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..dice import PreviewDice
 from ..state import Unit
 from . import RULE_SETS, BattleSetup, Ship, TacticalBattle, compiled, run
 from .outcome import campaign_winner, declared_units, step_losses, unit_rosters
+from .preview import PreviewDice
 
 
 def available() -> list[str]:
@@ -310,15 +310,35 @@ def _fight(
     if plan.rule_set not in RULE_SETS:
         available()
     factory = RULE_SETS[plan.rule_set]
+    dice = _preview_dice()
     setup = plan.setup
     by_side = plan.units if plan.units else campaign_units(setup)
     rosters = unit_rosters(setup)
     everyone = [*by_side.get("a", []), *by_side.get("b", [])]
+    #: a rule set whose battles offer ``rematch(dice)`` (the same battle from its opening,
+    #: the set-up not read again) fights each battle after the first from an unplayed one
+    rematch: Callable[[PreviewDice], TacticalBattle] | None = None
     with _fewer_collections():
         for i in range(start, stop):
-            _count(plan, odds, factory(setup, PreviewDice(f"{plan.seed}/{i}")), everyone, rosters)
+            roll = dice(f"{plan.seed}/{i}")
+            if rematch is not None:
+                battle = rematch(roll)
+            else:
+                battle = factory(setup, roll)
+                if hasattr(battle, "rematch"):
+                    rematch = battle.rematch(roll).rematch  # an unplayed copy's
+            _count(plan, odds, battle, everyone, rosters)
             if each is not None:
                 each(odds)
+
+
+def _preview_dice() -> type[PreviewDice]:
+    """The preview's dice: in a worker fighting with the compiled rule sets, the compiled
+    ones (:func:`compiled.use` imports the modules afresh, so a name bound when this module
+    was imported would still be the source's class)."""
+    module = importlib.import_module(f"{__package__}.preview")
+    dice: type[PreviewDice] = module.PreviewDice
+    return dice
 
 
 #: allocations between two of the garbage collector's youngest collections while battles
@@ -426,19 +446,24 @@ def _fight_in_pool(
     on_progress: Callable[[TacticalOdds], None] | None,
 ) -> TacticalOdds:
     """The preview's battles in batches of ``every``, fought by a pool of processes; each
-    batch's counts are added as it comes in (the sums do not depend on the order). The
-    first batch is fought here before the others are handed out, so the first figures come
-    as soon as without a pool (whose workers would share the cores with it)."""
-    _fight(plan, odds, 0, every)
-    if on_progress:
-        on_progress(odds)
+    batch's counts are added as it comes in (the sums do not depend on the order). When
+    the pool has yet to start, the first batch is fought here before the others are handed
+    out, so the first figures come as soon as without a pool; a pool already running
+    (any preview after the first) is given every batch, its workers fighting with the
+    compiled rule sets from the first battle on."""
+    first = 0
+    if _POOL is None or _POOL[0] != workers:
+        _fight(plan, odds, 0, every)
+        first = every
+        if on_progress:
+            on_progress(odds)
     built = compiled.ready()  # the rule sets compiled from the present sources, if built
     plan.compiled = str(built) if built else ""
     data = pickle.dumps(plan, protocol=pickle.HIGHEST_PROTOCOL)
     pool = _pool(workers)
     batches = [
         pool.submit(_fight_batch, data, start, min(start + every, runs))
-        for start in range(every, runs, every)
+        for start in range(first, runs, every)
     ]
     try:
         for done in as_completed(batches):

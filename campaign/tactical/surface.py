@@ -35,7 +35,7 @@ from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
 from ..dice import Dice
 from . import (
@@ -45,7 +45,6 @@ from . import (
     BattleSetup,
     Ship,
     Spec,
-    TurnBattle,
     by_ship,
     by_side,
     either_none,
@@ -58,18 +57,19 @@ from . import (
     text,
     whole,
 )
+from .turns import TurnBattle
 
-RULE_SET = "surface"
+RULE_SET: Final = "surface"
 
 # ---------------------------------------------------------------------------------------
 # The seed's tables as data
 # ---------------------------------------------------------------------------------------
 
 #: "Std. Tonnage + 10% if hull completed in 1920's / 20% ... 1930's / 30% ... 1940's"
-COMPLETION_BONUS: dict[int, int] = {1920: 10, 1930: 20, 1940: 30}
+COMPLETION_BONUS: Final[dict[int, int]] = {1920: 10, 1930: 20, 1940: 30}
 
 #: Weather a. VISIBILITY: (low, high % roll, max visibility cm, N. Atlantic, Pacific or Med.)
-WEATHER: tuple[tuple[int, int, int, str, str], ...] = (
+WEATHER: Final[tuple[tuple[int, int, int, str, str], ...]] = (
     (0, 5, 300, "Clear", "Clear"),
     (6, 15, 240, "Haze", "Clear"),
     (16, 30, 180, "Mist", "Light Squall"),
@@ -81,7 +81,7 @@ WEATHER: tuple[tuple[int, int, int, str, str], ...] = (
 )
 
 #: Weather b. WIND: "Use 1-10 (%) Dice. Wind comes from." (9 and 10: "Dead Calm")
-WIND: dict[int, str] = {
+WIND: Final[dict[int, str]] = {
     1: "North",
     2: "North East",
     3: "East",
@@ -94,7 +94,7 @@ WIND: dict[int, str] = {
     10: "Dead Calm",
 }
 #: compass bearing (degrees clockwise from north) the wind comes from
-WIND_BEARING: dict[str, float] = {
+WIND_BEARING: Final[dict[str, float]] = {
     "North": 0.0,
     "North East": 45.0,
     "East": 90.0,
@@ -107,7 +107,7 @@ WIND_BEARING: dict[str, float] = {
 
 #: Smokescreens: wind speed → (drift cm a move in the direction of the wind, moves a
 #: section of smokescreen remains)
-SMOKE: dict[str, tuple[int, int]] = {
+SMOKE: Final[dict[str, tuple[int, int]]] = {
     "gentle": (3, 8),
     "moderate": (6, 4),
     "rough": (12, 2),
@@ -116,7 +116,7 @@ SMOKE: dict[str, tuple[int, int]] = {
 
 #: Table 1, GUN RANGES & DAMAGE VALUES: nation → rows of (gun as printed, long range max cm,
 #: medium & short range max cm, damage penetrating, damage non-penetrating)
-TABLE_1: dict[str, tuple[tuple[str, int, int, int, int], ...]] = {
+TABLE_1: Final[dict[str, tuple[tuple[str, int, int, int, int], ...]]] = {
     "BRITISH": (
         ("16", 340, 225, 4535, 1130),
         ("15", 260, 170, 4375, 1090),
@@ -182,7 +182,7 @@ TABLE_1: dict[str, tuple[tuple[str, int, int, int, int], ...]] = {
 }
 
 #: Ship.nation (as the campaign spells it) → Table 1 nation; others use BRITISH
-NATIONS: dict[str, str] = {
+NATIONS: Final[dict[str, str]] = {
     "uk": "BRITISH",
     "britain": "BRITISH",
     "british": "BRITISH",
@@ -203,7 +203,7 @@ NATIONS: dict[str, str] = {
 }
 
 #: "Salvos were fired as follows": guns firing → salvos
-SALVOS: dict[int, tuple[int, ...]] = {
+SALVOS: Final[dict[int, tuple[int, ...]]] = {
     6: (3, 3),
     7: (3, 4),
     8: (4, 4),
@@ -214,8 +214,8 @@ SALVOS: dict[int, tuple[int, ...]] = {
 
 #: Table 2, % CHANCE OF A HIT PER SALVO AT OVER 180CMS: the range bands' upper limits (cm;
 #: the first band starts at 180) and guns per salvo → % chance of one hit in each band
-TABLE_2_BANDS: tuple[int, ...] = (195, 210, 225, 240, 255, 270, 285, 300)
-TABLE_2: dict[int, tuple[int, ...]] = {
+TABLE_2_BANDS: Final[tuple[int, ...]] = (195, 210, 225, 240, 255, 270, 285, 300)
+TABLE_2: Final[dict[int, tuple[int, ...]]] = {
     2: (20, 18, 14, 12, 10, 8, 5, 5),
     3: (30, 26, 18, 14, 12, 10, 5, 5),
     4: (35, 28, 23, 16, 13, 11, 5, 5),
@@ -224,9 +224,9 @@ TABLE_2: dict[int, tuple[int, ...]] = {
 
 #: Table 3, HITS PER SALVO AT LESS THAN 180 CMS: the bands' upper limits (cm) and
 #: guns per salvo → hits → the % rolls (low, high) in each band (None: "-")
-TABLE_3_BANDS: tuple[int, ...] = (15, 37, 59, 90, 119, 150, 180)
+TABLE_3_BANDS: Final[tuple[int, ...]] = (15, 37, 59, 90, 119, 150, 180)
 Cell = tuple[int, int] | None
-TABLE_3: dict[int, dict[int, tuple[Cell, ...]]] = {
+TABLE_3: Final[dict[int, dict[int, tuple[Cell, ...]]]] = {
     2: {
         1: ((36, 99), (31, 85), (26, 70), (21, 60), (16, 50), (11, 40), (11, 30)),
         2: ((0, 35), (0, 30), (0, 25), (0, 20), (0, 15), (0, 10), (0, 10)),
@@ -252,7 +252,7 @@ TABLE_3: dict[int, dict[int, tuple[Cell, ...]]] = {
 #: band, Aircraft Carrier / Long Range, Battleship/Cruiser / Short Range, Cruisers / Long
 #: Range, Destroyers / Short Range). The last row's "Stern" under the two right-hand
 #: columns is printed on a line of its own; it belongs to those cells.
-TABLE_4: tuple[tuple[int, str, str, str, str], ...] = (
+TABLE_4: Final[tuple[tuple[int, str, str, str, str], ...]] = (
     (5, "Catapult (Deck)", '"A" Turret', '"A" Turret', '"A" Mount'),
     (10, "Hull", '"B" Turret', '"B" Turret', '"B" Mount'),
     (15, "P/S MainAA", "Upp.Bridge", '"C" Turret', '"B" Mount'),
@@ -300,7 +300,7 @@ class Location:
 _DECK = Location("deck", "deck", "deck")
 _STERN = Location("stern", "hull")
 #: the reading of every cell of Table 4
-LOCATIONS: dict[str, Location] = {
+LOCATIONS: Final[dict[str, Location]] = {
     "Catapult (Deck)": Location("catapult", "equipment"),
     "Hull": Location("hull (end belt)", "hull", "end_belt"),
     "P/S MainAA": Location("main AA", "aa"),
@@ -348,8 +348,8 @@ LOCATIONS: dict[str, Location] = {
 
 #: Table 5, RANGE AT WHICH VERTICAL ARMOUR IS PENETRATED (cm): gun calibre → the range for
 #: 1, 2, ... 20 inches (None: blank — never; ANY: at any range)
-ANY = 10_000
-TABLE_5: dict[float, tuple[int | None, ...]] = {}
+ANY: Final = 10_000
+TABLE_5: Final[dict[float, tuple[int | None, ...]]] = {}
 
 
 def _table_5_row(first: int | None, columns: int) -> tuple[int | None, ...]:
@@ -381,11 +381,11 @@ for _cal, _first, _n in (
 
 #: "At a gun's long range (see Chart 1) guns of 11" and over will penetrate 1/2 as much
 #: armour again"
-PLUNGING_CALIBRE = 11.0
-PLUNGING_FACTOR = 1.5
+PLUNGING_CALIBRE: Final = 11.0
+PLUNGING_FACTOR: Final = 1.5
 
 #: table 6 TORPEDO RANGES: torpedo nation → runs (name, range cm, speed knots)
-TABLE_6: dict[str, tuple[tuple[str, int, int], ...]] = {
+TABLE_6: Final[dict[str, tuple[tuple[str, int, int], ...]]] = {
     "British, German, French, Italian, and U.S.": (
         ("Short Run", 65, 40),
         ("Normal Run", 90, 35),
@@ -394,24 +394,24 @@ TABLE_6: dict[str, tuple[tuple[str, int, int], ...]] = {
     "Japanese": (("Short Run", 180, 49), ("Normal Run", 320, 36)),
 }
 #: "All aerial torpedoes travel at 40 knots."
-AERIAL_TORPEDO_KNOTS = 40
+AERIAL_TORPEDO_KNOTS: Final = 40
 #: the range of an aerial torpedo's run (the seed gives none; see RULE_NOTES)
-AERIAL_TORPEDO_RUN = 115
+AERIAL_TORPEDO_RUN: Final = 115
 
 #: table 7 DEPTH SETTING TABLE: target → (Shallow, Medium, Deep)
-TABLE_7: dict[str, tuple[str, str, str]] = {
+TABLE_7: Final[dict[str, tuple[str, str, str]]] = {
     "BB, CV": ("Hit", "Hit", "Crit. Hit"),
     "CA, CL, CVE": ("Hit", "Crit.Hit", "Runs under"),
     "DD, DE": ("Crit.Hit", "Runs under", "Runs under"),
     "SS": ("Sunk", "Runs under", "Runs under"),
     "Merchants/ Tankers": ("Crit.Hit", "Crit.Hit", "Runs under"),
 }
-DEPTHS = ("Shallow", "Medium", "Deep")
+DEPTHS: Final = ("Shallow", "Medium", "Deep")
 
 #: table 8 BASIC CHANCE TORPEDO HIT TABLE: the bands' upper limits (cm; the first starts
 #: at 15, the last is "250+") and torpedoes fired → (A one hit, B two hits) rolls per band
-TABLE_8_BANDS: tuple[float, ...] = (30, 45, 60, 90, 150, 250, math.inf)
-TABLE_8: dict[int, tuple[tuple[Cell, ...], tuple[Cell, ...]]] = {
+TABLE_8_BANDS: Final[tuple[float, ...]] = (30, 45, 60, 90, 150, 250, math.inf)
+TABLE_8: Final[dict[int, tuple[tuple[Cell, ...], tuple[Cell, ...]]]] = {
     1: (((0, 50), (0, 30), (0, 10), (0, 5), (0, 5), None, None), (None,) * 7),
     2: (
         ((26, 55), (6, 35), (0, 15), (0, 7), (0, 5), None, None),
@@ -434,31 +434,31 @@ TABLE_8: dict[int, tuple[tuple[Cell, ...], tuple[Cell, ...]]] = {
         ((0, 37), (0, 17), (0, 12), (0, 10), (0, 7), None, None),
     ),
 }
-MAX_TORPEDO_SALVO = 6
+MAX_TORPEDO_SALVO: Final = 6
 
 #: (B) TORPEDO DAMAGE: 1-6 die → position; position → basic points (x 1-6 die score)
-TORPEDO_POSITION: dict[int, str] = {1: "Fwd.", 2: "Fwd.", 3: "Amidships", 4: "Amidships"}
+TORPEDO_POSITION: Final[dict[int, str]] = {1: "Fwd.", 2: "Fwd.", 3: "Amidships", 4: "Amidships"}
 TORPEDO_POSITION.update({5: "Aft", 6: "Aft"})
-TORPEDO_DAMAGE: dict[str, int] = {"Fwd.": 500, "Amidships": 700, "Aft": 600}
-TORPEDO_CRITICAL = 0.5  # "Another 50% to original damage if hit is critical"
-TORPEDO_SPEED_BONUS: tuple[tuple[int, int], ...] = ((30, 500), (20, 250))
-FLOODING_POINTS = 250  # "250 pts. each subsequent turn if the flooding is not controlled"
-FLOODING_CONTROLLED = 6  # "a 6 must be thrown on a 1 - 6 die"
+TORPEDO_DAMAGE: Final[dict[str, int]] = {"Fwd.": 500, "Amidships": 700, "Aft": 600}
+TORPEDO_CRITICAL: Final = 0.5  # "Another 50% to original damage if hit is critical"
+TORPEDO_SPEED_BONUS: Final[tuple[tuple[int, int], ...]] = ((30, 500), (20, 250))
+FLOODING_POINTS: Final = 250  # "250 pts. each subsequent turn if the flooding is not controlled"
+FLOODING_CONTROLLED: Final = 6  # "a 6 must be thrown on a 1 - 6 die"
 
 #: A. A.A. POINTS VALUE / table 9 AA GUN RANGES: (guns, range name, range cm, points a gun)
-TABLE_9: tuple[tuple[str, str, int, int], ...] = (
+TABLE_9: Final[tuple[tuple[str, str, int, int], ...]] = (
     ("3 - 6in", "Long", 80, 3),
     ("31mm- 40mm", "Med.", 40, 2),
     ("20mm- 30mm", "Short", 10, 1),
 )
-AA_A_ARC = 0.5  # "'A' arcs and 'B' arcs into which 1/2 and 1/4 of the total A.A. value"
-AA_B_ARC = 0.25
-WAVE = 5  # "waves of 5 Aircraft"
-WAVE_DISTANCE = 25  # "25 cm. from the target along the direction of the attack"
+AA_A_ARC: Final = 0.5  # "'A' arcs and 'B' arcs into which 1/2 and 1/4 of the total A.A. value"
+AA_B_ARC: Final = 0.25
+WAVE: Final = 5  # "waves of 5 Aircraft"
+WAVE_DISTANCE: Final = 25  # "25 cm. from the target along the direction of the attack"
 
 #: table 10 AA CASUALTIES TABLE (skip bombing): the column headings as printed (AA points
 #: firing, low and high) and rows B–E (row A is "0-" in every column: 0 up to B's low - 1)
-TABLE_10_COLUMNS: tuple[tuple[int, int], ...] = (
+TABLE_10_COLUMNS: Final[tuple[tuple[int, int], ...]] = (
     (0, 10),
     *tuple((lo, lo + 9) for lo in (*range(11, 172, 10), *range(191, 232, 10))),
 )
@@ -473,14 +473,14 @@ def _steps(first: int, blanks: int, last_lo: int) -> tuple[Cell, ...]:
     return tuple(cells)
 
 
-TABLE_10: dict[str, tuple[Cell, ...]] = {
+TABLE_10: Final[dict[str, tuple[Cell, ...]]] = {
     "B": ((11, 15), (14, 18), (17, 22), *_steps(20, 0, 77)),
     "C": _steps(25, 3, 82),
     "D": _steps(42, 7, 87),
     "E": _steps(62, 12, 92),
 }
 #: result → (shot down, damaged)
-TABLE_10_RESULTS: dict[str, tuple[int, int]] = {
+TABLE_10_RESULTS: Final[dict[str, tuple[int, int]]] = {
     "A": (0, 1),
     "B": (1, 0),
     "C": (1, 1),
@@ -488,25 +488,25 @@ TABLE_10_RESULTS: dict[str, tuple[int, int]] = {
     "E": (2, 2),
 }
 #: "Dive Bombers deduct 10 from all figures ... Torpedo Bombers add 5"
-TABLE_10_SHIFT: dict[str, int] = {"skip": 0, "dive": -10, "torpedo": 5}
+TABLE_10_SHIFT: Final[dict[str, int]] = {"skip": 0, "dive": -10, "torpedo": 5}
 
 #: table 11 PERCENTAGE CHANCE OF BOMB HIT: target → (Skip Bombers, Dive Bombers)
-TABLE_11: dict[str, tuple[int, int]] = {
+TABLE_11: Final[dict[str, tuple[int, int]]] = {
     "Carriers-Battleships": (20, 30),
     "Cruisers": (15, 20),
     "Destroyers, Escorts": (10, 10),
 }
 #: bomber → (bombs each, pounds, armour penetrated in inches)
-BOMBS: dict[str, tuple[int, int, float]] = {"dive": (1, 1000, 6.0), "skip": (4, 500, 3.0)}
+BOMBS: Final[dict[str, tuple[int, int, float]]] = {"dive": (1, 1000, 6.0), "skip": (4, 500, 3.0)}
 #: AirGroup.kind → the seed's bomber
-BOMBER_KINDS: dict[str, str] = {
+BOMBER_KINDS: Final[dict[str, str]] = {
     "dive_bomber": "dive",
     "level_bomber": "skip",
     "torpedo_bomber": "torpedo",
 }
 
 #: MINES: density of mines per square mile → % chance of a hit
-MINES: tuple[tuple[int, int], ...] = (
+MINES: Final[tuple[tuple[int, int], ...]] = (
     (10, 5),
     (20, 10),
     (30, 15),
@@ -519,10 +519,10 @@ MINES: tuple[tuple[int, int], ...] = (
     (100, 50),
     (120, 55),
 )
-MINE_DAMAGE = 1500  # "Pts. damage = 1 - 6 dice throw x 1500"
+MINE_DAMAGE: Final = 1500  # "Pts. damage = 1 - 6 dice throw x 1500"
 
 #: special effect 3, Bridge: 1-6 die → result
-BRIDGE: dict[int, str] = {
+BRIDGE: Final[dict[int, str]] = {
     1: "Wheelhouse",
     2: "Conning Tower",
     3: "Director out of action",
@@ -530,18 +530,18 @@ BRIDGE: dict[int, str] = {
     5: "Radar beacon shattered",
     6: "No significant damage",
 }
-WHEELHOUSE_MOVES = 3  # "continue on its present course for three moves"
-CONNING_MOVES = 1  # "maintain present course for next move"
-DIRECTOR_PENALTY = 15  # "15% of chance of hits with gunnery" (added to % rolls)
-BOWS_KNOTS = 3  # "reduce speed by 3 knots if shell 8" or more"
-BOWS_CALIBRE = 8.0
-SMALL_TARGET_FT = 600  # "for every complete 50 ft. under 600 ft. add 5%"
-HANGAR_FIRE_POINTS = 100  # "initially 100 pts. then 200 ... then 400 ... then 800"
-TT_DAMAGE = 1.5  # "Torpedo Tubes 1 1/2 times damage points. except Japanese 2 x"
-TT_DAMAGE_JAPANESE = 2.0
+WHEELHOUSE_MOVES: Final = 3  # "continue on its present course for three moves"
+CONNING_MOVES: Final = 1  # "maintain present course for next move"
+DIRECTOR_PENALTY: Final = 15  # "15% of chance of hits with gunnery" (added to % rolls)
+BOWS_KNOTS: Final = 3  # "reduce speed by 3 knots if shell 8" or more"
+BOWS_CALIBRE: Final = 8.0
+SMALL_TARGET_FT: Final = 600  # "for every complete 50 ft. under 600 ft. add 5%"
+HANGAR_FIRE_POINTS: Final = 100  # "initially 100 pts. then 200 ... then 400 ... then 800"
+TT_DAMAGE: Final = 1.5  # "Torpedo Tubes 1 1/2 times damage points. except Japanese 2 x"
+TT_DAMAGE_JAPANESE: Final = 2.0
 
 #: ship length in feet by type (the Ship record has none; conditions "length_ft" overrides)
-LENGTH_FT: dict[str, int] = {
+LENGTH_FT: Final[dict[str, int]] = {
     "battleship": 750,
     "battlecruiser": 770,
     "carrier": 800,
@@ -555,13 +555,13 @@ LENGTH_FT: dict[str, int] = {
     "transport": 450,
 }
 
-CARRIERS = ("carrier", "light_carrier", "escort_carrier")
-DESTROYERS = ("destroyer", "escort")
-CAPITAL = ("battleship", "battlecruiser")
-CRUISERS = ("heavy_cruiser", "light_cruiser")
+CARRIERS: Final = ("carrier", "light_carrier", "escort_carrier")
+DESTROYERS: Final = ("destroyer", "escort")
+CAPITAL: Final = ("battleship", "battlecruiser")
+CRUISERS: Final = ("heavy_cruiser", "light_cruiser")
 
 #: the seed's numbers and the automatic commanders' choices a set-up's conditions may change
-DEFAULTS: dict[str, Any] = {
+DEFAULTS: Final[dict[str, Any]] = {
     "weather": "north_atlantic",  # or "pacific", "mediterranean" (names of the states)
     "visibility": None,  # cm; None: thrown on the visibility table
     "wind": None,  # "North" … "Dead Calm"; None: thrown when smoke is first laid
@@ -585,7 +585,7 @@ DEFAULTS: dict[str, Any] = {
     "hangars": [],  # ship ids with a hangar (carriers and ships with air groups have one)
 }
 #: every condition a set-up may give (docs/battle-setups.md lists them)
-CONDITIONS: dict[str, str] = {
+CONDITIONS: Final[dict[str, str]] = {
     "weather": "'north_atlantic', 'pacific' or 'mediterranean': the weather table",
     "visibility": "cm; else thrown on the visibility table",
     "wind": "'North' ... 'Dead Calm'; else thrown when smoke is first laid",
@@ -608,15 +608,15 @@ CONDITIONS: dict[str, str] = {
     "turrets": "ship id -> main turrets, e.g. ['A', 'B', 'Y']",
     "hangars": "ship ids with a hangar (carriers and ships with air groups have one)",
 }
-ORDERS = ("close", "hold", "open")
+ORDERS: Final = ("close", "hold", "open")
 #: ships a side: every ship is moved, sighted and fired ship by ship each move, so a side
 #: of 50 takes a second or two for a 45-move battle (bench/hostile_bench.py); the seed's
 #: actions are squadron actions (docs/battle-setups.md, "Limits")
-MAX_SHIPS_A_SIDE = 50
+MAX_SHIPS_A_SIDE: Final = 50
 #: a minefield: a box of the table (cm) and its density
 _SPAN = list_of(number(-10_000, 10_000), 2, 2)
 #: what each condition may be (a set-up is checked whole before a battle is made)
-CHECKS: dict[str, Spec] = {
+CHECKS: Final[dict[str, Spec]] = {
     "weather": one_of("north_atlantic", "pacific", "mediterranean", None),
     "visibility": either_none(number(1, 1000)),
     "wind": one_of(*sorted(set(WIND.values())), None),
@@ -645,10 +645,10 @@ CHECKS: dict[str, Spec] = {
     "turrets": by_ship(list_of(text(8, required=True), 10, 1)),
     "hangars": ship_ids(),
 }
-SHIP_WIDTH = 2.0  # cm: a ship "directly between" lies this close to the line of fire
-CLEAR_DISTANCE = 10.0  # "unless you are larger than it and are at least 10 cm. away"
+SHIP_WIDTH: Final = 2.0  # cm: a ship "directly between" lies this close to the line of fire
+CLEAR_DISTANCE: Final = 10.0  # "unless you are larger than it and are at least 10 cm. away"
 
-RULE_NOTES: tuple[str, ...] = (
+RULE_NOTES: Final[tuple[str, ...]] = (
     "Dice: percentile dice are one 100-sided roll (faces 1-100). The weather table ('0 - 5' "
     "… '96 - 100'), Table 4 ('1-5' … '96-100') and the '% chance' figures of Tables 2 and 11 "
     "and the mines read the face as it is (a hit on a roll at or under the chance); Tables 3, "
