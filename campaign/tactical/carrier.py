@@ -238,7 +238,7 @@ WAITING: Final = "Waiting to Land"
 DESTROYED: Final = "destroyed"
 #: "The sequence of movement: Moving to Attack Box, Ready to Attack Box, Attacking Box,
 #: Heading Home Box, Waiting to Land Box."
-NEXT_BOX: Final[dict[str, str]] = {MOVING: READY, READY: ATTACKING, ATTACKING: HOME, HOME: WAITING}
+CIRCUIT: Final = (MOVING, READY, ATTACKING, HOME, WAITING)
 AIRBORNE: Final = (CAP, MOVING, READY, ATTACKING, HOME, WAITING)
 ATTACK_CIRCUIT: Final = (MOVING, READY, ATTACKING)
 
@@ -612,6 +612,21 @@ class Carrier:
         if self.crippled:
             return "crippled"
         return "damaged" if self.damage else "undamaged"
+
+
+def next_box(box: str) -> str:
+    """The box after ``box`` in the circuit (:data:`CIRCUIT`), "" for a box outside it or
+    its end. (Compared box by box: for the few boxes of the circuit that is quicker than a
+    table's look-up, and every group of a side is moved every turn.)"""
+    if box == MOVING:
+        return READY
+    if box == READY:
+        return ATTACKING
+    if box == ATTACKING:
+        return HOME
+    if box == HOME:
+        return WAITING
+    return ""
 
 
 def spread_hits(groups: list[Counter], hits: int) -> list[tuple[Counter, int]]:
@@ -1073,23 +1088,23 @@ class CarrierBattle(TurnBattle):
         move here. The searching side's first wave searches instead (:meth:`search`)."""
         out: list[str] = []
         searching = side == self.searching and not self.found
-        moved: dict[str, list[Counter]] = {}
+        moved: list[tuple[Counter, str]] = []  # each group and the next box of the circuit
         for c in self.counters[side]:
-            target = NEXT_BOX.get(c.box)
-            if target is None or (searching and c.box == MOVING):
-                continue
-            moved.setdefault(target, []).append(c)
+            target = next_box(c.box)
+            if target and not (searching and c.box == MOVING):
+                moved.append((c, target))
         if searching:
             moving = self.in_box(side, MOVING)
             if any(c.bomber for c in moving):
                 out.extend(self._search_lines(side, moving))
-        for target in (READY, ATTACKING, HOME, WAITING):
-            for c in moved.get(target, ()):
-                c.box = target
+        for c, target in moved:
+            c.box = target
         if moved and self.narrate:
-            parts = [
-                f"{names(moved[t])} to {t}" for t in (READY, ATTACKING, HOME, WAITING) if t in moved
-            ]
+            parts = []
+            for target in CIRCUIT[1:]:
+                groups = [c for c, to in moved if to == target]
+                if groups:
+                    parts.append(f"{names(groups)} to {target}")
             out.append("planes move: " + "; ".join(parts) + ".")
         return out
 
