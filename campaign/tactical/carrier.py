@@ -752,9 +752,17 @@ def _target_order(c: Carrier) -> tuple[bool, float]:
     return not c.operational, _strike_needed(c)
 
 
-def _stronger(c: Counter) -> int:
-    """Sort key: the strongest group first."""
-    return -c.strength
+def strongest_first(groups: Sequence[Counter]) -> list[Counter]:
+    """The groups, the strongest first (on a tie, in the order given: what a stable sort by
+    strength gives). An insertion sort: the lists are a handful of groups, and sorting them
+    with a key function costs a call per group."""
+    out: list[Counter] = []
+    for g in groups:
+        i = len(out)
+        while i > 0 and out[i - 1].strength < g.strength:
+            i -= 1
+        out.insert(i, g)
+    return out
 
 
 # ---------------------------------------------------------------------------------------
@@ -1170,7 +1178,7 @@ class CarrierBattle(TurnBattle):
             return []
         escorts = [c for c in targets if not c.bomber]
         bombers = [c for c in targets if c.bomber]
-        cap.sort(key=_stronger)
+        cap = strongest_first(cap)
         dogfight = cap[: len(escorts)]
         rest = cap[len(escorts) :] if bombers else []
         out: list[str] = []
@@ -1178,7 +1186,7 @@ class CarrierBattle(TurnBattle):
         name = self.side_names[side]
         if dogfight:
             if self.conditions["dogfight"] != "all_escorts":
-                escorts = sorted(escorts, key=_stronger)[: len(dogfight)]
+                escorts = strongest_first(escorts)[: len(dogfight)]
             cap_fire = [air_to_air(self.dice, c.strength, f"CAP {c.label}") for c in dogfight]
             esc_fire = [air_to_air(self.dice, c.strength, f"escort {c.label}") for c in escorts]
             on_escorts = spread_hits(escorts, sum(r.hits for r in cap_fire))
@@ -1232,7 +1240,7 @@ class CarrierBattle(TurnBattle):
         assigned = dict.fromkeys(plan, 0)
         i = 0
         all_met = False
-        for b in sorted(bombers, key=_stronger):
+        for b in strongest_first(bombers):
             target = order[i]
             plan[target.id].append(b)
             assigned[target.id] += b.strength
@@ -1427,7 +1435,7 @@ class CarrierBattle(TurnBattle):
                     out.append(f"{carrier.name} keeps her flight deck clear to land planes.")
                 continue
             room = self.launch_per_turn - sum(c.strength for c in deck)
-            aboard = sorted(aboard_by[carrier.id], key=_stronger)
+            aboard = strongest_first(aboard_by[carrier.id])
             fighters = [c for c in aboard if not c.bomber]
             bombers = [c for c in aboard if c.bomber]
             wishes: list[tuple[Counter, str]] = []
