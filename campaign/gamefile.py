@@ -138,7 +138,9 @@ def _from_sql(schema: TableSchema, record: dict[str, Any]) -> Row:
 
 def _connect(path: Path) -> sqlite_utils.Database:
     conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT)
-    db = sqlite_utils.Database(conn)
+    # no sqlite-utils plugins: whatever the machine has installed does not run inside a
+    # game file's connection (and looking for them cost a tenth of the app's start-up)
+    db = sqlite_utils.Database(conn, execute_plugins=False)
     db.execute("PRAGMA synchronous=FULL")
     return db
 
@@ -226,7 +228,9 @@ class GameFile:
     def create(cls, path: str | Path, scenario: Scenario, name: str | None = None) -> GameFile:
         """A new game from ``scenario``, written to a temporary file that then becomes
         ``path`` (an existing file there is replaced only once the new one is complete, and
-        its mode kept; a new file is readable by its owner only)."""
+        its mode kept; a new file is readable by its owner only). It is returned open on
+        ``path``, playing ``scenario`` itself: what was written is not read back and
+        checked again (the file holds exactly its rows, and :meth:`open` reads them so)."""
         path = Path(path)
         state = initial_state(scenario)
         tmp = _temp_beside(path)
@@ -260,13 +264,21 @@ class GameFile:
                     sealing.SEALED, key_id=sealing.key_id(sealing.machine_key())
                 )
                 game._digests = _Digests(db, _sealed_tables(db))
-                game._seal(())
+                game.integrity = game._seal(())
             db.close()
             _replace(tmp, path)
         except BaseException:
             _remove(tmp)
             raise
-        return cls.open(path)
+        try:
+            game.db = game._digests.db = _connect(path)
+            game.db.execute("PRAGMA journal_mode=DELETE")
+        except sqlite3.Error as exc:
+            raise _file_error(path, exc) from None
+        game.path = path
+        game._checked_state = text
+        game._seen = game._data_version()
+        return game
 
     @classmethod
     def open(cls, path: str | Path, altered_ok: bool = False) -> GameFile:
@@ -812,7 +824,7 @@ def _accepted_schemas(version: int) -> tuple[frozenset[SchemaItem], ...]:
     at an older one and migrated."""
     out = []
     for start in range(OLDEST_VERSION, version + 1):
-        db = sqlite_utils.Database(memory=True)
+        db = sqlite_utils.Database(memory=True, execute_plugins=False)
         _create_schema(db, start)
         for step in range(start, version):
             MIGRATIONS[step](db)
@@ -872,7 +884,7 @@ def _columns(db: sqlite_utils.Database, table: str, version: int) -> str:
 
 @functools.cache
 def _expected_columns(version: int) -> dict[str, list[str]]:
-    db = sqlite_utils.Database(memory=True)
+    db = sqlite_utils.Database(memory=True, execute_plugins=False)
     _create_schema(db, version)
     return {t.name: list(t.columns_dict) for t in db.tables}
 

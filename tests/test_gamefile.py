@@ -51,6 +51,27 @@ def test_the_game_holds_its_scenario_and_starting_state(game_path: Path, mini_di
         assert game.turns() == [1]
 
 
+@pytest.mark.parametrize("scenario_dir", ["mini", "1942"])
+def test_a_new_game_is_as_the_file_opens(tmp_path: Path, mini_dir: Path, scenario_dir: str) -> None:
+    """create() plays the scenario it was given without reading it back: the file holds
+    exactly that scenario, and a write made at once seals as any other."""
+    scenario = load_scenario(mini_dir if scenario_dir == "mini" else None)
+    path = tmp_path / "new.seacontrol"
+    with GameFile.create(path, scenario) as new:
+        assert new.path == path and new.integrity.verified
+        with GameFile.open(path) as opened:
+            assert opened.scenario.tables == new.scenario.tables
+            assert opened.scenario.meta == new.scenario.meta
+            assert opened.scenario.warnings == new.scenario.warnings
+            assert opened.integrity == new.integrity
+            assert opened.state().to_json() == new.state().to_json()
+        state = new.state()
+        state.step = 1
+        new.save(state)
+    with GameFile.open(path) as again:
+        assert again.integrity.verified and again.state().step == 1
+
+
 def test_export_of_a_game_gives_back_the_scenario_files(
     game_path: Path, mini_dir: Path, tmp_path: Path
 ) -> None:

@@ -70,8 +70,8 @@ def main() -> int:
     shot("03-pacific")
     w.bottom_tabs.setCurrentIndex(1)
     shot("04-odds")
+    w.bottom_tabs.setCurrentWidget(w.tactical_odds_tab)
     panel = w.tactical_odds
-    w.bottom_tabs.setCurrentWidget(panel)
     panel.rule_set.setCurrentIndex(panel.rule_set.findData("carrier"))
     panel.runs.setValue(300)
     panel.run()

@@ -4,7 +4,6 @@ on the command line) on the sea chart."""
 from __future__ import annotations
 
 import argparse
-import ctypes.util
 import os
 import sys
 import traceback
@@ -69,6 +68,8 @@ def display_problem(env: Mapping[str, str] | None = None) -> str | None:
         )
     if env.get("WAYLAND_DISPLAY") and not platform:
         return None
+    import ctypes.util  # here, not at start-up: start() never asks
+
     missing = [pkg for lib, pkg in XCB_LIBRARIES.items() if ctypes.util.find_library(lib) is None]
     if missing:
         return (

@@ -123,7 +123,10 @@ class MapLegend(QFrame):
             return
         per_column = max(4, int(parent.height() * 0.5) // (SWATCH + 2))
         columns = -(-len(self.rows) // per_column)
-        if columns != self._columns:
+        if not self.expanded:  # folded to its button: the rows are laid out when opened
+            self._columns = -1
+            self.resize(self.column.sizeHint())
+        elif columns != self._columns:
             self._columns = columns
             self._lay_out(-(-len(self.rows) // columns))
         self.move(8, max(8, parent.height() - self.height() - 8))

@@ -32,37 +32,33 @@ from campaign import paths
 from campaign.csvdata import InputError
 from campaign.dice import Dice, DiceError, ManualDice, SeededDice
 from campaign.gamefile import GameFileError
-from campaign.operations import BattleChoice
+from campaign.operations import BattleChoice, BattlePreview
 from campaign.orders import OrdersError, read_orders_file
 from campaign.scenario import load_scenario
 from campaign.state import Unit
 from campaign.tactical import RULE_SETS, BattleSetup, TacticalBattle
-from campaign.tactical.outcome import expand_forces, in_rule_set_terms
-from campaign.tactical.simulate import available
 
 from . import export, solo
-from .battle import BattleWindow
-from .battlechoice import BattleChoiceDialog
-from .battlesetup import TYPED, FightDialog
-from .calculator import CalculatorPanel
-from .controlroom import ControlPanel
 from .details import DetailsPanel
 from .dialogs import DialogLosses, ask_die
 from .helpdocs import DOCUMENTS, DocumentWindow
 from .legend import MapLegend
 from .mapview import SeaChart
-from .oddschart import OddsPanel
 from .orders import ORDERS_FILTER, OrdersEditor
-from .printouts import HandoffDialog, TeamPacksDialog, write_handoffs, write_team_packs
 from .report import ReportPanel
-from .scenario_editor import add_to_menu
 from .session import GameSession, discard_recovery
-from .tacticalodds import ComingBattle, TacticalOddsPanel
 from .turnbar import TurnBar
 
-if TYPE_CHECKING:  # made when first asked for (the seats bring in the web server)
+if TYPE_CHECKING:
+    # made when first asked for: the seats bring in the web server; the panels of tabs
+    # nobody has opened yet, the battle windows and the printouts are not needed to start
+    from .calculator import CalculatorPanel
     from .clockwindow import ClockWindow
+    from .controlroom import ControlPanel
+    from .oddschart import OddsPanel
+    from .scenario_editor import EditorLauncher
     from .seats import SeatsDialog
+    from .tacticalodds import ComingBattle, TacticalOddsPanel
 
 THEATRES = (
     "Pacific",
@@ -126,20 +122,22 @@ class MainWindow(QMainWindow):
         right.addTab(self.orders, "Orders")
         right.addTab(self.details, "Details")
         self.right_tabs = right
-        self.control = ControlPanel(self.session)  # a tab while Control edit mode is on
+        self._control: ControlPanel | None = None  # a tab while Control edit mode is on
+        self._scenario_editor: EditorLauncher | None = None
         self.session.gameChanged.connect(
             lambda: self.set_control_mode(self.control_action.isChecked())
         )
         self.right = self._dock("Orders and details", right, Qt.DockWidgetArea.RightDockWidgetArea)
         self.report = ReportPanel(self.session)
-        self.calculator = CalculatorPanel()
-        self.odds = OddsPanel()
+        self._calculator: CalculatorPanel | None = None
+        self._odds: OddsPanel | None = None
+        self._tactical_odds: TacticalOddsPanel | None = None
         bottom = QTabWidget()
         bottom.addTab(self.report, "Turn report")
-        bottom.addTab(_scrolling(self.odds, 380), "Odds")
-        self.tactical_odds = TacticalOddsPanel(self._coming_battle)
-        bottom.addTab(self.tactical_odds, "Fight-it-out odds")
-        bottom.addTab(_scrolling(self.calculator, 380), "Umpire's calculator")
+        bottom.addTab(_LazyTab(lambda: _scrolling(self.odds, 380)), "Odds")
+        self.tactical_odds_tab = _LazyTab(lambda: self.tactical_odds)
+        bottom.addTab(self.tactical_odds_tab, "Fight-it-out odds")
+        bottom.addTab(_LazyTab(lambda: _scrolling(self.calculator, 380)), "Umpire's calculator")
         self.bottom_tabs = bottom
         bottom.setMinimumHeight(140)
         self.bottom = self._dock("Report", bottom, Qt.DockWidgetArea.BottomDockWidgetArea)
@@ -166,8 +164,54 @@ class MainWindow(QMainWindow):
         self.session.stateChanged.connect(self._battles)
         self.session.gameChanged.connect(self._battles)
         self._update_title()
-        self.odds.set_battles([])
         self.solo = solo.install(self)  # Solo menu: the computer opponent, the score
+
+    # -- panels made when first shown or asked for ----------------------------------------------
+    @property
+    def scenario_editor(self) -> EditorLauncher:
+        """The way into the scenario editor (File → Scenario editor…)."""
+        if self._scenario_editor is None:
+            from .scenario_editor import EditorLauncher
+
+            self._scenario_editor = EditorLauncher(self)
+        return self._scenario_editor
+
+    @property
+    def control(self) -> ControlPanel:
+        """Game Control's edit panel (a tab of the right column in Control edit mode)."""
+        if self._control is None:
+            from .controlroom import ControlPanel
+
+            self._control = ControlPanel(self.session)
+        return self._control
+
+    @property
+    def odds(self) -> OddsPanel:
+        """The exact odds of the coming battles and of figures typed in."""
+        if self._odds is None:
+            from .oddschart import OddsPanel
+
+            self._odds = OddsPanel()
+            self._odds.set_battles(self._coming_battles())
+        return self._odds
+
+    @property
+    def tactical_odds(self) -> TacticalOddsPanel:
+        """A coming battle fought out many times by a tactical rule set."""
+        if self._tactical_odds is None:
+            from .tacticalodds import TacticalOddsPanel
+
+            self._tactical_odds = TacticalOddsPanel(self._coming_battle)
+        return self._tactical_odds
+
+    @property
+    def calculator(self) -> CalculatorPanel:
+        """The umpire's calculator for games played on paper."""
+        if self._calculator is None:
+            from .calculator import CalculatorPanel
+
+            self._calculator = CalculatorPanel()
+        return self._calculator
 
     def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
         dock = QDockWidget(title, self)
@@ -253,7 +297,19 @@ class MainWindow(QMainWindow):
             self.export_handoffs,
             tip="What the land and economic games need from this turn, as CSV and PDF",
         )
-        self.scenario_editor = add_to_menu(self, file)
+        file.addSeparator()
+        self._action(
+            file,
+            "Scenario e&ditor…",
+            lambda: self.scenario_editor.open_editor(),
+            tip="Build or edit a scenario: its order of battle, its bases and routes",
+        )
+        self._action(
+            file,
+            "New scenario from this &game…",
+            lambda: self.scenario_editor.from_game(),
+            tip="The game's position at the start of this turn, as a new scenario",
+        )
         file.addSeparator()
         self._action(file, "&Quit", self.close, QKeySequence.StandardKey.Quit)
 
@@ -376,7 +432,7 @@ class MainWindow(QMainWindow):
         self._action(
             battles,
             "Fight-it-out &odds…",
-            lambda: self.bottom_tabs.setCurrentWidget(self.tactical_odds),
+            lambda: self.bottom_tabs.setCurrentWidget(self.tactical_odds_tab),
             tip="The odds of a battle fought out many times, beside the damage table's",
         )
 
@@ -694,6 +750,10 @@ class MainWindow(QMainWindow):
     def choose_resolution(self, battle: BattleChoice) -> str | None:
         """At step 8, for each battle: the campaign's damage table, or fight it out (asked
         with both sides' combat values and the damage table's odds in view)."""
+        from campaign.tactical.simulate import available
+
+        from .battlechoice import BattleChoiceDialog
+
         dialog = BattleChoiceDialog(battle, available(), self.session.manual_dice is not None, self)
         dialog.exec()  # closing it without a choice means the damage table
         return dialog.rule_set if dialog.result() == QDialog.DialogCode.Accepted else None
@@ -701,6 +761,8 @@ class MainWindow(QMainWindow):
     def show_battle(self, battle: TacticalBattle, setup: BattleSetup) -> None:
         """The battle window, modal while step 8 waits for it, with the campaign units the
         ships belong to (for the step losses it will explain)."""
+        from .battle import BattleWindow
+
         units = self.session.state.units
         sides: dict[str, list[Unit]] = {}
         for key, side in (("a", setup.a), ("b", setup.b)):
@@ -713,6 +775,11 @@ class MainWindow(QMainWindow):
 
     def fight_battle(self) -> None:
         """A battle fought out of the campaign (Battle → Fight a battle…)."""
+        from campaign.tactical.outcome import in_rule_set_terms
+
+        from .battle import BattleWindow
+        from .battlesetup import TYPED, FightDialog
+
         dialog = FightDialog(self)
         if dialog.exec() != QDialog.DialogCode.Accepted or dialog.chosen is None:
             return
@@ -803,6 +870,8 @@ class MainWindow(QMainWindow):
         shown, a click on the map fills its forms."""
         on = bool(on) and self.session.is_open
         self.control_action.setChecked(on)
+        if not on and self._control is None:
+            return  # never shown
         index = self.right_tabs.indexOf(self.control)
         if on and index < 0:
             self.right_tabs.addTab(self.control, "Control edits")
@@ -845,6 +914,8 @@ class MainWindow(QMainWindow):
     def export_team_packs(self) -> None:
         if not self.session.is_open:
             return
+        from .printouts import TeamPacksDialog, write_team_packs
+
         dialog = TeamPacksDialog(self.session, self)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return
@@ -860,6 +931,8 @@ class MainWindow(QMainWindow):
     def export_handoffs(self) -> None:
         if not self.session.is_open:
             return
+        from .printouts import HandoffDialog, write_handoffs
+
         dialog = HandoffDialog(self.session, self)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return
@@ -873,9 +946,9 @@ class MainWindow(QMainWindow):
         )
 
     def _selected(self, kind: str, ident: str) -> None:
-        if self.right_tabs.indexOf(self.control) >= 0:
-            self.right_tabs.setCurrentWidget(self.control)
-            self.control.pick(kind, ident)
+        if self._control is not None and self.right_tabs.indexOf(self._control) >= 0:
+            self.right_tabs.setCurrentWidget(self._control)
+            self._control.pick(kind, ident)
             return
         self.right_tabs.setCurrentWidget(self.details)
         if kind == "event":
@@ -906,6 +979,10 @@ class MainWindow(QMainWindow):
     def _coming_battle(self, rule_set: str) -> ComingBattle | None:
         """The battle chosen in the odds panel (else the first coming one): as ships in the
         rule set's terms, as campaign units, and the damage table's exact odds."""
+        from campaign.tactical.outcome import expand_forces, in_rule_set_terms
+
+        from .tacticalodds import ComingBattle
+
         battles = self.odds.battles
         if not battles or not self.session.is_open:
             return None
@@ -932,11 +1009,15 @@ class MainWindow(QMainWindow):
             self.orders.send_task_force(nation, tf_id, area)
 
     def _battles(self) -> None:
-        """Keep the odds panel's list of coming battles in step with the orders."""
-        battles = []
+        """Keep the odds panel's list of coming battles in step with the orders (once the
+        panel is made: it reads them itself when it is)."""
+        if self._odds is not None:
+            self._odds.set_battles(self._coming_battles())
+
+    def _coming_battles(self) -> list[BattlePreview]:
         if self.session.is_open and self.session.state.step < 8:
-            battles = self.session.require().preview_battles()
-        self.odds.set_battles(battles)
+            return self.session.require().preview_battles()
+        return []
 
     def _problems(self, count: int) -> None:
         self.status.setText(f"{count} order problem(s)" if count else "")
@@ -1013,6 +1094,23 @@ class MainWindow(QMainWindow):
             event.accept()
         else:
             event.ignore()
+
+
+class _LazyTab(QWidget):
+    """A tab's page whose content is made the first time the tab is shown: a panel nobody
+    has opened costs nothing at start-up (its window attribute makes it when asked)."""
+
+    def __init__(self, make: Callable[[], QWidget]) -> None:
+        super().__init__()
+        self._make: Callable[[], QWidget] | None = make
+        self._layout = QVBoxLayout(self)
+        self._layout.setContentsMargins(0, 0, 0, 0)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        if self._make is not None:
+            make, self._make = self._make, None
+            self._layout.addWidget(make())
+        super().showEvent(event)
 
 
 def _scrolling(panel: QWidget, min_height: int) -> QScrollArea:

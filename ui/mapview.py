@@ -100,9 +100,9 @@ FULL_COUNTERS_FROM = 6.0
 #: the first part of the key of another nation's task force counter in a team view
 PUBLIC = "public"
 MAX_PX_PER_DEG = 120.0
-#: below this zoom the land is drawn from rings thinned to COARSE_DEG (under a pixel)
-COARSE_BELOW_PPD = 2.0
-COARSE_DEG = 0.5
+#: level of detail: the grids (degrees) outlines are thinned to when far out, coarsest
+#: first; a frame draws the coarsest one whose cell is at most a pixel (see outline_grid)
+OUTLINE_GRIDS = (1.6, 0.8, 0.4)
 #: size of the pieces the area borders are drawn in (scene units)
 TILE = 60.0 * DEG
 #: beyond the chart (shown only when the window is taller than the world)
@@ -182,8 +182,34 @@ def simplify(ring: Sequence[tuple[float, float]], tolerance: float) -> list[tupl
     return out if len(out) >= 3 else list(ring[:3])
 
 
+def outline_grid(px_per_degree: float) -> float:
+    """The coarsest of :data:`OUTLINE_GRIDS` at most a pixel wide at this zoom (0.0: none
+    is, draw the outlines as they are)."""
+    for grid in OUTLINE_GRIDS:
+        if grid * px_per_degree <= 1.0:
+            return grid
+    return 0.0
+
+
+def snap_ring(ring: Sequence[tuple[float, float]], grid: float) -> list[tuple[float, float]]:
+    """The ring's points moved to the nearest point of a ``grid`` (degrees) and those
+    falling on the point before merged: at most half a cell off, and two areas' shared
+    border stays shared (its points snap alike). Fewer than three points: the ring is
+    smaller than a cell, and ``[]``."""
+    out: list[tuple[float, float]] = []
+    for lon, lat in ring:
+        point = (round(lon / grid) * grid, round(lat / grid) * grid)
+        if not out or out[-1] != point:
+            out.append(point)
+    while len(out) > 1 and out[0] == out[-1]:
+        out.pop()
+    return out if len(out) >= 3 else []
+
+
 #: a piece of the background: its bounds, fill path and line path
 Tile = tuple[QRectF, QPainterPath, QPainterPath]
+#: the sea as a frame paints it: tints (bounds, colour, path) and borders (bounds, path)
+SeaOutlines = tuple[list[tuple[QRectF, QColor, QPainterPath]], list[tuple[QRectF, QPainterPath]]]
 
 
 def land_tiles(
@@ -959,10 +985,9 @@ class SeaChart(QGraphicsView):
         self._route_states: dict[str, RouteStatus] = {}
         #: every area's polygon and its repeats past the edges: (area, polygon, bounds)
         self._sea: list[tuple[str, QPolygonF, QRectF]] = []
-        self._borders: list[Tile] = []
-        self._tints: list[tuple[QRectF, QColor, QPainterPath]] = []
-        self._land: list[Tile] = []
-        self._land_coarse: list[Tile] = []
+        #: the sea's tints and borders and the land, by outline grid (see outline_grid)
+        self._outlines: dict[float, SeaOutlines] = {}
+        self._lands: dict[float, list[Tile]] = {}
         self._land_span: tuple[float, float] | None = None
         self._adjacency: _Lines | None = None
         self._route_layer: _Lines | None = None
@@ -1203,7 +1228,7 @@ class SeaChart(QGraphicsView):
         #: bases and area names repeated past the chart's edges
         self._ghosts: list[_Ghost] = []
         self._ghost_cells = _Cells(CELL)
-        self._borders = []
+        self._outlines = {}
         self._range = set()
         self._adjacency = self._route_layer = None
         self._route_halo.shown = False
@@ -1244,7 +1269,7 @@ class SeaChart(QGraphicsView):
         west = frame.left() / DEG - 10
         east = frame.right() / DEG + 10
         self._land_span = (west, east)
-        self._land, self._land_coarse = [], []  # built when first drawn
+        self._lands = {}  # built when first drawn
         self._build_ghosts(west, east)
         self.marks.refresh()
         self._layout_scale = -1.0  # the labels once more, now every place is in the order
@@ -1424,35 +1449,13 @@ class SeaChart(QGraphicsView):
 
     def _build_ghosts(self, west: float, east: float) -> None:
         """The sea as the background paints it: every area, and its copies where they
-        reach past the chart's edges; their borders as one path."""
+        reach past the chart's edges."""
         sea = []
-        pieces: dict[tuple[int, int], QPainterPath] = {}
-        outlined: set[tuple[tuple[float, float], tuple[float, float]]] = set()
-        fills: dict[tuple[tuple[int, int], int], QPainterPath] = {}
         for area_id, ring in self._area_polys.items():
-            lons = [p[0] for p in ring]
-            for turn in (0.0, -360.0, 360.0):
-                if turn and not (min(lons) + turn < east and max(lons) + turn > west):
-                    continue
-                moved = [(lon + turn, lat) for lon, lat in ring]
+            for moved in self._turns(ring, west, east):
                 poly = _polygon(moved)
-                bounds = poly.boundingRect()
-                sea.append((area_id, poly, bounds))
-                centre = bounds.center()
-                tile = (math.floor(centre.x() / TILE), math.floor(centre.y() / TILE))
-                _add_outline(pieces.setdefault(tile, QPainterPath()), moved, outlined)
-                tint = self._area_tint[area_id].rgb()
-                fill = fills.setdefault((tile, tint), QPainterPath())
-                fill.setFillRule(Qt.FillRule.WindingFill)
-                fill.addPolygon(poly)
-                fill.closeSubpath()
-        borders = [(p.boundingRect(), QPainterPath(), p) for p in pieces.values()]
-        # the tints, one path per colour and piece: a few fills instead of one per area
-        self._tints = [
-            (path.boundingRect(), QColor.fromRgb(rgb), path) for (_k, rgb), path in fills.items()
-        ]
+                sea.append((area_id, poly, poly.boundingRect()))
         self._sea = sea
-        self._borders = borders
         span = 360.0 * DEG
         left, right = west * DEG, east * DEG
         self._ghosts = []
@@ -1479,6 +1482,51 @@ class SeaChart(QGraphicsView):
         for index, (_area, _poly, bounds) in enumerate(sea):
             self._sea_cells.add(index, bounds)
         self._order_bases()
+
+    @staticmethod
+    def _turns(
+        ring: Sequence[tuple[float, float]], west: float, east: float
+    ) -> list[list[tuple[float, float]]]:
+        """The ring and its copies a turn east and west that reach between ``west`` and
+        ``east`` (chart longitudes)."""
+        lons = [p[0] for p in ring]
+        lo, hi = min(lons), max(lons)
+        return [
+            [(lon + turn, lat) for lon, lat in ring]
+            for turn in (0.0, -360.0, 360.0)
+            if not turn or (lo + turn < east and hi + turn > west)
+        ]
+
+    def _sea_outlines(self, grid: float) -> SeaOutlines:
+        """The area tints, one path per colour and piece of the chart (a few fills instead
+        of one per area), and the borders, one path per piece, each shared border once:
+        from the rings snapped to ``grid`` degrees (as they are for 0.0). Made the first
+        time a zoom needs them."""
+        made = self._outlines.get(grid)
+        if made is not None or self._land_span is None:
+            return made or ([], [])
+        west, east = self._land_span
+        pieces: dict[tuple[int, int], QPainterPath] = {}
+        outlined: set[tuple[tuple[float, float], tuple[float, float]]] = set()
+        fills: dict[tuple[tuple[int, int], int], QPainterPath] = {}
+        for area_id, ring in self._area_polys.items():
+            snapped = snap_ring(ring, grid) if grid else ring
+            for moved in self._turns(snapped, west, east) if snapped else ():
+                poly = _polygon(moved)
+                centre = poly.boundingRect().center()
+                tile = (math.floor(centre.x() / TILE), math.floor(centre.y() / TILE))
+                _add_outline(pieces.setdefault(tile, QPainterPath()), moved, outlined)
+                tint = self._area_tint[area_id].rgb()
+                fill = fills.setdefault((tile, tint), QPainterPath())
+                fill.setFillRule(Qt.FillRule.WindingFill)
+                fill.addPolygon(poly)
+                fill.closeSubpath()
+        tints = [
+            (path.boundingRect(), QColor.fromRgb(rgb), path) for (_k, rgb), path in fills.items()
+        ]
+        borders = [(path.boundingRect(), path) for path in pieces.values()]
+        made = self._outlines[grid] = (tints, borders)
+        return made
 
     # -- keeping up with the model -------------------------------------------------------------
     def _on_game_changed(self) -> None:
@@ -1950,7 +1998,9 @@ class SeaChart(QGraphicsView):
         # fills need no antialiasing: the antialiased borders and coast cover their edges
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         painter.setPen(Qt.PenStyle.NoPen)
-        for bounds, tint, path in self._tints:
+        grid = outline_grid(self.px_per_degree())
+        tints, borders = self._sea_outlines(grid)
+        for bounds, tint, path in tints:
             if bounds.intersects(rect):
                 painter.fillPath(path, tint)
         if self._range:
@@ -1962,11 +2012,11 @@ class SeaChart(QGraphicsView):
         # a shared border is stroked once (see _add_outline), a pixel wide: the look of
         # the 0.8 px line drawn twice it used to be
         border = _cosmetic(style.SEA_AREA_BORDER, 1.0)
-        for bounds, _fill, lines in self._borders:
+        for bounds, lines in borders:
             if bounds.intersects(rect):
                 painter.strokePath(lines, border)
         # the fill needs no antialiasing: the antialiased coastline covers its edge
-        shown = [tile for tile in self._land_at_zoom() if tile[0].intersects(rect)]
+        shown = [tile for tile in self._land_at_zoom(grid) if tile[0].intersects(rect)]
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         for _bounds, fill, _coast in shown:
             painter.fillPath(fill, style.LAND)
@@ -1976,18 +2026,17 @@ class SeaChart(QGraphicsView):
             painter.strokePath(coast, coast_pen)
         painter.restore()
 
-    def _land_at_zoom(self) -> list[Tile]:
-        """The land for this zoom: rings thinned to under a pixel when far out. Each set is
-        made the first time it is drawn (the far one may never be)."""
-        coarse = self.px_per_degree() < COARSE_BELOW_PPD
-        tiles = self._land_coarse if coarse else self._land
-        if not tiles and self._land_span is not None:
+    def _land_at_zoom(self, grid: float) -> list[Tile]:
+        """The land for this zoom: rings thinned to ``grid`` degrees (at most a pixel)
+        when far out. Each set is made the first time it is drawn."""
+        tiles = self._lands.get(grid)
+        if tiles is None and self._land_span is not None:
             west, east = self._land_span
             rings = self._land_source if self._land_source is not None else land_rings()
-            if coarse:
-                rings = [simplify(r, COARSE_DEG) for r in rings]
-            tiles.extend(land_tiles(rings, west, east))
-        return tiles
+            if grid:
+                rings = [simplify(r, grid / 2) for r in rings]
+            tiles = self._lands[grid] = land_tiles(rings, west, east)
+        return tiles or []
 
 
 T = TypeVar("T")

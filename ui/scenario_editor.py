@@ -1421,16 +1421,3 @@ class EditorLauncher(QObject):
             lead += " (the start of the turn: it is being resolved)"
         text = lead + (": " + "; ".join(notes) if notes else "") + ". Save it to keep it."
         self.open_editor().open_draft(Draft.from_scenario(scenario), text)
-
-
-def add_to_menu(window: MainWindow, menu: QMenu) -> EditorLauncher:
-    """Add the editor's entries to the main window's File menu."""
-    launcher = EditorLauncher(window)
-    menu.addSeparator()
-    editor = menu.addAction("Scenario e&ditor…")
-    editor.setStatusTip("Build or edit a scenario: its order of battle, its bases and routes")
-    editor.triggered.connect(launcher.open_editor)
-    from_game = menu.addAction("New scenario from this &game…")
-    from_game.setStatusTip("The game's position at the start of this turn, as a new scenario")
-    from_game.triggered.connect(launcher.from_game)
-    return launcher

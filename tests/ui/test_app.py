@@ -230,9 +230,9 @@ def test_the_app_says_what_a_bare_linux_desktop_lacks(monkeypatch: pytest.Monkey
     assert app.display_problem({"QT_QPA_PLATFORM": "offscreen"}) is None
     no_screen = app.display_problem({})
     assert no_screen is not None and "DISPLAY" in no_screen and "seacontrol-cli" in no_screen
-    monkeypatch.setattr(app.ctypes.util, "find_library", lambda name: None)
+    monkeypatch.setattr("ctypes.util.find_library", lambda name: None)
     missing = app.display_problem({"DISPLAY": ":0"})
     assert missing is not None
     assert "libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1" in missing
-    monkeypatch.setattr(app.ctypes.util, "find_library", lambda name: f"lib{name}.so")
+    monkeypatch.setattr("ctypes.util.find_library", lambda name: f"lib{name}.so")
     assert app.display_problem({"DISPLAY": ":0"}) is None
