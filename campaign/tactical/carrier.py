@@ -1335,10 +1335,11 @@ class CarrierBattle(TurnBattle):
 
     def damage(self, carrier: Carrier, hits: int) -> str:
         """*"Carriers are crippled when they have taken 7 or more hits. ... A carrier that
-        receives 10 points of damage is sunk and cannot be repaired."*"""
+        receives 10 points of damage is sunk and cannot be repaired."* Returns the words
+        ("" when the battle is not put into words)."""
         was_crippled = carrier.crippled
         carrier.damage = min(carrier.sunk_at, carrier.damage + hits)
-        text = f"{carrier.name} takes {_n_hits(hits)}: damage {carrier.damage}"
+        outcome = ""
         if carrier.damage >= carrier.sunk_at:
             carrier.sunk = True
             lost = [
@@ -1349,13 +1350,15 @@ class CarrierBattle(TurnBattle):
             for c in lost:
                 c.box = DESTROYED
             carrier.history.append(f"carrier battle: sunk on turn {self.turn}")
-            text += " — SUNK"
+            outcome = " — SUNK"
             if lost and self.narrate:
-                text += f", taking down {names(lost)}"
+                outcome += f", taking down {names(lost)}"
         elif carrier.crippled and not was_crippled:
             carrier.history.append(f"carrier battle: crippled on turn {self.turn}")
-            text += " — CRIPPLED"
-        return text + "."
+            outcome = " — CRIPPLED"
+        if not self.narrate:
+            return ""
+        return f"{carrier.name} takes {_n_hits(hits)}: damage {carrier.damage}{outcome}."
 
     # -- 9, 10: Launch Planes -----------------------------------------------------------
 
