@@ -102,7 +102,7 @@ PUBLIC = "public"
 MAX_PX_PER_DEG = 120.0
 #: level of detail: the grids (degrees) outlines are thinned to when far out, coarsest
 #: first; a frame draws the coarsest one whose cell is at most a pixel (see outline_grid)
-OUTLINE_GRIDS = (1.6, 0.8, 0.4)
+OUTLINE_GRIDS = (1.6, 1.2, 0.8, 0.4)
 #: the label layout's buckets (pixels): about a name's width, so a name's box falls in one
 #: to four of them (smaller ones made the layout a third slower at the whole world)
 GRID_CELL = 96.0
