@@ -1860,8 +1860,10 @@ class SeaChart(QGraphicsView):
                 continue
             symbol = bases[base_id]
             shown = minor or symbol.kind == "fleet_base"
-            symbol.setVisible(shown)
-            symbol.set_badges(badges)
+            if symbol.shown != shown:
+                symbol.setVisible(shown)
+            if symbol.badges != badges:
+                symbol.set_badges(badges)
             if shown and names:
                 px, py = xy[base_id]
                 x, y = px * scale, py * scale
@@ -2154,18 +2156,31 @@ class _Cells(Generic[T]):
     def __init__(self, cell: float) -> None:
         self.cell = cell
         self.cells: dict[tuple[int, int], list[T]] = {}
+        #: the cells filled, (first column, last, first row, last), and all they hold
+        self._span = (0, -1, 0, -1)
+        self._all: list[T] | None = None
 
     def add(self, thing: T, bounds: QRectF) -> None:
         c = self.cell
-        for i in range(math.floor(bounds.left() / c), math.floor(bounds.right() / c) + 1):
-            for j in range(math.floor(bounds.top() / c), math.floor(bounds.bottom() / c) + 1):
+        i0, i1 = math.floor(bounds.left() / c), math.floor(bounds.right() / c)
+        j0, j1 = math.floor(bounds.top() / c), math.floor(bounds.bottom() / c)
+        for i in range(i0, i1 + 1):
+            for j in range(j0, j1 + 1):
                 self.cells.setdefault((i, j), []).append(thing)
+        span = self._span if self._span[0] <= self._span[1] else (i0, i1, j0, j1)
+        self._span = (min(span[0], i0), max(span[1], i1), min(span[2], j0), max(span[3], j1))
+        self._all = None
 
     def within(self, rect: QRectF) -> list[T]:
         """Everything in the cells ``rect`` touches (a few beyond it too)."""
         c = self.cell
         i0, i1 = math.floor(rect.left() / c), math.floor(rect.right() / c)
         j0, j1 = math.floor(rect.top() / c), math.floor(rect.bottom() / c)
+        first, last, top, bottom = self._span
+        if i0 <= first and last <= i1 and j0 <= top and bottom <= j1:  # all of them
+            if self._all is None:
+                self._all = [thing for things in self.cells.values() for thing in things]
+            return list(self._all)
         out: list[T] = []
         if (i1 - i0 + 1) * (j1 - j0 + 1) > len(self.cells):  # a far zoom: walk the filled cells
             for (i, j), things in self.cells.items():
