@@ -791,6 +791,8 @@ class CarrierBattle(TurnBattle):
         cond: dict[str, Any] = {**DEFAULTS, **setup.conditions}
         self.conditions = cond
         self.commander = {**COMMANDER, **dict(cond.get("commander") or {})}
+        self.cap_groups_per_carrier = int(self.commander["cap_groups_per_carrier"])
+        self.escorts_per_launch = int(self.commander["escorts_per_launch"])
         self.side_names = (setup.a.name, setup.b.name)
         self.winner = ""
         self.end_reason = ""
@@ -867,6 +869,8 @@ class CarrierBattle(TurnBattle):
         groups copied."""
         self.conditions = opening.conditions
         self.commander = opening.commander
+        self.cap_groups_per_carrier = opening.cap_groups_per_carrier
+        self.escorts_per_launch = opening.escorts_per_launch
         self.side_names = opening.side_names
         self.winner = ""
         self.end_reason = ""
@@ -1173,8 +1177,10 @@ class CarrierBattle(TurnBattle):
         each of the other CAP groups' points (on the bombers)."""
         enemy = 1 - side
         targets = [c for c in self.counters[enemy] if c.box == READY]
+        if not targets:
+            return []
         cap = [c for c in self.counters[side] if c.box == CAP and c.strength > 0]
-        if not targets or not cap:
+        if not cap:
             return []
         escorts = [c for c in targets if not c.bomber]
         bombers = [c for c in targets if c.bomber]
@@ -1329,10 +1335,11 @@ class CarrierBattle(TurnBattle):
 
     def damage(self, carrier: Carrier, hits: int) -> str:
         """*"Carriers are crippled when they have taken 7 or more hits. ... A carrier that
-        receives 10 points of damage is sunk and cannot be repaired."*"""
+        receives 10 points of damage is sunk and cannot be repaired."* Returns the words
+        ("" when the battle is not put into words)."""
         was_crippled = carrier.crippled
         carrier.damage = min(carrier.sunk_at, carrier.damage + hits)
-        text = f"{carrier.name} takes {_n_hits(hits)}: damage {carrier.damage}"
+        outcome = ""
         if carrier.damage >= carrier.sunk_at:
             carrier.sunk = True
             lost = [
@@ -1343,13 +1350,15 @@ class CarrierBattle(TurnBattle):
             for c in lost:
                 c.box = DESTROYED
             carrier.history.append(f"carrier battle: sunk on turn {self.turn}")
-            text += " — SUNK"
+            outcome = " — SUNK"
             if lost and self.narrate:
-                text += f", taking down {names(lost)}"
+                outcome += f", taking down {names(lost)}"
         elif carrier.crippled and not was_crippled:
             carrier.history.append(f"carrier battle: crippled on turn {self.turn}")
-            text += " — CRIPPLED"
-        return text + "."
+            outcome = " — CRIPPLED"
+        if not self.narrate:
+            return ""
+        return f"{carrier.name} takes {_n_hits(hits)}: damage {carrier.damage}{outcome}."
 
     # -- 9, 10: Launch Planes -----------------------------------------------------------
 
@@ -1402,7 +1411,7 @@ class CarrierBattle(TurnBattle):
             return out
         decks: dict[str, list[Counter]] = {c.id: [] for c in working}
         aboard_by: dict[str, list[Counter]] = {c.id: [] for c in working}
-        own_waiting = dict.fromkeys(aboard_by, 0)
+        own_waiting = {c.id: 0 for c in working}
         orphans = False  # groups waiting whose own carrier is crippled or sunk
         cap_now = 0
         for c in self.counters[side]:
@@ -1427,7 +1436,7 @@ class CarrierBattle(TurnBattle):
         host = ""
         if orphans:
             host = min(working, key=lambda c: (own_waiting[c.id] == 0, own_waiting[c.id])).id
-        cap_target = int(self.commander["cap_groups_per_carrier"]) * len(working)
+        cap_target = self.cap_groups_per_carrier * len(working)
         for carrier in working:
             deck = decks[carrier.id]
             if not deck and (own_waiting[carrier.id] or carrier.id == host):
@@ -1442,7 +1451,7 @@ class CarrierBattle(TurnBattle):
             if fighters and cap_now < cap_target:
                 wishes.append((fighters.pop(0), "cap"))
             if bombers:
-                escorts = int(self.commander["escorts_per_launch"])
+                escorts = self.escorts_per_launch
                 wishes += [(f, "escort") for f in fighters[:escorts]]
                 wishes += [(b, "") for b in bombers]
             else:
