@@ -102,7 +102,10 @@ PUBLIC = "public"
 MAX_PX_PER_DEG = 120.0
 #: level of detail: the grids (degrees) outlines are thinned to when far out, coarsest
 #: first; a frame draws the coarsest one whose cell is at most a pixel (see outline_grid)
-OUTLINE_GRIDS = (1.6, 0.8, 0.4)
+OUTLINE_GRIDS = (1.6, 1.2, 0.8, 0.4)
+#: the label layout's buckets (pixels): about a name's width, so a name's box falls in one
+#: to four of them (smaller ones made the layout a third slower at the whole world)
+GRID_CELL = 96.0
 #: size of the pieces the area borders are drawn in (scene units)
 TILE = 60.0 * DEG
 #: beyond the chart (shown only when the window is taller than the world)
@@ -191,19 +194,76 @@ def outline_grid(px_per_degree: float) -> float:
     return 0.0
 
 
-def snap_ring(ring: Sequence[tuple[float, float]], grid: float) -> list[tuple[float, float]]:
-    """The ring's points moved to the nearest point of a ``grid`` (degrees) and those
-    falling on the point before merged: at most half a cell off, and two areas' shared
-    border stays shared (its points snap alike). Fewer than three points: the ring is
-    smaller than a cell, and ``[]``."""
-    out: list[tuple[float, float]] = []
-    for lon, lat in ring:
-        point = (round(lon / grid) * grid, round(lat / grid) * grid)
-        if not out or out[-1] != point:
-            out.append(point)
-    while len(out) > 1 and out[0] == out[-1]:
-        out.pop()
-    return out if len(out) >= 3 else []
+def thin_rings(
+    rings: Mapping[str, Sequence[tuple[float, float]]], tolerance: float
+) -> dict[str, list[tuple[float, float]]]:
+    """Every ring without the points less than ``tolerance`` degrees off the line through
+    the points kept around them (Douglas–Peucker), a border two rings share thinned once,
+    so it stays shared: each ring is cut at its junctions (points where more than two
+    edges meet, a turn of longitude apart or not) and each piece between two of them is
+    thinned on its own, the same for both its rings. Rings left with fewer than three
+    points (smaller than the tolerance) are left out."""
+
+    def key(point: tuple[float, float]) -> tuple[float, float]:
+        return (round(point[0] % 360.0, 6), round(point[1], 6))
+
+    clean = {}
+    neighbours: dict[tuple[float, float], set[tuple[float, float]]] = {}
+    for name, ring in rings.items():
+        points = [p for k, p in enumerate(ring) if key(p) != key(ring[k - 1])]
+        if len(points) < 3:
+            continue
+        clean[name] = points
+        keys = [key(p) for p in points]
+        for k, here in enumerate(keys):
+            near = neighbours.setdefault(here, set())
+            near.add(keys[k - 1])
+            near.add(keys[(k + 1) % len(keys)])
+    kept_by_piece: dict[tuple[tuple[float, float], ...], list[int]] = {}
+    out = {}
+    for name, points in clean.items():
+        n = len(points)
+        cuts = [k for k, p in enumerate(points) if len(neighbours[key(p)]) != 2]
+        if len(cuts) < 2:
+            cuts = [cuts[0] if cuts else 0, (cuts[0] if cuts else 0) + n // 2]
+        thinned: list[tuple[float, float]] = []
+        for a, b in zip(cuts, [*cuts[1:], cuts[0] + n], strict=True):
+            piece = [points[k % n] for k in range(a, b + 1)]
+            along = tuple(key(p) for p in piece)
+            kept = kept_by_piece.get(along)
+            if kept is None:
+                back = kept_by_piece.get(along[::-1])
+                kept = [len(piece) - 1 - k for k in reversed(back)] if back is not None else None
+            if kept is None:
+                kept = kept_by_piece[along] = _douglas_peucker(piece, tolerance)
+            thinned.extend(piece[k] for k in kept[:-1])
+        if len(thinned) >= 3:
+            out[name] = thinned
+    return out
+
+
+def _douglas_peucker(line: Sequence[tuple[float, float]], tolerance: float) -> list[int]:
+    """The indices of the points of ``line`` Douglas–Peucker keeps (both ends always)."""
+    keep = {0, len(line) - 1}
+    stack = [(0, len(line) - 1)]
+    while stack:
+        first, last = stack.pop()
+        (x0, y0), (x1, y1) = line[first], line[last]
+        dx, dy = x1 - x0, y1 - y0
+        length = math.hypot(dx, dy)
+        worst, far = tolerance, -1
+        for k in range(first + 1, last):
+            x, y = line[k]
+            if length > 0:
+                off = abs(dy * (x - x0) - dx * (y - y0)) / length
+            else:
+                off = math.hypot(x - x0, y - y0)
+            if off > worst:
+                worst, far = off, k
+        if far >= 0:
+            keep.add(far)
+            stack.extend(((first, far), (far, last)))
+    return sorted(keep)
 
 
 #: a piece of the background: its bounds, fill path and line path
@@ -213,9 +273,10 @@ SeaOutlines = tuple[list[tuple[QRectF, QColor, QPainterPath]], list[tuple[QRectF
 
 
 def land_tiles(
-    rings: Sequence[Sequence[tuple[float, float]]], west: float, east: float
+    rings: Sequence[Sequence[tuple[float, float]]], west: float, east: float, cut: bool = True
 ) -> list[Tile]:
-    """:func:`land_paths` in pieces, so a frame walks only the land it shows.
+    """:func:`land_paths` in pieces, so a frame walks only the land it shows (``cut``:
+    in pieces of the :data:`TILE` grid too, see :func:`_cut`).
 
     A ring goes with the biggest ring whose box holds its box (a lake with its continent,
     so the odd-even fill still cuts it out); each group is one tile.
@@ -244,8 +305,10 @@ def land_tiles(
     tiles = []
     for grouped in members.values():
         fill, coast = land_paths(grouped, west, east)
-        if not fill.isEmpty():
+        if cut:
             tiles.extend(_cut(fill, coast))
+        elif not fill.isEmpty():
+            tiles.append((fill.boundingRect().united(coast.boundingRect()), fill, coast))
     return tiles
 
 
@@ -1540,7 +1603,7 @@ class SeaChart(QGraphicsView):
     def _sea_outlines(self, grid: float) -> SeaOutlines:
         """The area tints, one path per colour and piece of the chart (a few fills instead
         of one per area), and the borders, one path per piece, each shared border once:
-        from the rings snapped to ``grid`` degrees (as they are for 0.0). Made the first
+        from the rings thinned to half ``grid`` degrees (as they are for 0.0). Made the first
         time a zoom needs them."""
         made = self._outlines.get(grid)
         if made is not None or self._land_span is None:
@@ -1549,9 +1612,9 @@ class SeaChart(QGraphicsView):
         pieces: dict[tuple[int, int], QPainterPath] = {}
         outlined: set[tuple[tuple[float, float], tuple[float, float]]] = set()
         fills: dict[tuple[tuple[int, int], int], QPainterPath] = {}
-        for area_id, ring in self._area_polys.items():
-            snapped = snap_ring(ring, grid) if grid else ring
-            for moved in self._turns(snapped, west, east) if snapped else ():
+        rings = thin_rings(self._area_polys, grid / 2) if grid else self._area_polys
+        for area_id, ring in rings.items():
+            for moved in self._turns(ring, west, east):
                 poly = _polygon(moved)
                 centre = poly.boundingRect().center()
                 tile = (math.floor(centre.x() / TILE), math.floor(centre.y() / TILE))
@@ -1786,7 +1849,7 @@ class SeaChart(QGraphicsView):
         # names shown this time; the others shown last time are hidden at the end
         named: set[_Label] = set()
         ppd = scale * DEG
-        grid = _Grid(48.0)
+        grid = _Grid(GRID_CELL)
         claim, add = grid.claim, grid.add
         minor, badges = ppd >= MINOR_BASES_FROM, ppd >= BADGES_FROM
         # symbols and counters are obstacles only to names: none show this far out
@@ -1797,8 +1860,10 @@ class SeaChart(QGraphicsView):
                 continue
             symbol = bases[base_id]
             shown = minor or symbol.kind == "fleet_base"
-            symbol.setVisible(shown)
-            symbol.set_badges(badges)
+            if symbol.shown != shown:
+                symbol.setVisible(shown)
+            if symbol.badges != badges:
+                symbol.set_badges(badges)
             if shown and names:
                 px, py = xy[base_id]
                 x, y = px * scale, py * scale
@@ -1855,7 +1920,7 @@ class SeaChart(QGraphicsView):
         Farther out than area names they are specks; a repeated name never covers a real
         one or another repeat."""
         scale = self._layout_scale
-        drawn = _Grid(48.0)
+        drawn = _Grid(GRID_CELL)
         west, north, east, south = _edges(region)
         seen: set[_Shown] = set()  # the repeats shown this time
         for index in sorted(self._ghost_cells.within(region)) if shown else ():
@@ -2075,7 +2140,8 @@ class SeaChart(QGraphicsView):
             rings = self._land_source if self._land_source is not None else land_rings()
             if grid:
                 rings = [simplify(r, grid / 2) for r in rings]
-            tiles = self._lands[grid] = land_tiles(rings, west, east)
+            # far out, where the whole of the land shows, a few big paths fill faster
+            tiles = self._lands[grid] = land_tiles(rings, west, east, cut=not grid)
         return tiles or []
 
 
@@ -2090,18 +2156,31 @@ class _Cells(Generic[T]):
     def __init__(self, cell: float) -> None:
         self.cell = cell
         self.cells: dict[tuple[int, int], list[T]] = {}
+        #: the cells filled, (first column, last, first row, last), and all they hold
+        self._span = (0, -1, 0, -1)
+        self._all: list[T] | None = None
 
     def add(self, thing: T, bounds: QRectF) -> None:
         c = self.cell
-        for i in range(math.floor(bounds.left() / c), math.floor(bounds.right() / c) + 1):
-            for j in range(math.floor(bounds.top() / c), math.floor(bounds.bottom() / c) + 1):
+        i0, i1 = math.floor(bounds.left() / c), math.floor(bounds.right() / c)
+        j0, j1 = math.floor(bounds.top() / c), math.floor(bounds.bottom() / c)
+        for i in range(i0, i1 + 1):
+            for j in range(j0, j1 + 1):
                 self.cells.setdefault((i, j), []).append(thing)
+        span = self._span if self._span[0] <= self._span[1] else (i0, i1, j0, j1)
+        self._span = (min(span[0], i0), max(span[1], i1), min(span[2], j0), max(span[3], j1))
+        self._all = None
 
     def within(self, rect: QRectF) -> list[T]:
         """Everything in the cells ``rect`` touches (a few beyond it too)."""
         c = self.cell
         i0, i1 = math.floor(rect.left() / c), math.floor(rect.right() / c)
         j0, j1 = math.floor(rect.top() / c), math.floor(rect.bottom() / c)
+        first, last, top, bottom = self._span
+        if i0 <= first and last <= i1 and j0 <= top and bottom <= j1:  # all of them
+            if self._all is None:
+                self._all = [thing for things in self.cells.values() for thing in things]
+            return list(self._all)
         out: list[T] = []
         if (i1 - i0 + 1) * (j1 - j0 + 1) > len(self.cells):  # a far zoom: walk the filled cells
             for (i, j), things in self.cells.items():
