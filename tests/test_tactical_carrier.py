@@ -680,6 +680,18 @@ def test_a_whole_midway_battle_is_deterministic() -> None:
     assert setup.to_json() == BattleSetup.load(MIDWAY).to_json()
 
 
+def test_strongest_first_is_a_stable_sort_by_strength() -> None:
+    import random
+
+    draw = random.Random(14)
+    for _ in range(200):
+        groups = [
+            cv.Counter(f"g{i}", "VF-1", "fighter", draw.randint(0, 6), "VF-1", "cv", 0)
+            for i in range(draw.randint(0, 9))
+        ]
+        assert cv.strongest_first(groups) == sorted(groups, key=lambda c: -c.strength)
+
+
 def test_a_rematch_fights_the_very_battle_a_fresh_one_would() -> None:
     """An odds preview fights its battles from one unplayed opening (``rematch``): each must
     be the battle made afresh from the set-up — the same dice rolled for the same purposes,

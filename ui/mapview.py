@@ -100,9 +100,12 @@ FULL_COUNTERS_FROM = 6.0
 #: the first part of the key of another nation's task force counter in a team view
 PUBLIC = "public"
 MAX_PX_PER_DEG = 120.0
-#: below this zoom the land is drawn from rings thinned to COARSE_DEG (under a pixel)
-COARSE_BELOW_PPD = 2.0
-COARSE_DEG = 0.5
+#: level of detail: the grids (degrees) outlines are thinned to when far out, coarsest
+#: first; a frame draws the coarsest one whose cell is at most a pixel (see outline_grid)
+OUTLINE_GRIDS = (1.6, 1.2, 0.8, 0.4)
+#: the label layout's buckets (pixels): about a name's width, so a name's box falls in one
+#: to four of them (smaller ones made the layout a third slower at the whole world)
+GRID_CELL = 96.0
 #: size of the pieces the area borders are drawn in (scene units)
 TILE = 60.0 * DEG
 #: beyond the chart (shown only when the window is taller than the world)
@@ -182,14 +185,98 @@ def simplify(ring: Sequence[tuple[float, float]], tolerance: float) -> list[tupl
     return out if len(out) >= 3 else list(ring[:3])
 
 
+def outline_grid(px_per_degree: float) -> float:
+    """The coarsest of :data:`OUTLINE_GRIDS` at most a pixel wide at this zoom (0.0: none
+    is, draw the outlines as they are)."""
+    for grid in OUTLINE_GRIDS:
+        if grid * px_per_degree <= 1.0:
+            return grid
+    return 0.0
+
+
+def thin_rings(
+    rings: Mapping[str, Sequence[tuple[float, float]]], tolerance: float
+) -> dict[str, list[tuple[float, float]]]:
+    """Every ring without the points less than ``tolerance`` degrees off the line through
+    the points kept around them (Douglas–Peucker), a border two rings share thinned once,
+    so it stays shared: each ring is cut at its junctions (points where more than two
+    edges meet, a turn of longitude apart or not) and each piece between two of them is
+    thinned on its own, the same for both its rings. Rings left with fewer than three
+    points (smaller than the tolerance) are left out."""
+
+    def key(point: tuple[float, float]) -> tuple[float, float]:
+        return (round(point[0] % 360.0, 6), round(point[1], 6))
+
+    clean = {}
+    neighbours: dict[tuple[float, float], set[tuple[float, float]]] = {}
+    for name, ring in rings.items():
+        points = [p for k, p in enumerate(ring) if key(p) != key(ring[k - 1])]
+        if len(points) < 3:
+            continue
+        clean[name] = points
+        keys = [key(p) for p in points]
+        for k, here in enumerate(keys):
+            near = neighbours.setdefault(here, set())
+            near.add(keys[k - 1])
+            near.add(keys[(k + 1) % len(keys)])
+    kept_by_piece: dict[tuple[tuple[float, float], ...], list[int]] = {}
+    out = {}
+    for name, points in clean.items():
+        n = len(points)
+        cuts = [k for k, p in enumerate(points) if len(neighbours[key(p)]) != 2]
+        if len(cuts) < 2:
+            cuts = [cuts[0] if cuts else 0, (cuts[0] if cuts else 0) + n // 2]
+        thinned: list[tuple[float, float]] = []
+        for a, b in zip(cuts, [*cuts[1:], cuts[0] + n], strict=True):
+            piece = [points[k % n] for k in range(a, b + 1)]
+            along = tuple(key(p) for p in piece)
+            kept = kept_by_piece.get(along)
+            if kept is None:
+                back = kept_by_piece.get(along[::-1])
+                kept = [len(piece) - 1 - k for k in reversed(back)] if back is not None else None
+            if kept is None:
+                kept = kept_by_piece[along] = _douglas_peucker(piece, tolerance)
+            thinned.extend(piece[k] for k in kept[:-1])
+        if len(thinned) >= 3:
+            out[name] = thinned
+    return out
+
+
+def _douglas_peucker(line: Sequence[tuple[float, float]], tolerance: float) -> list[int]:
+    """The indices of the points of ``line`` Douglas–Peucker keeps (both ends always)."""
+    keep = {0, len(line) - 1}
+    stack = [(0, len(line) - 1)]
+    while stack:
+        first, last = stack.pop()
+        (x0, y0), (x1, y1) = line[first], line[last]
+        dx, dy = x1 - x0, y1 - y0
+        length = math.hypot(dx, dy)
+        worst, far = tolerance, -1
+        for k in range(first + 1, last):
+            x, y = line[k]
+            if length > 0:
+                off = abs(dy * (x - x0) - dx * (y - y0)) / length
+            else:
+                off = math.hypot(x - x0, y - y0)
+            if off > worst:
+                worst, far = off, k
+        if far >= 0:
+            keep.add(far)
+            stack.extend(((first, far), (far, last)))
+    return sorted(keep)
+
+
 #: a piece of the background: its bounds, fill path and line path
 Tile = tuple[QRectF, QPainterPath, QPainterPath]
+#: the sea as a frame paints it: tints (bounds, colour, path) and borders (bounds, path)
+SeaOutlines = tuple[list[tuple[QRectF, QColor, QPainterPath]], list[tuple[QRectF, QPainterPath]]]
 
 
 def land_tiles(
-    rings: Sequence[Sequence[tuple[float, float]]], west: float, east: float
+    rings: Sequence[Sequence[tuple[float, float]]], west: float, east: float, cut: bool = True
 ) -> list[Tile]:
-    """:func:`land_paths` in pieces, so a frame walks only the land it shows.
+    """:func:`land_paths` in pieces, so a frame walks only the land it shows (``cut``:
+    in pieces of the :data:`TILE` grid too, see :func:`_cut`).
 
     A ring goes with the biggest ring whose box holds its box (a lake with its continent,
     so the odd-even fill still cuts it out); each group is one tile.
@@ -218,8 +305,50 @@ def land_tiles(
     tiles = []
     for grouped in members.values():
         fill, coast = land_paths(grouped, west, east)
-        if not fill.isEmpty():
+        if cut:
+            tiles.extend(_cut(fill, coast))
+        elif not fill.isEmpty():
             tiles.append((fill.boundingRect().united(coast.boundingRect()), fill, coast))
+    return tiles
+
+
+def _cut(fill: QPainterPath, coast: QPainterPath) -> list[Tile]:
+    """A piece of land cut along the :data:`TILE` grid: the rasterizer walks the whole of
+    a path it fills, off screen too, so a frame of part of a continent fills only the
+    cells it shows (measured: half the land's cost at a theatre's view, less at the whole
+    world). Pieces of fill meet exactly on the grid lines; a coast segment goes with the
+    cell it starts in."""
+    lines: dict[tuple[int, int], QPainterPath] = {}
+    start = None
+    for i in range(coast.elementCount()):
+        element = coast.elementAt(i)
+        if element.isMoveTo():
+            start = (element.x, element.y)
+            continue
+        if start is None:
+            continue
+        key = (math.floor(start[0] / TILE), math.floor(start[1] / TILE))
+        path = lines.get(key)
+        if path is None:
+            path = lines[key] = QPainterPath()
+        if path.isEmpty() or path.currentPosition() != QPointF(*start):
+            path.moveTo(*start)
+        path.lineTo(element.x, element.y)
+        start = (element.x, element.y)
+    box = fill.boundingRect()
+    cells = {
+        (i, j)
+        for i in range(math.floor(box.left() / TILE), math.floor(box.right() / TILE) + 1)
+        for j in range(math.floor(box.top() / TILE), math.floor(box.bottom() / TILE) + 1)
+    }
+    tiles = []
+    for i, j in sorted(cells | set(lines)):
+        clip = QPainterPath()
+        clip.addRect(QRectF(i * TILE, j * TILE, TILE, TILE))
+        part = fill.intersected(clip) if (i, j) in cells else QPainterPath()
+        line = lines.get((i, j), QPainterPath())
+        if not part.isEmpty() or not line.isEmpty():
+            tiles.append((part.boundingRect().united(line.boundingRect()), part, line))
     return tiles
 
 
@@ -959,10 +1088,9 @@ class SeaChart(QGraphicsView):
         self._route_states: dict[str, RouteStatus] = {}
         #: every area's polygon and its repeats past the edges: (area, polygon, bounds)
         self._sea: list[tuple[str, QPolygonF, QRectF]] = []
-        self._borders: list[Tile] = []
-        self._tints: list[tuple[QRectF, QColor, QPainterPath]] = []
-        self._land: list[Tile] = []
-        self._land_coarse: list[Tile] = []
+        #: the sea's tints and borders and the land, by outline grid (see outline_grid)
+        self._outlines: dict[float, SeaOutlines] = {}
+        self._lands: dict[float, list[Tile]] = {}
         self._land_span: tuple[float, float] | None = None
         self._adjacency: _Lines | None = None
         self._route_layer: _Lines | None = None
@@ -1203,7 +1331,7 @@ class SeaChart(QGraphicsView):
         #: bases and area names repeated past the chart's edges
         self._ghosts: list[_Ghost] = []
         self._ghost_cells = _Cells(CELL)
-        self._borders = []
+        self._outlines = {}
         self._range = set()
         self._adjacency = self._route_layer = None
         self._route_halo.shown = False
@@ -1244,7 +1372,7 @@ class SeaChart(QGraphicsView):
         west = frame.left() / DEG - 10
         east = frame.right() / DEG + 10
         self._land_span = (west, east)
-        self._land, self._land_coarse = [], []  # built when first drawn
+        self._lands = {}  # built when first drawn
         self._build_ghosts(west, east)
         self.marks.refresh()
         self._layout_scale = -1.0  # the labels once more, now every place is in the order
@@ -1424,35 +1552,13 @@ class SeaChart(QGraphicsView):
 
     def _build_ghosts(self, west: float, east: float) -> None:
         """The sea as the background paints it: every area, and its copies where they
-        reach past the chart's edges; their borders as one path."""
+        reach past the chart's edges."""
         sea = []
-        pieces: dict[tuple[int, int], QPainterPath] = {}
-        outlined: set[tuple[tuple[float, float], tuple[float, float]]] = set()
-        fills: dict[tuple[tuple[int, int], int], QPainterPath] = {}
         for area_id, ring in self._area_polys.items():
-            lons = [p[0] for p in ring]
-            for turn in (0.0, -360.0, 360.0):
-                if turn and not (min(lons) + turn < east and max(lons) + turn > west):
-                    continue
-                moved = [(lon + turn, lat) for lon, lat in ring]
+            for moved in self._turns(ring, west, east):
                 poly = _polygon(moved)
-                bounds = poly.boundingRect()
-                sea.append((area_id, poly, bounds))
-                centre = bounds.center()
-                tile = (math.floor(centre.x() / TILE), math.floor(centre.y() / TILE))
-                _add_outline(pieces.setdefault(tile, QPainterPath()), moved, outlined)
-                tint = self._area_tint[area_id].rgb()
-                fill = fills.setdefault((tile, tint), QPainterPath())
-                fill.setFillRule(Qt.FillRule.WindingFill)
-                fill.addPolygon(poly)
-                fill.closeSubpath()
-        borders = [(p.boundingRect(), QPainterPath(), p) for p in pieces.values()]
-        # the tints, one path per colour and piece: a few fills instead of one per area
-        self._tints = [
-            (path.boundingRect(), QColor.fromRgb(rgb), path) for (_k, rgb), path in fills.items()
-        ]
+                sea.append((area_id, poly, poly.boundingRect()))
         self._sea = sea
-        self._borders = borders
         span = 360.0 * DEG
         left, right = west * DEG, east * DEG
         self._ghosts = []
@@ -1479,6 +1585,51 @@ class SeaChart(QGraphicsView):
         for index, (_area, _poly, bounds) in enumerate(sea):
             self._sea_cells.add(index, bounds)
         self._order_bases()
+
+    @staticmethod
+    def _turns(
+        ring: Sequence[tuple[float, float]], west: float, east: float
+    ) -> list[list[tuple[float, float]]]:
+        """The ring and its copies a turn east and west that reach between ``west`` and
+        ``east`` (chart longitudes)."""
+        lons = [p[0] for p in ring]
+        lo, hi = min(lons), max(lons)
+        return [
+            [(lon + turn, lat) for lon, lat in ring]
+            for turn in (0.0, -360.0, 360.0)
+            if not turn or (lo + turn < east and hi + turn > west)
+        ]
+
+    def _sea_outlines(self, grid: float) -> SeaOutlines:
+        """The area tints, one path per colour and piece of the chart (a few fills instead
+        of one per area), and the borders, one path per piece, each shared border once:
+        from the rings thinned to half ``grid`` degrees (as they are for 0.0). Made the first
+        time a zoom needs them."""
+        made = self._outlines.get(grid)
+        if made is not None or self._land_span is None:
+            return made or ([], [])
+        west, east = self._land_span
+        pieces: dict[tuple[int, int], QPainterPath] = {}
+        outlined: set[tuple[tuple[float, float], tuple[float, float]]] = set()
+        fills: dict[tuple[tuple[int, int], int], QPainterPath] = {}
+        rings = thin_rings(self._area_polys, grid / 2) if grid else self._area_polys
+        for area_id, ring in rings.items():
+            for moved in self._turns(ring, west, east):
+                poly = _polygon(moved)
+                centre = poly.boundingRect().center()
+                tile = (math.floor(centre.x() / TILE), math.floor(centre.y() / TILE))
+                _add_outline(pieces.setdefault(tile, QPainterPath()), moved, outlined)
+                tint = self._area_tint[area_id].rgb()
+                fill = fills.setdefault((tile, tint), QPainterPath())
+                fill.setFillRule(Qt.FillRule.WindingFill)
+                fill.addPolygon(poly)
+                fill.closeSubpath()
+        tints = [
+            (path.boundingRect(), QColor.fromRgb(rgb), path) for (_k, rgb), path in fills.items()
+        ]
+        borders = [(path.boundingRect(), path) for path in pieces.values()]
+        made = self._outlines[grid] = (tints, borders)
+        return made
 
     # -- keeping up with the model -------------------------------------------------------------
     def _on_game_changed(self) -> None:
@@ -1698,7 +1849,7 @@ class SeaChart(QGraphicsView):
         # names shown this time; the others shown last time are hidden at the end
         named: set[_Label] = set()
         ppd = scale * DEG
-        grid = _Grid(48.0)
+        grid = _Grid(GRID_CELL)
         claim, add = grid.claim, grid.add
         minor, badges = ppd >= MINOR_BASES_FROM, ppd >= BADGES_FROM
         # symbols and counters are obstacles only to names: none show this far out
@@ -1709,8 +1860,10 @@ class SeaChart(QGraphicsView):
                 continue
             symbol = bases[base_id]
             shown = minor or symbol.kind == "fleet_base"
-            symbol.setVisible(shown)
-            symbol.set_badges(badges)
+            if symbol.shown != shown:
+                symbol.setVisible(shown)
+            if symbol.badges != badges:
+                symbol.set_badges(badges)
             if shown and names:
                 px, py = xy[base_id]
                 x, y = px * scale, py * scale
@@ -1767,7 +1920,7 @@ class SeaChart(QGraphicsView):
         Farther out than area names they are specks; a repeated name never covers a real
         one or another repeat."""
         scale = self._layout_scale
-        drawn = _Grid(48.0)
+        drawn = _Grid(GRID_CELL)
         west, north, east, south = _edges(region)
         seen: set[_Shown] = set()  # the repeats shown this time
         for index in sorted(self._ghost_cells.within(region)) if shown else ():
@@ -1950,7 +2103,9 @@ class SeaChart(QGraphicsView):
         # fills need no antialiasing: the antialiased borders and coast cover their edges
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         painter.setPen(Qt.PenStyle.NoPen)
-        for bounds, tint, path in self._tints:
+        grid = outline_grid(self.px_per_degree())
+        tints, borders = self._sea_outlines(grid)
+        for bounds, tint, path in tints:
             if bounds.intersects(rect):
                 painter.fillPath(path, tint)
         if self._range:
@@ -1962,11 +2117,11 @@ class SeaChart(QGraphicsView):
         # a shared border is stroked once (see _add_outline), a pixel wide: the look of
         # the 0.8 px line drawn twice it used to be
         border = _cosmetic(style.SEA_AREA_BORDER, 1.0)
-        for bounds, _fill, lines in self._borders:
+        for bounds, lines in borders:
             if bounds.intersects(rect):
                 painter.strokePath(lines, border)
         # the fill needs no antialiasing: the antialiased coastline covers its edge
-        shown = [tile for tile in self._land_at_zoom() if tile[0].intersects(rect)]
+        shown = [tile for tile in self._land_at_zoom(grid) if tile[0].intersects(rect)]
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         for _bounds, fill, _coast in shown:
             painter.fillPath(fill, style.LAND)
@@ -1976,18 +2131,18 @@ class SeaChart(QGraphicsView):
             painter.strokePath(coast, coast_pen)
         painter.restore()
 
-    def _land_at_zoom(self) -> list[Tile]:
-        """The land for this zoom: rings thinned to under a pixel when far out. Each set is
-        made the first time it is drawn (the far one may never be)."""
-        coarse = self.px_per_degree() < COARSE_BELOW_PPD
-        tiles = self._land_coarse if coarse else self._land
-        if not tiles and self._land_span is not None:
+    def _land_at_zoom(self, grid: float) -> list[Tile]:
+        """The land for this zoom: rings thinned to ``grid`` degrees (at most a pixel)
+        when far out. Each set is made the first time it is drawn."""
+        tiles = self._lands.get(grid)
+        if tiles is None and self._land_span is not None:
             west, east = self._land_span
             rings = self._land_source if self._land_source is not None else land_rings()
-            if coarse:
-                rings = [simplify(r, COARSE_DEG) for r in rings]
-            tiles.extend(land_tiles(rings, west, east))
-        return tiles
+            if grid:
+                rings = [simplify(r, grid / 2) for r in rings]
+            # far out, where the whole of the land shows, a few big paths fill faster
+            tiles = self._lands[grid] = land_tiles(rings, west, east, cut=not grid)
+        return tiles or []
 
 
 T = TypeVar("T")
@@ -2001,18 +2156,31 @@ class _Cells(Generic[T]):
     def __init__(self, cell: float) -> None:
         self.cell = cell
         self.cells: dict[tuple[int, int], list[T]] = {}
+        #: the cells filled, (first column, last, first row, last), and all they hold
+        self._span = (0, -1, 0, -1)
+        self._all: list[T] | None = None
 
     def add(self, thing: T, bounds: QRectF) -> None:
         c = self.cell
-        for i in range(math.floor(bounds.left() / c), math.floor(bounds.right() / c) + 1):
-            for j in range(math.floor(bounds.top() / c), math.floor(bounds.bottom() / c) + 1):
+        i0, i1 = math.floor(bounds.left() / c), math.floor(bounds.right() / c)
+        j0, j1 = math.floor(bounds.top() / c), math.floor(bounds.bottom() / c)
+        for i in range(i0, i1 + 1):
+            for j in range(j0, j1 + 1):
                 self.cells.setdefault((i, j), []).append(thing)
+        span = self._span if self._span[0] <= self._span[1] else (i0, i1, j0, j1)
+        self._span = (min(span[0], i0), max(span[1], i1), min(span[2], j0), max(span[3], j1))
+        self._all = None
 
     def within(self, rect: QRectF) -> list[T]:
         """Everything in the cells ``rect`` touches (a few beyond it too)."""
         c = self.cell
         i0, i1 = math.floor(rect.left() / c), math.floor(rect.right() / c)
         j0, j1 = math.floor(rect.top() / c), math.floor(rect.bottom() / c)
+        first, last, top, bottom = self._span
+        if i0 <= first and last <= i1 and j0 <= top and bottom <= j1:  # all of them
+            if self._all is None:
+                self._all = [thing for things in self.cells.values() for thing in things]
+            return list(self._all)
         out: list[T] = []
         if (i1 - i0 + 1) * (j1 - j0 + 1) > len(self.cells):  # a far zoom: walk the filled cells
             for (i, j), things in self.cells.items():

@@ -238,7 +238,7 @@ WAITING: Final = "Waiting to Land"
 DESTROYED: Final = "destroyed"
 #: "The sequence of movement: Moving to Attack Box, Ready to Attack Box, Attacking Box,
 #: Heading Home Box, Waiting to Land Box."
-NEXT_BOX: Final[dict[str, str]] = {MOVING: READY, READY: ATTACKING, ATTACKING: HOME, HOME: WAITING}
+CIRCUIT: Final = (MOVING, READY, ATTACKING, HOME, WAITING)
 AIRBORNE: Final = (CAP, MOVING, READY, ATTACKING, HOME, WAITING)
 ATTACK_CIRCUIT: Final = (MOVING, READY, ATTACKING)
 
@@ -614,6 +614,21 @@ class Carrier:
         return "damaged" if self.damage else "undamaged"
 
 
+def next_box(box: str) -> str:
+    """The box after ``box`` in the circuit (:data:`CIRCUIT`), "" for a box outside it or
+    its end. (Compared box by box: for the few boxes of the circuit that is quicker than a
+    table's look-up, and every group of a side is moved every turn.)"""
+    if box == MOVING:
+        return READY
+    if box == READY:
+        return ATTACKING
+    if box == ATTACKING:
+        return HOME
+    if box == HOME:
+        return WAITING
+    return ""
+
+
 def spread_hits(groups: list[Counter], hits: int) -> list[tuple[Counter, int]]:
     """Losses spread evenly: each hit strikes the group with the most strength left (the first
     listed on a tie). Returns (group, points lost) for each group hit; a group brought to 0
@@ -737,9 +752,17 @@ def _target_order(c: Carrier) -> tuple[bool, float]:
     return not c.operational, _strike_needed(c)
 
 
-def _stronger(c: Counter) -> int:
-    """Sort key: the strongest group first."""
-    return -c.strength
+def strongest_first(groups: Sequence[Counter]) -> list[Counter]:
+    """The groups, the strongest first (on a tie, in the order given: what a stable sort by
+    strength gives). An insertion sort: the lists are a handful of groups, and sorting them
+    with a key function costs a call per group."""
+    out: list[Counter] = []
+    for g in groups:
+        i = len(out)
+        while i > 0 and out[i - 1].strength < g.strength:
+            i -= 1
+        out.insert(i, g)
+    return out
 
 
 # ---------------------------------------------------------------------------------------
@@ -768,6 +791,8 @@ class CarrierBattle(TurnBattle):
         cond: dict[str, Any] = {**DEFAULTS, **setup.conditions}
         self.conditions = cond
         self.commander = {**COMMANDER, **dict(cond.get("commander") or {})}
+        self.cap_groups_per_carrier = int(self.commander["cap_groups_per_carrier"])
+        self.escorts_per_launch = int(self.commander["escorts_per_launch"])
         self.side_names = (setup.a.name, setup.b.name)
         self.winner = ""
         self.end_reason = ""
@@ -844,6 +869,8 @@ class CarrierBattle(TurnBattle):
         groups copied."""
         self.conditions = opening.conditions
         self.commander = opening.commander
+        self.cap_groups_per_carrier = opening.cap_groups_per_carrier
+        self.escorts_per_launch = opening.escorts_per_launch
         self.side_names = opening.side_names
         self.winner = ""
         self.end_reason = ""
@@ -1073,23 +1100,23 @@ class CarrierBattle(TurnBattle):
         move here. The searching side's first wave searches instead (:meth:`search`)."""
         out: list[str] = []
         searching = side == self.searching and not self.found
-        moved: dict[str, list[Counter]] = {}
+        moved: list[tuple[Counter, str]] = []  # each group and the next box of the circuit
         for c in self.counters[side]:
-            target = NEXT_BOX.get(c.box)
-            if target is None or (searching and c.box == MOVING):
-                continue
-            moved.setdefault(target, []).append(c)
+            target = next_box(c.box)
+            if target and not (searching and c.box == MOVING):
+                moved.append((c, target))
         if searching:
             moving = self.in_box(side, MOVING)
             if any(c.bomber for c in moving):
                 out.extend(self._search_lines(side, moving))
-        for target in (READY, ATTACKING, HOME, WAITING):
-            for c in moved.get(target, ()):
-                c.box = target
+        for c, target in moved:
+            c.box = target
         if moved and self.narrate:
-            parts = [
-                f"{names(moved[t])} to {t}" for t in (READY, ATTACKING, HOME, WAITING) if t in moved
-            ]
+            parts = []
+            for target in CIRCUIT[1:]:
+                groups = [c for c, to in moved if to == target]
+                if groups:
+                    parts.append(f"{names(groups)} to {target}")
             out.append("planes move: " + "; ".join(parts) + ".")
         return out
 
@@ -1150,12 +1177,14 @@ class CarrierBattle(TurnBattle):
         each of the other CAP groups' points (on the bombers)."""
         enemy = 1 - side
         targets = [c for c in self.counters[enemy] if c.box == READY]
+        if not targets:
+            return []
         cap = [c for c in self.counters[side] if c.box == CAP and c.strength > 0]
-        if not targets or not cap:
+        if not cap:
             return []
         escorts = [c for c in targets if not c.bomber]
         bombers = [c for c in targets if c.bomber]
-        cap.sort(key=_stronger)
+        cap = strongest_first(cap)
         dogfight = cap[: len(escorts)]
         rest = cap[len(escorts) :] if bombers else []
         out: list[str] = []
@@ -1163,7 +1192,7 @@ class CarrierBattle(TurnBattle):
         name = self.side_names[side]
         if dogfight:
             if self.conditions["dogfight"] != "all_escorts":
-                escorts = sorted(escorts, key=_stronger)[: len(dogfight)]
+                escorts = strongest_first(escorts)[: len(dogfight)]
             cap_fire = [air_to_air(self.dice, c.strength, f"CAP {c.label}") for c in dogfight]
             esc_fire = [air_to_air(self.dice, c.strength, f"escort {c.label}") for c in escorts]
             on_escorts = spread_hits(escorts, sum(r.hits for r in cap_fire))
@@ -1217,7 +1246,7 @@ class CarrierBattle(TurnBattle):
         assigned = dict.fromkeys(plan, 0)
         i = 0
         all_met = False
-        for b in sorted(bombers, key=_stronger):
+        for b in strongest_first(bombers):
             target = order[i]
             plan[target.id].append(b)
             assigned[target.id] += b.strength
@@ -1306,10 +1335,11 @@ class CarrierBattle(TurnBattle):
 
     def damage(self, carrier: Carrier, hits: int) -> str:
         """*"Carriers are crippled when they have taken 7 or more hits. ... A carrier that
-        receives 10 points of damage is sunk and cannot be repaired."*"""
+        receives 10 points of damage is sunk and cannot be repaired."* Returns the words
+        ("" when the battle is not put into words)."""
         was_crippled = carrier.crippled
         carrier.damage = min(carrier.sunk_at, carrier.damage + hits)
-        text = f"{carrier.name} takes {_n_hits(hits)}: damage {carrier.damage}"
+        outcome = ""
         if carrier.damage >= carrier.sunk_at:
             carrier.sunk = True
             lost = [
@@ -1320,13 +1350,15 @@ class CarrierBattle(TurnBattle):
             for c in lost:
                 c.box = DESTROYED
             carrier.history.append(f"carrier battle: sunk on turn {self.turn}")
-            text += " — SUNK"
+            outcome = " — SUNK"
             if lost and self.narrate:
-                text += f", taking down {names(lost)}"
+                outcome += f", taking down {names(lost)}"
         elif carrier.crippled and not was_crippled:
             carrier.history.append(f"carrier battle: crippled on turn {self.turn}")
-            text += " — CRIPPLED"
-        return text + "."
+            outcome = " — CRIPPLED"
+        if not self.narrate:
+            return ""
+        return f"{carrier.name} takes {_n_hits(hits)}: damage {carrier.damage}{outcome}."
 
     # -- 9, 10: Launch Planes -----------------------------------------------------------
 
@@ -1379,7 +1411,7 @@ class CarrierBattle(TurnBattle):
             return out
         decks: dict[str, list[Counter]] = {c.id: [] for c in working}
         aboard_by: dict[str, list[Counter]] = {c.id: [] for c in working}
-        own_waiting = dict.fromkeys(aboard_by, 0)
+        own_waiting = {c.id: 0 for c in working}
         orphans = False  # groups waiting whose own carrier is crippled or sunk
         cap_now = 0
         for c in self.counters[side]:
@@ -1404,7 +1436,7 @@ class CarrierBattle(TurnBattle):
         host = ""
         if orphans:
             host = min(working, key=lambda c: (own_waiting[c.id] == 0, own_waiting[c.id])).id
-        cap_target = int(self.commander["cap_groups_per_carrier"]) * len(working)
+        cap_target = self.cap_groups_per_carrier * len(working)
         for carrier in working:
             deck = decks[carrier.id]
             if not deck and (own_waiting[carrier.id] or carrier.id == host):
@@ -1412,14 +1444,14 @@ class CarrierBattle(TurnBattle):
                     out.append(f"{carrier.name} keeps her flight deck clear to land planes.")
                 continue
             room = self.launch_per_turn - sum(c.strength for c in deck)
-            aboard = sorted(aboard_by[carrier.id], key=_stronger)
+            aboard = strongest_first(aboard_by[carrier.id])
             fighters = [c for c in aboard if not c.bomber]
             bombers = [c for c in aboard if c.bomber]
             wishes: list[tuple[Counter, str]] = []
             if fighters and cap_now < cap_target:
                 wishes.append((fighters.pop(0), "cap"))
             if bombers:
-                escorts = int(self.commander["escorts_per_launch"])
+                escorts = self.escorts_per_launch
                 wishes += [(f, "escort") for f in fighters[:escorts]]
                 wishes += [(b, "") for b in bombers]
             else:

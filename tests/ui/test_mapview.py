@@ -19,7 +19,15 @@ from campaign import paths
 from campaign.orders import CardPlay, load_orders
 from ui import style
 from ui.details import DetailsPanel
-from ui.mapview import SeaChart, chart_lon, greedy_colouring, place_ring, unwrap
+from ui.mapview import (
+    SeaChart,
+    chart_lon,
+    greedy_colouring,
+    outline_grid,
+    place_ring,
+    thin_rings,
+    unwrap,
+)
 from ui.session import GameSession
 
 W, H = 1366, 768
@@ -417,3 +425,19 @@ def test_names_are_laid_out_where_the_view_pans_to(chart: SeaChart) -> None:
     chart.centerOn(chart.base_points[far])
     assert chart.bases[far].isVisible() and chart.base_labels[far].isVisible()
     assert not chart.base_labels["truk"].isVisible()
+
+
+def test_thinned_rings_keep_their_shared_border_shared() -> None:
+    # two squares sharing a wiggly side x=0 (wiggles of 0.05 degrees), one across the seam
+    wiggle = [(0.05 * (k % 2) if 0 < k < 10 else 0.0, k / 10) for k in range(11)]
+    west = [(-1.0, 1.0), (-1.0, 0.0), *wiggle]
+    east = [*reversed(wiggle), (1.0, 0.0), (1.0, 1.0)]
+    seam = [(lon + 360.0, lat) for lon, lat in [(1.0, 1.0), (1.0, 0.0), (2.0, 0.0), (2.0, 1.0)]]
+    tiny = [(5.0, 5.0), (5.01, 5.0), (5.0, 5.01)]
+    thin = thin_rings({"west": west, "east": east, "seam": seam, "tiny": tiny}, 0.1)
+    assert set(thin["west"]) & set(thin["east"]) == {(0.0, 0.0), (0.0, 1.0)}
+    assert len(thin["west"]) == len(thin["east"]) == 4
+    assert thin["seam"] == seam  # nothing to drop; its border with "east" is a turn apart
+    assert "tiny" not in thin  # smaller than the tolerance
+    # close in, the rings are drawn as they are; far out, thinned to under a pixel
+    assert outline_grid(10.0) == 0.0 and 0.0 < outline_grid(0.6) * 0.6 <= 1.0
