@@ -264,7 +264,13 @@ class Board:
     def route_nation(self, route_id: str) -> str:
         return str(self.route_rows[route_id]["nation"])
 
-    def route_nations(self) -> dict[str, str]:
+    def route_nations(self) -> Mapping[str, str]:
+        """Route → the nation whose route it is (made once, as :attr:`route_rows` is: the
+        order check asks nation by nation)."""
+        return self._route_nations
+
+    @cached_property
+    def _route_nations(self) -> dict[str, str]:
         return {r: str(row["nation"]) for r, row in self.route_rows.items()}
 
     def public_route_name(self, route_id: str) -> str:

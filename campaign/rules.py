@@ -281,10 +281,11 @@ class _Check:
             for area in r.via:
                 if area not in self.b.world:
                     self.bad(where, R_ROUTE, f"there is no sea area '{area}'")
+        route_nations = self.b.route_nations()
         allocation = {
             route: tonnage
             for route, tonnage in self.b.state.routes.items()
-            if self.b.route_rows.get(route, {}).get("nation") == self.nation
+            if route_nations.get(route) == self.nation
         }
         for route, points in self.o.tonnage.items():
             where = f"tonnage['{route}']"

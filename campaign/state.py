@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -136,7 +137,7 @@ class GameState:
         if not here:
             del self.lsp[base]
 
-    def total_tonnage(self, nation: str, route_nations: dict[str, str]) -> int:
+    def total_tonnage(self, nation: str, route_nations: Mapping[str, str]) -> int:
         """All of ``nation``'s tonnage points: on its routes and unallocated."""
         on_routes = sum(t for r, t in self.routes.items() if route_nations.get(r) == nation)
         return on_routes + self.tonnage.get(nation, 0)

@@ -744,6 +744,8 @@ class _Unit:
         self.sunk = False
         self.withdrawn = False
         self.salvos = 0
+        #: the salvos it comes to the battle with (the seed's "Torpedo salvos" by nation)
+        self.torpedo_salvos = 0
         self.fired_at_by: set[str] = set()  # this turn
         self.torpedoed_by: set[str] = set()  # this turn
         self.fired_at_last: set[str] = set()  # last turn
@@ -756,6 +758,19 @@ class _Unit:
 
     def __repr__(self) -> str:
         return f"_Unit({self.name!r}, damage {self.damage}, sunk {self.sunk})"
+
+    def start(self) -> None:
+        """As the battle finds the ship: the set-up's damage, its torpedo salvos."""
+        self.damage = self.retained = self.worst = max(0, self.ship.damage)
+        self.sunk = self.ship.state == "sunk"
+        self.salvos = self.torpedo_salvos
+
+    def afresh(self) -> _Unit:
+        """The ship again as the battle found it (for a rematch)."""
+        out = _Unit(self.ship, self.side, self.vessel, self.capacity, self.batteries)
+        out.torpedo_salvos = self.torpedo_salvos
+        out.start()
+        return out
 
     @property
     def in_line(self) -> bool:
@@ -800,9 +815,17 @@ class FastPlayBattle(TurnBattle):
         "8 Repair (and morale)",
     )
 
-    def __init__(self, setup: BattleSetup, dice: Dice) -> None:
+    def __init__(
+        self, setup: BattleSetup, dice: Dice, opening: FastPlayBattle | None = None
+    ) -> None:
+        """``opening``: a battle of the same set-up not yet begun, whose reading of the
+        set-up is taken over (see :meth:`rematch`)."""
         super().__init__(dice)
         self.setup = setup
+        if opening is not None:
+            self._take_opening(opening)
+            self._begin()
+            return
         cond: dict[str, Any] = {**DEFAULTS, **setup.conditions}
         self.cond = cond
         self.year = int(cond["year"])
@@ -835,10 +858,9 @@ class FastPlayBattle(TurnBattle):
                 )
                 batteries = [(c, n) for c, n in guns if gun_row(c) is not None][:2]
                 unit = _Unit(ship, i, vessel, damage_capacity(ship, modernised), batteries)
-                unit.damage = unit.retained = unit.worst = max(0, ship.damage)
-                unit.sunk = ship.state == "sunk"
                 if ship.torpedo_tubes > 0 or vessel in ("MTB", "SS"):
-                    unit.salvos = int(salvos.get(ship.nation, 1))
+                    unit.torpedo_salvos = int(salvos.get(ship.nation, 1))
+                unit.start()
                 self.units[ship.id] = unit
                 self.side_units[i].append(unit)
         #: each side's ships other than submarines, largest first (targets and firing order)
@@ -849,8 +871,46 @@ class FastPlayBattle(TurnBattle):
             )
             for units in self.side_units
         )
-        self.range = self._start_range(cond)
         self.intents = tuple(self._intents(cond, i) for i in (0, 1))
+        self._begin()
+
+    def rematch(self, dice: Dice) -> FastPlayBattle:
+        """The same battle fought again from its opening with other dice: what
+        ``FastPlayBattle(self.setup, dice)`` would be (a test checks, battle for battle),
+        without reading the set-up again — an odds preview fights thousands of battles from
+        one set-up. The dice of the set-up (night visibility, finding the enemy) are rolled
+        afresh. Only a battle not yet begun has its opening to give."""
+        if self.turn:
+            raise ValueError("a battle already begun cannot be fought again from its opening")
+        return FastPlayBattle(self.setup, dice, opening=self)
+
+    def _take_opening(self, opening: FastPlayBattle) -> None:
+        """The set-up as ``opening`` (an unplayed battle of the same set-up) read it: its
+        settings shared (only read), its ships as the set-up gives them."""
+        self.cond = opening.cond
+        self.year = opening.year
+        self.night = opening.night
+        self.bad_weather = opening.bad_weather
+        self.sides = opening.sides
+        self.names = opening.names
+        self.radar = opening.radar
+        self.smoke = opening.smoke
+        self.single = opening.single
+        self.armoured = opening.armoured
+        self.intents = opening.intents
+        self.units = {}
+        self.side_units = ([], [])
+        for i in (0, 1):
+            for unit in opening.side_units[i]:
+                mine = unit.afresh()
+                self.units[mine.id] = mine
+                self.side_units[i].append(mine)
+        self.order = tuple([self.units[u.id] for u in line] for line in opening.order)
+
+    def _begin(self) -> None:
+        """What every battle starts from nothing, and the set-up's dice (night visibility,
+        finding the enemy): done afresh for a rematch too."""
+        self.range = self._start_range(self.cond)
         self.course: list[str] = [self.intent(0, 1), self.intent(1, 1)]
         self.turned = [0, 0]
         self.visibility = [0, 0]
@@ -859,7 +919,7 @@ class FastPlayBattle(TurnBattle):
         self.raids: list[_Raid] = []
         self.kamikaze_flown: set[str] = set()  # kamikaze groups already rolled for
         self.lost_aircraft: dict[str, int] = {}
-        self.turn_limit = int(cond["turn_limit"])
+        self.turn_limit = int(self.cond["turn_limit"])
         self._setup_lines = self._night_setup() + self._locate()
         if self.raids:
             self.turn_limit = max(self.turn_limit, max(r.arrives for r in self.raids))

@@ -261,20 +261,22 @@ def unit_loss(unit: Unit, fought: Iterable[Ship], roster: Iterable[Ship] = ()) -
     are its ships as the battle left them; ``roster`` every ship of the unit, those not
     in the battle counting as untouched (empty: the unit is the ships that fought)."""
     fought = list(fought)
-    present = {s.id for s in fought}
-    absent = [s for s in roster if s.id not in present]
-    total = sum(_weight(s) for s in fought) + sum(_weight(s) for s in absent)
+    absent: list[Ship] = []
+    if roster:
+        present = {s.id for s in fought}
+        absent = [s for s in roster if s.id not in present]
+    total = sum(_weight(s) for s in absent)
     sunk = out = hit = 0
     for ship in fought:
         w = _weight(ship)
-        if ship.state == "sunk":
+        total += w
+        state = ship.state
+        if state == "sunk":
             sunk += w
-        if ship.state in ("sunk", "crippled"):
+        if state in ("sunk", "crippled"):
             out += w
         # a damaged unit's ships came to the battle damaged: that is not a new loss
-        if ship.state in ("sunk", "crippled") or (
-            ship.state == "damaged" and unit.state == "ready"
-        ):
+        if state in ("sunk", "crippled") or (state == "damaged" and unit.state == "ready"):
             hit += w
     share = (sunk / total, out / total, hit / total) if total else (0.0, 0.0, 0.0)
     if _at_least(sunk, total, TWO_STEPS_SUNK):
@@ -297,8 +299,8 @@ def unit_loss(unit: Unit, fought: Iterable[Ship], roster: Iterable[Ship] = ()) -
         share[2],
         reason,
         share[1],
-        tuple(s.id for s in absent),
-        tuple(s.name for s in absent),
+        tuple([s.id for s in absent]),
+        tuple([s.name for s in absent]),
     )
 
 
