@@ -34,8 +34,6 @@ from PySide6.QtWidgets import (
 
 from campaign import paths
 from campaign.engine import Campaign
-from campaign.opponent import LEVELS, Scope
-from campaign.opponent.play import advise
 from campaign.orders import Orders, OrdersError, live_reasons
 from campaign.scenario import load_scenario
 from campaign.score import format_score, game_score
@@ -44,6 +42,8 @@ from campaign.world import World
 from .mapview import THEATRES
 
 if TYPE_CHECKING:
+    from campaign.opponent import Scope
+
     from .mainwindow import MainWindow
 
 #: the game-file meta key holding the computer's nations: {nation: level}
@@ -174,6 +174,8 @@ def scope_of(
     chosen = frozenset(p for p in parts if p in PART_NAMES)
     words = [PART_NAMES[p].split(" (")[0].lower() for p in sorted(chosen)] or ["all"]
     where = f" in the {theatre}" if theatre else ""
+    from campaign.opponent import Scope
+
     return Scope(
         areas=theatre_areas(world, theatre),
         units=units,
@@ -215,9 +217,31 @@ def _ok_cancel(dialog: QDialog) -> QDialogButtonBox:
     return buttons
 
 
+def _levels() -> tuple[str, ...]:
+    """The computer's strengths (campaign.opponent, loaded when first asked: a game with no
+    computer seat never needs it, and it is a tenth of the program's code to compile)."""
+    from campaign.opponent import LEVELS
+
+    return tuple(LEVELS)
+
+
+def _advise(
+    campaign: Campaign,
+    nation: str,
+    level: str,
+    tell: Callable[[str], None],
+    scope: Scope | None = None,
+    draft: Orders | None = None,
+) -> Orders:
+    """The computer's orders (campaign.opponent.play.advise, loaded when first asked)."""
+    from campaign.opponent.play import advise
+
+    return advise(campaign, nation, level, None, tell, scope, draft)
+
+
 def _level_box(chosen: str = "admiral") -> QComboBox:
     box = QComboBox()
-    for key in LEVELS:
+    for key in _levels():
         box.addItem(LEVEL_NAMES.get(key, key), key)
     box.setCurrentIndex(max(box.findData(chosen), 0))
     return box
@@ -272,7 +296,8 @@ class Solo(QObject):
         return {str(n): v for n, v in data.items() if n in teams}
 
     def seats(self) -> dict[str, str]:
-        return {n: str(lv) for n, lv in self._meta(SEATS_KEY).items() if str(lv) in LEVELS}
+        seats = self._meta(SEATS_KEY)
+        return {n: str(lv) for n, lv in seats.items() if str(lv) in _levels()} if seats else {}
 
     def set_seats(self, seats: dict[str, str]) -> None:
         self.session.require().game.set_meta(SEATS_KEY, json.dumps(seats, sort_keys=True))
@@ -320,7 +345,7 @@ class Solo(QObject):
         if not self.session.is_open or not nation or self.session.state.step != 0:
             return
         orders = self._compute(
-            [nation], lambda n, tell: advise(self._campaign, n, "admiral", None, tell)
+            [nation], lambda n, tell: _advise(self._campaign, n, "admiral", tell)
         )
         if orders:
             editor.edit(orders[nation], "Suggested orders")
@@ -358,7 +383,7 @@ class Solo(QObject):
             n: v
             for n, v in self._meta(COMMANDS_KEY).items()
             if isinstance(v, dict)
-            and str(v.get("level", "")) in LEVELS
+            and str(v.get("level", "")) in _levels()
             and str(v.get("theatre", "")) in ("", *THEATRES)
             and isinstance(v.get("parts", []), list)
         }
@@ -379,7 +404,7 @@ class Solo(QObject):
         draft = editor.draft(nation)
         orders = self._compute(
             [nation],
-            lambda n, tell: advise(self._campaign, n, level, None, tell, scope, draft),
+            lambda n, tell: _advise(self._campaign, n, level, tell, scope, draft),
         )
         if orders:
             if editor.current_nation != nation:
@@ -398,9 +423,7 @@ class Solo(QObject):
         due = [n for n in seats if force or n not in stored]
         if not due:
             return
-        computed = self._compute(
-            due, lambda n, tell: advise(self._campaign, n, seats[n], None, tell)
-        )
+        computed = self._compute(due, lambda n, tell: _advise(self._campaign, n, seats[n], tell))
         for nation, orders in computed.items():
             problems = self.session.set_orders(nation, orders)
             if problems:  # never expected: the computer's orders pass the same check
