@@ -415,7 +415,8 @@ def simulate(
     == "__main__":`` (the CLI's and the app's do); the default, 1, fights every battle in
     this process. Battle *i* always has the dice seeded ``f"{seed}/{i}"``, so the odds are
     the same however many workers fight them. ``on_progress(odds)`` is called
-    every ``every`` battles (with workers: as each batch of ``every`` comes in) and at the
+    every ``every`` battles (with workers: as each batch comes in — ``every`` battles, or for
+    a long preview a tenth of a worker's share, :data:`BATCHES_A_WORKER`) and at the
     end; an exception it raises stops the preview. Raises KeyError for an unknown rule
     set, ValueError for a set-up whose ``campaign_units`` are not understood."""
     if rule_set not in RULE_SETS:
@@ -445,8 +446,9 @@ def _fight_in_pool(
     workers: int,
     on_progress: Callable[[TacticalOdds], None] | None,
 ) -> TacticalOdds:
-    """The preview's battles in batches of ``every``, fought by a pool of processes; each
-    batch's counts are added as it comes in (the sums do not depend on the order). When
+    """The preview's battles in batches of ``every`` (or more: :data:`BATCHES_A_WORKER`),
+    fought by a pool of processes; each batch's counts are added as it comes in (the sums
+    do not depend on the order). When
     the pool has yet to start, the first batch is fought here before the others are handed
     out, so the first figures come as soon as without a pool; a pool already running
     (any preview after the first) is given every batch, its workers fighting with the
@@ -461,9 +463,10 @@ def _fight_in_pool(
     plan.compiled = str(built) if built else ""
     data = pickle.dumps(plan, protocol=pickle.HIGHEST_PROTOCOL)
     pool = _pool(workers)
+    size = max(every, runs // (workers * BATCHES_A_WORKER))
     batches = [
-        pool.submit(_fight_batch, data, start, min(start + every, runs))
-        for start in range(first, runs, every)
+        pool.submit(_fight_batch, data, start, min(start + size, runs))
+        for start in range(first, runs, size)
     ]
     try:
         for done in as_completed(batches):
@@ -475,6 +478,11 @@ def _fight_in_pool(
             batch.cancel()
     return odds
 
+
+#: a long preview's batches a worker, at least: a batch costs a round trip to a worker (a
+#: Midway preview in batches of 50 ran 6% slower than in batches of 150), and the last
+#: batch may leave the other workers idle while it is fought
+BATCHES_A_WORKER = 10
 
 _POOL: tuple[int, ProcessPoolExecutor] | None = None
 
