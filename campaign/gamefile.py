@@ -364,6 +364,11 @@ class GameFile:
         self.state()
         if not trusted and (problems := self.unreadable()):
             raise GameFileError(f"{self.path} is damaged: " + "; ".join(problems[:8]))
+        if trusted:
+            # the turn starts even so: the score and every report read them, so one that
+            # cannot be read is found here, in words, not in the middle of a report
+            for turn in self.turns():
+                self.turn_start(turn)
 
     def _verify(self) -> Integrity:
         links = [

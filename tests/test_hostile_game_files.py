@@ -559,6 +559,20 @@ def test_a_mutated_game_file_is_refused_or_opens_cleanly(
     _opens_cleanly(path, altered_ok)
 
 
+def test_a_damaged_turn_start_is_refused_at_open_even_when_sealed_here(
+    template: Path, tmp_path: Path
+) -> None:
+    """A file this machine sealed last is trusted, but its turn starts are read when it is
+    opened all the same (every report's score reads them): one that cannot be read is
+    refused then, in words, rather than failing in the middle of a report."""
+    path = tmp_path / "resealed.seacontrol"
+    shutil.copyfile(template, path)
+    sql(path, "UPDATE turn_starts SET state = NULL WHERE turn = 1")
+    forge(path, seal.machine_key())
+    with pytest.raises(GameFileError, match="the state at the start of turn 1 is not text"):
+        GameFile.open(path)
+
+
 def test_a_game_without_mutations_opens_cleanly(template: Path) -> None:
     _opens_cleanly(template, altered_ok=False)
     assert load_scenario(MINI)
