@@ -612,6 +612,8 @@ class _MarkLayer(_Layer):
         #: what a frame draws: (anchor x, y in scene units, offset x, y in pixels, pixmap)
         #: of the marks shown, in order; made again after a change
         self._drawing: list[tuple[float, float, float, float, QPixmap]] | None = None
+        #: the marks shown in drawing order; sorted again only when one is shown or hidden
+        self._order: list[_Shown] | None = None
         self._added = 0
 
     def add(self, mark: _Shown, at: QPointF, z: float) -> None:
@@ -633,6 +635,7 @@ class _MarkLayer(_Layer):
             self._shown.add(mark)
         else:
             self._shown.discard(mark)
+        self._order = None
         self.changed()
 
     def changed(self) -> None:
@@ -643,10 +646,11 @@ class _MarkLayer(_Layer):
     def draw(self, painter: QPainter, exposed: QRectF) -> None:
         drawing = self._drawing
         if drawing is None:
+            order = self._order
+            if order is None:
+                order = self._order = sorted(self._shown, key=lambda m: m.rank)
             drawing = self._drawing = [
-                (*mark.at, *mark.drawn)
-                for mark in sorted(self._shown, key=lambda m: m.rank)
-                if mark.drawn is not None
+                (*mark.at, *mark.drawn) for mark in order if mark.drawn is not None
             ]
         to_device = painter.worldTransform()
         sx, sy, dx, dy = to_device.m11(), to_device.m22(), to_device.dx(), to_device.dy()
@@ -827,6 +831,11 @@ class _BaseSymbol(_Mark):
         self.highlighted = False
         #: the badges' box as (left, top, right, bottom) pixels from the base, if any show
         self.badge_edges: tuple[float, float, float, float] | None = None
+        #: (badge edges, box, pixmap) by (colour, highlighted, air and garrison shown)
+        self._looks: dict[
+            tuple[int, bool, int, int],
+            tuple[tuple[float, float, float, float] | None, QRectF, QPixmap],
+        ] = {}
         self.setZValue(20 if kind == "fleet_base" else 18)
         self._redraw()
 
@@ -847,11 +856,18 @@ class _BaseSymbol(_Mark):
 
     def _redraw(self) -> None:
         shown = (self.air, self.garrison) if self.badges else (0, 0)
-        badges = _badge_rect(*shown)
-        self.badge_edges = None if badges.isEmpty() else _edges(badges)
-        self.show_drawing(
-            *_symbol_drawing(self.kind, self.colour, self.ratio, self.highlighted, *shown)
-        )
+        look = (self.colour.rgb(), self.highlighted, *shown)
+        drawn = self._looks.get(look)
+        if drawn is None:
+            # zooming across BADGES_FROM swaps two looks of every base: remembered here
+            badges = _badge_rect(*shown)
+            edges = None if badges.isEmpty() else _edges(badges)
+            box, pixmap = _symbol_drawing(
+                self.kind, self.colour, self.ratio, self.highlighted, *shown
+            )
+            drawn = self._looks[look] = (edges, box, pixmap)
+        self.badge_edges = drawn[0]
+        self.show_drawing(drawn[1], drawn[2])
 
 
 class _Counter(_Mark):
@@ -2235,6 +2251,11 @@ def _edges(rect: QRectF, dx: float = 0.0, dy: float = 0.0) -> tuple[float, float
     return left, top, left + rect.width(), top + rect.height()
 
 
+def _cell_keys(i0: int, i1: int, j0: int, j1: int) -> list[tuple[int, int]]:
+    """The cells (i, j) of columns i0..i1 and rows j0..j1."""
+    return [(i, j) for i in range(i0, i1 + 1) for j in range(j0, j1 + 1)]
+
+
 class _Grid:
     """Rectangles in screen space, (left, top, right, bottom), bucketed so overlap tests
     stay cheap (plain numbers: the layout makes hundreds of tests a zoom step)."""
@@ -2246,22 +2267,28 @@ class _Grid:
     def free(self, left: float, top: float, right: float, bottom: float) -> bool:
         c = self.cell
         cells = self.cells
-        rows = range(int(top // c), int(bottom // c) + 1)
-        for i in range(int(left // c), int(right // c) + 1):
-            for j in rows:
-                for ol, ot, orr, ob in cells.get((i, j), ()):
-                    if left < orr and ol < right and top < ob and ot < bottom:
-                        return False
+        i0, i1, j0, j1 = int(left // c), int(right // c), int(top // c), int(bottom // c)
+        keys = [(i0, j0)] if i0 == i1 and j0 == j1 else _cell_keys(i0, i1, j0, j1)
+        for key in keys:
+            for ol, ot, orr, ob in cells.get(key, ()):
+                if left < orr and ol < right and top < ob and ot < bottom:
+                    return False
         return True
 
     def add(self, left: float, top: float, right: float, bottom: float) -> None:
         c = self.cell
         cells = self.cells
         box = (left, top, right, bottom)
-        rows = range(int(top // c), int(bottom // c) + 1)
-        for i in range(int(left // c), int(right // c) + 1):
-            for j in rows:
-                cells.setdefault((i, j), []).append(box)
+        i0, i1, j0, j1 = int(left // c), int(right // c), int(top // c), int(bottom // c)
+        if i0 == i1 and j0 == j1:
+            found = cells.get((i0, j0))
+            if found is None:
+                cells[i0, j0] = [box]
+            else:
+                found.append(box)
+            return
+        for key in _cell_keys(i0, i1, j0, j1):
+            cells.setdefault(key, []).append(box)
 
     def claim(self, left: float, top: float, right: float, bottom: float) -> bool:
         """Add the rectangle if it overlaps none already there; True if it was added."""
