@@ -695,6 +695,9 @@ class _Label(_Mark):
         self.h = metrics.height()
         self.ascent = metrics.ascent()
         self.corner = QPointF(-self.w / 2, -self.h / 2)  # top-left relative to the anchor
+        #: the corner as plain numbers, and the box drawn: what a layout reads every step
+        self.cx, self.cy = self.corner.x(), self.corner.y()
+        self._box = QRectF(self.cx - 2, self.cy - 1, self.w + 4, self.h + 2)
         self._pixmaps: dict[float, QPixmap] = {}
         super().setVisible(False)
 
@@ -707,7 +710,7 @@ class _Label(_Mark):
 
     def box(self) -> QRectF:
         """Where the label (halo included) is drawn, in pixels from its anchor."""
-        return QRectF(self.corner.x() - 2, self.corner.y() - 1, self.w + 4, self.h + 2)
+        return self._box
 
     def drawing(self, ratio: float) -> QPixmap:
         """The label drawn once (halo and all), for the item and its repeats past the edges."""
@@ -730,9 +733,10 @@ class _Label(_Mark):
 
     def place(self, dx: float, dy: float) -> None:
         """Put the label's top-left corner (dx, dy) pixels from its anchor."""
-        corner = self.corner
-        if dx != corner.x() or dy != corner.y():
+        if dx != self.cx or dy != self.cy:
             self.corner = QPointF(dx, dy)
+            self.cx, self.cy = dx, dy
+            self._box = QRectF(dx - 2, dy - 1, self.w + 4, self.h + 2)
             self.show_drawing(self.box(), self.drawing(self.ratio))
 
 
@@ -1948,9 +1952,8 @@ class SeaChart(QGraphicsView):
             if ghost.mark is not None and symbol is not None and symbol.shown:
                 seen.add(ghost.mark)
             if label.shown and (symbol is None or symbol.shown):
-                corner = label.corner
-                left = ghost.x * scale + corner.x()
-                top = ghost.y * scale + corner.y()
+                left = ghost.x * scale + label.cx
+                top = ghost.y * scale + label.cy
                 edges = (left, top, left + label.w, top + label.h)
                 if grid.free(*edges) and drawn.claim(*edges):
                     ghost.name.show_drawing(label.box(), label.drawing(self._ratio))

@@ -752,7 +752,7 @@ def _target_order(c: Carrier) -> tuple[bool, float]:
     return not c.operational, _strike_needed(c)
 
 
-def strongest_first(groups: Sequence[Counter]) -> list[Counter]:
+def strongest_first(groups: list[Counter]) -> list[Counter]:
     """The groups, the strongest first (on a tie, in the order given: what a stable sort by
     strength gives). An insertion sort: the lists are a handful of groups, and sorting them
     with a key function costs a call per group."""
@@ -1236,7 +1236,7 @@ class CarrierBattle(TurnBattle):
 
     # -- 7, 8: Carrier Attacks ----------------------------------------------------------
 
-    def choose_targets(self, side: int, bombers: Sequence[Counter]) -> dict[str, list[Counter]]:
+    def choose_targets(self, side: int, bombers: list[Counter]) -> dict[str, list[Counter]]:
         """The attacker's choice of carrier for each bomber group (see :data:`RULE_NOTES`)."""
         enemy = [c for c in self.side_carriers[1 - side] if not c.sunk]
         if not enemy:
@@ -1292,7 +1292,7 @@ class CarrierBattle(TurnBattle):
             out.extend(self.attack_wave(self.carriers[target_id], wave))
         return out
 
-    def attack_wave(self, carrier: Carrier, wave: Sequence[Counter]) -> list[str]:
+    def attack_wave(self, carrier: Carrier, wave: list[Counter]) -> list[str]:
         """One attack wave on one carrier: AA once against the whole wave, then every
         surviving squadron's bombing, all hits together."""
         out: list[str] = []
