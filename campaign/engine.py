@@ -18,10 +18,9 @@ import copy
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from . import control
 from .board import Board
-from .control import Edit
 from .dice import GENESIS, Dice, DiceLog, Roll, ScriptedDice, SeededDice, verify_chain
 from .events import UMPIRE, Event, in_force, visible
 from .gamefile import GameFile
@@ -32,8 +31,11 @@ from .rules import check_choices, check_orders, check_turn
 from .scenario import Scenario
 from .state import GameState
 from .tactical import BattleSetup, TacticalBattle
-from .teamview import TeamView, team_view
 from .turn import STEPS, Turn, end_turn, older_objects_set_aside, with_production
+
+if TYPE_CHECKING:  # Control's edits and the team views load when first asked for
+    from .control import AuditEntry, Edit
+    from .teamview import TeamView
 
 #: builds the dice for one step: (turn, step, log) → Dice
 DiceFactory = Callable[[int, int, DiceLog], Dice]
@@ -312,22 +314,30 @@ class Campaign:
     def control_edit(self, edit: Edit, reason: str) -> Event:
         """Correct the game as it stands; saved with its ``control_edit`` event, which the
         teams concerned see. Raises :class:`~campaign.control.EditError` if it cannot be."""
+        from . import control
+
         state, event = control.apply_edit(self.scenario, self.state, self.events(), edit, reason)
         self.game.save(state, [event.row()])
         return event
 
     def undo_control_edit(self, number: int, reason: str = "") -> Event:
         """Undo Control's edit ``number`` with an event of its own (the log only grows)."""
+        from . import control
+
         state, event = control.undo_edit(self.scenario, self.state, self.events(), number, reason)
         self.game.save(state, [event.row()])
         return event
 
-    def control_audit(self) -> list[control.AuditEntry]:
+    def control_audit(self) -> list[AuditEntry]:
         """Every Control edit, undo and card ruling, oldest first."""
+        from . import control
+
         return control.audit(self.events())
 
     def cards_awaiting_ruling(self) -> list[Event]:
         """Advantage Cards played for 'some other advantage' not yet ruled on."""
+        from . import control
+
         return control.awaiting_ruling(self.events())
 
     # -- reports ---------------------------------------------------------------------------
@@ -337,6 +347,8 @@ class Campaign:
         task forces and flags before they are resolved."""
         orders = self.orders().get(nation)
         everything = self._in_force()
+        from .teamview import team_view
+
         return team_view(self.scenario, self.state, everything, nation, orders)
 
     def report(self, nation: str | None = None, turn: int | None = None) -> str:

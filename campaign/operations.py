@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from .board import Board
 from .cards import card_bonus
@@ -24,12 +25,14 @@ from .events import UMPIRE, Cover
 from .forces import air_points, fleet_cv, land_air_cv, landing_capacity
 from .losses import Casualty, LossRequest, SpreadLosses
 from .naval_combat import CombatSide, FireResult, battle_winner, dice_for, fire
-from .odds import NavalOdds, naval_odds
 from .options import option
 from .orders import Operation, TaskForce
 from .record import SurfaceRaid
 from .state import Unit
 from .units import GARRISON_CV, MANPOWER_CV, TANK_CV, land_air_values
+
+if TYPE_CHECKING:  # the odds (and their tables) load when a preview is first weighed
+    from .odds import NavalOdds
 
 TFKey = tuple[str, str]  # (nation, task force id)
 
@@ -176,6 +179,8 @@ class BattlePreview:
         as the default loss policy would (an owner choosing otherwise changes the CV)."""
         a_key, b_key = list(self.task_forces)
         a_units, b_units = self.casualties.get(a_key, ()), self.casualties.get(b_key, ())
+        from .odds import naval_odds
+
         return naval_odds(
             self.a,
             self.b,

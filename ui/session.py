@@ -20,12 +20,12 @@ import tempfile
 import uuid
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QLockFile, QObject, QSettings, QStandardPaths, Signal
 
 from campaign import paths
 from campaign.board import Board
-from campaign.control import Edit
 from campaign.dice import DiceLog, ManualDice
 from campaign.engine import Campaign, DiceFactory, seeded
 from campaign.events import Event
@@ -39,6 +39,9 @@ from campaign.seal import Integrity
 from campaign.state import GameState
 from campaign.tactical import BattleSetup, TacticalBattle
 from campaign.teamview import TeamView
+
+if TYPE_CHECKING:  # Control's edits load when Control first makes one
+    from campaign.control import Edit
 
 MAX_RECENT = 8
 
