@@ -25,7 +25,9 @@ from campaign.scenario import load_scenario
 from campaign.seatserver import COOKIE, SeatApp, SeatDesk, SeatLimits
 
 SAMPLES = paths.scenario_dir("1942") / "sample-orders"
-CANARY = re.compile(r"qzx[a-z_]+\d*", re.IGNORECASE)
+#: the canaries written below, exactly (not any word that starts "qzx": a random token on a
+#: page, a session code, can)
+CANARY = re.compile(r"(?:qzxnotes|Qzxtf|Qzxnext)_[a-z_]+\d*")
 NOW = 1_780_000_000.0  # a fixed moment for the desk's clock
 
 
