@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 import struct
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
@@ -131,6 +132,15 @@ class Dice(ABC):
     @abstractmethod
     def _value(self, purpose: str, sides: int) -> int:
         """The face rolled (1..sides)."""
+
+
+def preview_draws(seed: str) -> Callable[[], float]:
+    """The draws of an odds preview's dice (:class:`campaign.tactical.preview.PreviewDice`):
+    Python's Mersenne Twister seeded with the seed's text, each draw in [0, 1).
+    ``random.Random(str)`` seeding and ``random()`` are the two parts of the module Python
+    promises to keep stable across versions, so a preview stays reproducible. Here, with the
+    other dice, so that every source of randomness is in this module."""
+    return random.Random(seed).random
 
 
 class NotLoggedDice(Dice):

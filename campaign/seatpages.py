@@ -216,6 +216,15 @@ def _table(headings: Sequence[str], rows: Iterable[Sequence[object]], empty: str
     return f"<table><tr>{head}</tr>{body}</table>"
 
 
+def _air_table(view: TeamView) -> str:
+    """A team's land-based air units: where each is and its Air Points."""
+    return _table(
+        ("Air unit", "Kind", "Where", "Air Points"),
+        ((a.id, a.kind, _place(view, a.base), a.points) for a in view.air),
+        "No land-based Air Points.",
+    )
+
+
 def _place(view: TeamView, base: str) -> str:
     found = view.base(base)
     return found.name if found else base
@@ -261,11 +270,7 @@ def units_content(view: TeamView) -> str:
             "No task force formed yet.",
         ),
         "<h2>Land-based air, garrisons and supplies</h2>",
-        _table(
-            ("Air unit", "Kind", "Where", "Air Points"),
-            ((a.id, a.kind, _place(view, a.base), a.points) for a in view.air),
-            "No land-based Air Points.",
-        ),
+        _air_table(view),
         _table(
             ("Place", "Garrisons"),
             ((_place(view, g.base), g.garrisons) for g in view.garrisons),
@@ -442,11 +447,7 @@ def orders_reference(view: TeamView) -> str:
             "None.",
         ),
         "<h3>Land-based air and Advantage Cards</h3>",
-        _table(
-            ("Air id", "Kind", "Where", "Points"),
-            ((a.id, a.kind, _place(view, a.base), a.points) for a in view.air),
-            "No land-based Air Points.",
-        ),
+        _air_table(view),
         _table(
             ("Card id", "Card", "Type", "Value"),
             ((c.id, c.title, c.type, c.value) for c in view.cards),

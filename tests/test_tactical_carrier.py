@@ -25,6 +25,7 @@ from campaign.tactical.carrier import (
     carrier_battle,
 )
 from tests import seeds
+from tests.rematches import assert_rematches_are_fresh_battles
 
 SEED = "003_7f0288c8fccba7df.txt"
 MIDWAY = Path(__file__).resolve().parent.parent / "data" / "battles" / "midway.json"
@@ -693,26 +694,12 @@ def test_strongest_first_is_a_stable_sort_by_strength() -> None:
 
 
 def test_a_rematch_fights_the_very_battle_a_fresh_one_would() -> None:
-    """An odds preview fights its battles from one unplayed opening (``rematch``): each must
-    be the battle made afresh from the set-up — the same dice rolled for the same purposes,
-    the same words, the same end — and playing one must leave the opening as it was."""
+    """An odds preview fights its battles from one unplayed opening (``rematch``)."""
     setup = BattleSetup.load(MIDWAY)
-    opening = carrier_battle(setup, SeededDice("unused"))
-    for i in range(40):
-        fresh_dice, again_dice = SeededDice(f"r/{i}"), SeededDice(f"r/{i}")
-        fresh = run(carrier_battle(setup, fresh_dice))
-        again = run(opening.rematch(again_dice))
-        assert again == fresh
-        assert [r.body() for r in again_dice.log.rolls] == [r.body() for r in fresh_dice.log.rolls]
+    assert_rematches_are_fresh_battles(carrier_battle, setup, 40)
     # returning strikes and aa_hits by group: the opening carries the rule options too
     setup.conditions = {**setup.conditions, "aa_hits": "group", "searching_side": "b"}
-    opening = carrier_battle(setup, SeededDice("unused"))
-    for i in range(10):
-        assert run(opening.rematch(SeededDice(i))) == run(carrier_battle(setup, SeededDice(i)))
-    begun = carrier_battle(setup, SeededDice(1))
-    begun.step()
-    with pytest.raises(ValueError, match="already begun"):
-        begun.rematch(SeededDice(2))
+    assert_rematches_are_fresh_battles(carrier_battle, setup, 10)
 
 
 def test_many_battles_end_and_are_consistent() -> None:

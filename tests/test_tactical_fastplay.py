@@ -14,6 +14,7 @@ from campaign.tactical import RULE_SETS, AirGroup, BattleSetup, Ship, Side, run
 from campaign.tactical import fastplay as fp
 from campaign.tactical.fastplay import FastPlayBattle, fastplay_battle
 from tests import seeds
+from tests.rematches import assert_rematches_are_fresh_battles
 
 SEED = "000_9da45e7446e38c59.txt"
 EXAMPLE = Path(__file__).resolve().parent.parent / "data" / "battles" / "fastplay-example.json"
@@ -479,28 +480,14 @@ def test_a_night_carrier_and_submarine_battle_runs() -> None:
 
 
 def test_a_rematch_fights_the_very_battle_a_fresh_one_would() -> None:
-    """An odds preview fights its battles from one unplayed opening (``rematch``): each must
-    be the battle made afresh from the set-up, the set-up's own dice (night visibility,
-    finding the enemy) rolled again — the same dice for the same purposes, the same words,
-    the same end."""
+    """An odds preview fights its battles from one unplayed opening (``rematch``); the
+    set-up's own dice (night visibility, finding the enemy) are rolled again."""
     night = carrier_setup(night=True, radar={"usa": True}, year=1944)
     night.a.ships.append(ship("dd", "destroyer", torpedo_tubes=10, guns={"5in": 5}))
     night.b.ships.append(ship("i26", "submarine", nation="japan", torpedo_tubes=6))
     night.b.air_groups.append(AirGroup("tokko", "kamikaze", 24, base="Mabalacat"))
     for setup in (BattleSetup.load(EXAMPLE), night, both_locating()):
-        opening = fastplay_battle(setup, SeededDice("unused"))
-        for i in range(12):
-            fresh_dice, again_dice = SeededDice(f"r/{i}"), SeededDice(f"r/{i}")
-            fresh = run(fastplay_battle(setup, fresh_dice))
-            again = run(opening.rematch(again_dice))
-            assert again == fresh
-            assert [r.body() for r in again_dice.log.rolls] == [
-                r.body() for r in fresh_dice.log.rolls
-            ]
-    begun = fastplay_battle(BattleSetup.load(EXAMPLE), SeededDice(1))
-    begun.step()
-    with pytest.raises(ValueError, match="already begun"):
-        begun.rematch(SeededDice(2))
+        assert_rematches_are_fresh_battles(fastplay_battle, setup, 12)
 
 
 # -- smoke, escorts, guided bombs, kamikaze, the 1944 air bonus (each alone) -----------------

@@ -857,8 +857,7 @@ class CarrierBattle(TurnBattle):
         ``CarrierBattle(self.setup, dice)`` would be (a test checks, battle for battle),
         without reading the set-up again — an odds preview fights thousands of battles from
         one set-up. Only a battle not yet begun has its opening to give."""
-        if self.turn:
-            raise ValueError("a battle already begun cannot be fought again from its opening")
+        self.check_unbegun()
         return CarrierBattle(self.setup, dice, opening=self)
 
     # -- set-up -------------------------------------------------------------------------

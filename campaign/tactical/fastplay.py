@@ -880,8 +880,7 @@ class FastPlayBattle(TurnBattle):
         without reading the set-up again — an odds preview fights thousands of battles from
         one set-up. The dice of the set-up (night visibility, finding the enemy) are rolled
         afresh. Only a battle not yet begun has its opening to give."""
-        if self.turn:
-            raise ValueError("a battle already begun cannot be fought again from its opening")
+        self.check_unbegun()
         return FastPlayBattle(self.setup, dice, opening=self)
 
     def _take_opening(self, opening: FastPlayBattle) -> None:

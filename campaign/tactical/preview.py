@@ -8,20 +8,16 @@ battle.
 
 from __future__ import annotations
 
-import random
-
-from ..dice import DiceLog, NotLoggedDice
+from ..dice import DiceLog, NotLoggedDice, preview_draws
 
 
 class PreviewDice(NotLoggedDice):
     """Seeded dice that keep no log: for odds previews, whose thousands of imaginary
     battles are not part of the game (nothing they roll is ever shown as a roll).
 
-    Speed matters more here than a cryptographic chain, so the draws come from Python's
-    Mersenne Twister seeded with the seed's text. ``random.Random(str)`` seeding and
-    ``random()`` are the two parts of the module Python promises to keep stable across
-    versions, so a preview stays reproducible; a face is ``int(random() * sides) + 1``,
-    whose bias (one part in 2**50) no preview can show.
+    Speed matters more here than a cryptographic chain, so the draws come from a seeded
+    Mersenne Twister (:func:`campaign.dice.preview_draws`); a face is
+    ``int(draw * sides) + 1``, whose bias (one part in 2**50) no preview can show.
     """
 
     source = "preview"
@@ -29,7 +25,7 @@ class PreviewDice(NotLoggedDice):
     def __init__(self, seed: int | str) -> None:
         super().__init__(DiceLog())
         self.seed = str(seed)
-        self._random = random.Random(self.seed).random
+        self._random = preview_draws(self.seed)
 
     def _value(self, purpose: str, sides: int) -> int:
         return int(self._random() * sides) + 1
@@ -39,7 +35,7 @@ class PreviewDice(NotLoggedDice):
         rule sets roll it compiled too)."""
         if sides < 2:
             raise ValueError("a die has at least 2 sides")
-        return int(self._random() * sides) + 1
+        return self._value(purpose, sides)
 
     def rolls(self, count: int, purpose: str, sides: int = 6) -> list[int]:
         """``count`` dice in one go, without naming each (the hot path of a preview)."""

@@ -44,6 +44,11 @@ class TurnBattle(ABC):
         self.log.extend(lines)
         return lines
 
+    def check_unbegun(self) -> None:
+        """For a rematch: only a battle not yet begun has its opening to give."""
+        if self.turn:
+            raise ValueError("a battle already begun cannot be fought again from its opening")
+
     @abstractmethod
     def play_turn(self) -> list[str]:
         """One turn of the rule set's sequence of play, its lines in words."""
