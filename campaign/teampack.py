@@ -37,8 +37,8 @@ from .printing import SMALL_PT, Sheet
 from .production import production_due, with_production
 from .reports import UNIT_TYPE_NAMES
 from .seats import seat_codes
+from .sequence import SEQUENCE
 from .state import GameState, Unit
-from .turn import STEPS
 
 DEFAULT_PORT = 8765
 JOIN_PATH = "/join"
@@ -237,7 +237,7 @@ def _report(events: Iterable[Event]) -> list[tuple[str, list[str]]]:
         by_step[e.step].append(e.text)
     out = [
         (f"Step {s.number} - {s.name}", by_step.get(s.number, ["(nothing to report)"]))
-        for s in STEPS
+        for s in SEQUENCE
     ]
     return out
 
