@@ -168,10 +168,11 @@ def main_bench() -> None:
         )
         most = surface.MAX_SHIPS_A_SIDE
         for kind in ("battleship", "destroyer"):
-            timed(
-                f"surface: 2 x {most} {kind}s, 45 moves",
-                lambda kind=kind: fight(folder, "surface", line(kind, most, {"visibility": 300})),
-            )
+
+            def fight_line(kind: str = kind) -> str:
+                return fight(folder, "surface", line(kind, most, {"visibility": 300}))
+
+            timed(f"surface: 2 x {most} {kind}s, 45 moves", fight_line)
         timed(
             f"surface: 2 x {most} destroyers, 200 moves",
             lambda: fight(

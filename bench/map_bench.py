@@ -86,9 +86,9 @@ def big_scenario(base: Scenario, copies: int) -> Scenario:
     areas, edges = [], []
     for k in range(copies):
         dy = -LAT_STEP * k
-        for a in world.areas.values():
-            ring = tuple((lon, lat + dy) for lon, lat in a.polygon)
-            areas.append(SeaArea(f"{a.id}~{k}", a.name, a.lon, a.lat + dy, ring))
+        for area in world.areas.values():
+            ring = tuple((lon, lat + dy) for lon, lat in area.polygon)
+            areas.append(SeaArea(f"{area.id}~{k}", area.name, area.lon, area.lat + dy, ring))
         for a, b, data in world.edges():
             edges.append((f"{a}~{k}", f"{b}~{k}", data))
     tables = copy.deepcopy(base.tables)
@@ -259,13 +259,13 @@ def main() -> int:
 
         big = big_scenario(session.scenario, COPIES)
         state = initial_state(big)
-        orders = big_orders(session.all_orders(), COPIES)
+        big_orders_given = big_orders(session.all_orders(), COPIES)
         land = [
             tuple((lon, lat - LAT_STEP * k) for lon, lat in ring)
             for k in range(COPIES)
             for ring in land_rings()
         ]
-        big_session = SyntheticSession(big, state, orders)
+        big_session = SyntheticSession(big, state, big_orders_given)
         t0 = time.perf_counter()
         big_chart = SeaChart(big_session, land=land)
         big_chart.resize(W, H)

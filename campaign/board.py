@@ -294,6 +294,13 @@ class Board:
             return f"Fleet train of {self.name_of(self.holder(place))}"
         return self.place_name(place)
 
+    def place_name_for(self, place: str, viewer: str) -> str:
+        """A place's name as the team ``viewer`` reads it: a fleet train's name is its own
+        side's (a team typed it); the others read whose train it is."""
+        if self.friendly(viewer, self.holder(place)):
+            return self.place_name(place)
+        return self.public_place_name(place)
+
     def route_name_for(self, route_id: str, viewer: str) -> str:
         """The route's name as the team ``viewer`` knows it: its own name for its own
         nation, else :meth:`public_route_name`."""

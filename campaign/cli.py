@@ -31,12 +31,12 @@ from .orders import LIMITS as ORDERS_LIMITS
 from .orders import Choices, OrderProblem, OrdersError, load_orders, parse_orders
 from .reports import format_situation, format_team_view, situation
 from .scenario import Scenario, load_scenario, write_scenario
+from .sequence import SEQUENCE
 from .snapshot import scenario_from_game
 from .tactical import RULE_SETS, BattleSetup, SetupError, find_setup, ignored_conditions
 from .tactical import run as run_battle
 from .tactical.outcome import in_rule_set_terms
 from .tactical.simulate import available, simulate
-from .turn import STEPS
 from .untrusted import MAX_DIGITS, JsonInputError, bad_character, read_json, shown, terminal_safe
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
@@ -393,7 +393,7 @@ def cmd_resolve(args: argparse.Namespace) -> int:
         return EXIT_OK
     last = 10 if end.step == 0 else end.step
     for number in range(start.step + 1, last + 1):
-        _say(f"Step {number} — {STEPS[number - 1].name}")
+        _say(f"Step {number} — {SEQUENCE[number - 1].name}")
         texts = [e.text for e in events if e.step == number and e.turn == start.turn]
         for text in texts or ["(nothing to report)"]:
             _say(f"  • {text}")

@@ -25,16 +25,16 @@ from .dice import GENESIS, Dice, DiceLog, Roll, ScriptedDice, SeededDice, verify
 from .events import UMPIRE, Event, in_force, visible
 from .gamefile import GameFile
 from .losses import LossPolicy, SpreadLosses
-from .operations import BattleChoice, BattlePreview, preview_battles
 from .orders import Choices, OrderProblem, Orders, OrdersError, load_orders
+from .production import with_production
 from .rules import check_choices, check_orders, check_turn
 from .scenario import Scenario
 from .state import GameState
 from .tactical import BattleSetup, TacticalBattle
-from .turn import STEPS, Turn, end_turn, older_objects_set_aside, with_production
 
-if TYPE_CHECKING:  # Control's edits and the team views load when first asked for
+if TYPE_CHECKING:  # Control's edits, the team views and the steps' rules load when first used
     from .control import AuditEntry, Edit
+    from .operations import BattleChoice, BattlePreview
     from .teamview import TeamView
 
 #: builds the dice for one step: (turn, step, log) → Dice
@@ -193,7 +193,6 @@ class Campaign:
         self.game.set_orders(self.state.turn, nation, None)
 
     # -- resolution ------------------------------------------------------------------------
-    @older_objects_set_aside()
     def resolve(
         self,
         to_step: int = 10,
@@ -206,65 +205,73 @@ class Campaign:
         """Resolve the current turn's steps up to ``to_step`` (10: the whole turn, and the
         next turn begins). Orders are checked together first; if any nation's break a rule
         nothing is applied and :class:`OrdersError` lists every problem."""
-        if not 1 <= to_step <= len(STEPS):
-            raise ValueError(f"steps run from 1 to {len(STEPS)}")
-        if dice is None:
-            if seed is None:
-                seed = self.game.meta("seed") or self.scenario.meta.id
-            if not self.game.meta("seed"):
-                self.game.set_meta("seed", str(seed))
-            dice = seeded(seed)
-        state = self.state
-        last = self.scenario.meta.last_turn
-        if state.turn > last:
-            raise OrdersError(
-                [
-                    OrderProblem(
-                        "",
-                        "resolve",
-                        "scenario.toml last_turn",
-                        f"the scenario ended with turn {last}",
-                    )
-                ]
-            )
-        orders = self.orders(state.turn)
-        if state.step == 0:
-            problems = check_turn(self.orders_board(), orders)
-            if problems:
-                raise OrdersError(problems)
-        events: list[Event] = []
-        while state.step < to_step:
-            number = state.step + 1
-            log = DiceLog(self.dice_log())
-            before = len(log.rolls)
-            turn = Turn(
-                self.scenario,
-                state,
-                orders,
-                dice(state.turn, number, log),
-                self.losses,
-                fight=fight,
-                watch=watch,
-            )
-            turn.dice.turn, turn.dice.step = state.turn, number
-            state.step = number
-            STEPS[number - 1].run(turn)
-            if number == len(STEPS):
-                end_turn(turn)
-            new_rolls = log.rolls[before:]
-            self.game.save(state, [e.row() for e in turn.events], [r.__dict__ for r in new_rolls])
-            events += turn.events
-            if on_step:
-                on_step(number, turn.events)
-            if number == len(STEPS):
-                break
-        return events
+        from .turn import STEPS, Turn, end_turn, older_objects_set_aside
+
+        with older_objects_set_aside():
+            if not 1 <= to_step <= len(STEPS):
+                raise ValueError(f"steps run from 1 to {len(STEPS)}")
+            if dice is None:
+                if seed is None:
+                    seed = self.game.meta("seed") or self.scenario.meta.id
+                if not self.game.meta("seed"):
+                    self.game.set_meta("seed", str(seed))
+                dice = seeded(seed)
+            state = self.state
+            last = self.scenario.meta.last_turn
+            if state.turn > last:
+                raise OrdersError(
+                    [
+                        OrderProblem(
+                            "",
+                            "resolve",
+                            "scenario.toml last_turn",
+                            f"the scenario ended with turn {last}",
+                        )
+                    ]
+                )
+            orders = self.orders(state.turn)
+            if state.step == 0:
+                problems = check_turn(self.orders_board(), orders)
+                if problems:
+                    raise OrdersError(problems)
+            events: list[Event] = []
+            while state.step < to_step:
+                number = state.step + 1
+                log = DiceLog(self.dice_log())
+                before = len(log.rolls)
+                turn = Turn(
+                    self.scenario,
+                    state,
+                    orders,
+                    dice(state.turn, number, log),
+                    self.losses,
+                    fight=fight,
+                    watch=watch,
+                )
+                turn.dice.turn, turn.dice.step = state.turn, number
+                state.step = number
+                STEPS[number - 1].run(turn)
+                if number == len(STEPS):
+                    end_turn(turn)
+                new_rolls = log.rolls[before:]
+                self.game.save(
+                    state, [e.row() for e in turn.events], [r.__dict__ for r in new_rolls]
+                )
+                events += turn.events
+                if on_step:
+                    on_step(number, turn.events)
+                if number == len(STEPS):
+                    break
+            return events
 
     def preview_battles(self) -> list[BattlePreview]:
         """The naval battles step 8 will fight, as things stand (orders given so far), each
         side as the damage table sees it — for exact odds before the dice are rolled.
 
         Steps before 8 are played on a copy (they roll no dice); nothing is saved."""
+        from .operations import preview_battles
+        from .turn import STEPS, Turn
+
         state = copy.deepcopy(self.state)
         if state.step >= 8:
             return []

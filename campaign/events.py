@@ -21,7 +21,7 @@ UMPIRE = "umpire"
 COVER_KEY = "public"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Cover:
     """The public form of a secret event: what every team outside its ``visible_to`` reads.
 
@@ -32,7 +32,7 @@ class Cover:
     data: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Event:
     turn: int
     step: int

@@ -29,7 +29,7 @@ TYPE_ORDER = (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Casualty:
     """Something that can take a step of loss."""
 
@@ -44,7 +44,7 @@ class Casualty:
     cv_after_two: int = 0  # … after two steps (units only)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LossRequest:
     """Ask the owner to take ``steps`` steps of loss from ``candidates``."""
 

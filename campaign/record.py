@@ -24,7 +24,7 @@ IN_PORT, TRANSFERRED, ESCORT, TASK_FORCE, RAID = (
 ASSIGNMENT_KINDS = (IN_PORT, TRANSFERRED, ESCORT, TASK_FORCE, RAID)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Assignment:
     """Where one unit was allocated in step 5 (or moved in step 3)."""
 
@@ -40,7 +40,7 @@ class Assignment:
         return self.kind in (IN_PORT, TRANSFERRED)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FlagUse:
     """A nation's Operations Flags this turn (step 6)."""
 
@@ -50,7 +50,7 @@ class FlagUse:
     military_used: int
 
 
-@dataclass
+@dataclass(slots=True)
 class CardEffect:
     """An Advantage Card played in step 7, kept until steps 8 and 9 use it."""
 
@@ -66,7 +66,7 @@ class CardEffect:
     ruling: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SurfaceRaid:
     """A surface raid that won through in step 8 and attacks its route in step 9."""
 
@@ -77,7 +77,7 @@ class SurfaceRaid:
     air: tuple[tuple[str, int], ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RouteResult:
     """A route's state as step 9 found it."""
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from .events import Event
 from .scenario import Scenario
 from .schemas import UNIT_TYPES
+from .sequence import SEQUENCE
 from .state import GameState
 from .teamview import TeamView, team_view
 
@@ -157,8 +158,6 @@ def turn_report(campaign: Campaign, nation: str | None = None, turn: int | None 
     file can be checked later (``seacontrol-cli validate GAME --anchor HEAD``), and the dice
     log's head beside it (docs/game-file.md).
     """
-    from .turn import STEPS
-
     state = campaign.state
     if turn is None:
         turn = state.turn if state.step else max(state.turn - 1, campaign.scenario.meta.first_turn)
@@ -173,12 +172,12 @@ def turn_report(campaign: Campaign, nation: str | None = None, turn: int | None 
     by_step: dict[int, list[str]] = defaultdict(list)
     for event in events:
         by_step[event.step].append(event.text)
-    for step in STEPS:
+    for step in SEQUENCE:
         texts = by_step.get(step.number, [])
         lines.append("")
         lines.append(f"Step {step.number} — {step.name}")
         lines += [f"  • {text}" for text in texts] or ["  (nothing to report)"]
-    for extra in sorted(k for k in by_step if k == 0 or k > len(STEPS)):
+    for extra in sorted(k for k in by_step if k == 0 or k > len(SEQUENCE)):
         lines += ["", "Between turns"] + [f"  • {text}" for text in by_step[extra]]
     lines += _score_and_reasons(campaign, nation, turn)
     return "\n".join(lines)

@@ -25,7 +25,7 @@ STATE_LIMITS = JsonLimits(
 STATE_FORMAT = 2
 
 
-@dataclass
+@dataclass(slots=True)
 class Unit:
     """A naval unit on the map: 002 "Units" and "Damage"."""
 
@@ -38,7 +38,7 @@ class Unit:
     carries_air: bool = False
 
 
-@dataclass
+@dataclass(slots=True)
 class AirUnit:
     """Land-based Air Points at a place."""
 
@@ -49,7 +49,7 @@ class AirUnit:
     points: int
 
 
-@dataclass
+@dataclass(slots=True)
 class FleetTrain:
     """A fleet train on the map: 002 *a Mobile Fleet Base* in a sea area, supplied by its own
     merchant route (``route``) from the mainland fleet base ``origin``."""

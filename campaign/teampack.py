@@ -37,8 +37,8 @@ from .printing import SMALL_PT, Sheet
 from .production import production_due, with_production
 from .reports import UNIT_TYPE_NAMES
 from .seats import seat_codes
+from .sequence import SEQUENCE
 from .state import GameState, Unit
-from .turn import STEPS
 
 DEFAULT_PORT = 8765
 JOIN_PATH = "/join"
@@ -237,7 +237,7 @@ def _report(events: Iterable[Event]) -> list[tuple[str, list[str]]]:
         by_step[e.step].append(e.text)
     out = [
         (f"Step {s.number} - {s.name}", by_step.get(s.number, ["(nothing to report)"]))
-        for s in STEPS
+        for s in SEQUENCE
     ]
     return out
 
@@ -384,9 +384,11 @@ def _port_cards(board: Board, nation: str, at_sea: set[str]) -> list[PortCard]:
     return cards
 
 
-def _ends(board: Board, route: str) -> str:
+def _ends(board: Board, route: str, nation: str) -> str:
+    """The route's ends as ``nation`` knows them."""
     row = board.route_rows[route]
-    return f"{board.place_name(str(row['origin']))} -> {board.place_name(str(row['destination']))}"
+    origin, destination = str(row["origin"]), str(row["destination"])
+    return f"{board.place_name_for(origin, nation)} -> {board.place_name_for(destination, nation)}"
 
 
 def _force_words(board: Board, units: Sequence[str], air: Sequence[tuple[str, int]]) -> str:
@@ -424,7 +426,7 @@ def _own_routes(
                 r,
                 line.serial,
                 line.name,
-                _ends(board, r),
+                _ends(board, r, nation),
                 line.tonnage,
                 line.length.label,
                 line.effective_lift,
@@ -452,9 +454,9 @@ def _other_routes(board: Board, nation: str, orders: Orders | None) -> list[Othe
             OtherRoute(
                 r,
                 line.serial,
-                line.name,
+                board.route_name_for(r, nation),
                 board.name_of(owner),
-                _ends(board, r),
+                _ends(board, r, nation),
                 line.length.label,
                 tuple(board.area_name(a) for a in line.path),
                 raids,

@@ -106,14 +106,6 @@ class BaseView:
     fleet_base: bool  # a fleet base usable this turn
 
 
-def _place_name(board: Board, place: str, nation: str) -> str:
-    """A place's name as a team reads it: a fleet train's name is its own side's (a team
-    typed it); the others read whose train it is."""
-    if board.friendly(nation, board.holder(place)):
-        return board.place_name(place)
-    return board.public_place_name(place)
-
-
 @dataclass(frozen=True)
 class RouteView:
     """A merchant route on the map. 002: *Merchant routes are marked on the map and
@@ -409,7 +401,7 @@ def team_view(
         bases=tuple(
             BaseView(
                 b,
-                _place_name(board, b, nation),
+                board.place_name_for(b, nation),
                 str(row["kind"]),
                 bool(row["island"]),
                 str(row["sea_area"]),

@@ -1,9 +1,10 @@
 """The two-month turn: 002 "Turn sequence", ten steps in the seed's order.
 
-:data:`STEPS` lists the steps as data, each with the function that runs it. A step is a
-function of a :class:`Turn` (the scenario, the state it changes, every nation's orders, the
-dice and the owner's loss choices) that appends :class:`~campaign.events.Event`\\ s. The
-orders are checked whole before step 1 runs (:func:`campaign.rules.check_turn`).
+:data:`STEPS` lists the steps as data (their names are :mod:`campaign.sequence`'s), each
+with the function that runs it. A step is a function of a :class:`Turn` (the scenario, the
+state it changes, every nation's orders, the dice and the owner's loss choices) that
+appends :class:`~campaign.events.Event`\\ s. The orders are checked whole before step 1 runs
+(:func:`campaign.rules.check_turn`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from .operations import naval_operations
 from .production import new_production, with_production
 from .record import TurnRecord
 from .repairs import repairs
+from .sequence import SEQUENCE
 
 __all__ = ["STEPS", "Step", "Turn", "end_turn", "older_objects_set_aside", "with_production"]
 
@@ -35,49 +37,23 @@ class Step:
     seed: str
 
 
-#: 002 "Turn sequence": the ten steps, in the seed's order.
-STEPS: tuple[Step, ...] = (
-    Step(
-        1,
-        "Move supplies",
-        move_supplies,
-        "Move supplies (including LSP) using Tonnage points left over from the previous turn.",
-    ),
-    Step(
-        2,
-        "New production",
-        new_production,
-        "Add new ship production to nearest fleet base to the shipyard.",
-    ),
-    Step(3, "Strategic transfers", strategic_transfers, "Strategic base to base transfers."),
-    Step(
-        4,
-        "Merchant tonnage",
-        allocate_tonnage,
-        "Allocate available tonnage points to merchant routes.",
-    ),
-    Step(
-        5,
-        "Allocate units",
-        allocate_units,
-        "Allocate units available to merchant shipping protection, task forces or attacking "
-        "merchant shipping.",
-    ),
-    Step(
-        6,
-        "Operations Flags",
-        place_flags,
-        "Allocate Naval Operations Flags to the map area you wish to conduct operations in.",
-    ),
-    Step(7, "Advantage Cards", play_cards, "Play Advantage Cards."),
-    Step(8, "Naval operations", naval_operations, "Assess results of Naval Operations."),
-    Step(9, "Merchant warfare", merchant_warfare, "Calculate effects of Merchant Warfare."),
-    Step(
-        10,
-        "Repairs",
-        repairs,
-        "Update repairs on damaged units that have spent the turn in a Fleet Base.",
-    ),
+#: the rules of each step of 002 "Turn sequence" (:data:`~campaign.sequence.SEQUENCE`)
+RULES: tuple[Callable[[Turn], None], ...] = (
+    move_supplies,  # 1
+    new_production,  # 2
+    strategic_transfers,  # 3
+    allocate_tonnage,  # 4
+    allocate_units,  # 5
+    place_flags,  # 6
+    play_cards,  # 7
+    naval_operations,  # 8
+    merchant_warfare,  # 9
+    repairs,  # 10
+)
+
+#: 002 "Turn sequence": the ten steps, in the seed's order, each with its rules.
+STEPS: tuple[Step, ...] = tuple(
+    Step(step.number, step.name, run, step.seed) for step, run in zip(SEQUENCE, RULES, strict=True)
 )
 
 

@@ -30,7 +30,7 @@ def great_circle_km(a: tuple[float, float], b: tuple[float, float]) -> float:
     return EARTH_RADIUS_KM * math.acos(max(-1.0, min(1.0, c)))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SeaArea:
     """One sea area: id, name, label point and outline (lon/lat pairs, one ring)."""
 

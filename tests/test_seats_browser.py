@@ -82,14 +82,22 @@ def served(tmp_path: Path, mini_dir: Path) -> Iterator[tuple[SeatServer, Path, s
         server.stop()
 
 
+def _waiting(browser: Any) -> Any:
+    """A minute's wait that looks again when the page replaced the element it read (the
+    clock and the results are redrawn while the test reads them)."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(browser, 60, ignored_exceptions=(StaleElementReferenceException,))
+
+
 def test_a_team_joins_in_a_browser_and_its_orders_reach_the_game_file(
     browser: Any, served: tuple[SeatServer, Path, str]
 ) -> None:
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
 
     server, game, code = served
-    wait = WebDriverWait(browser, 60)
+    wait = _waiting(browser)
 
     browser.get(join_url(server.url, code))  # the team pack's QR code
     assert browser.find_element(By.ID, "code").get_attribute("value") == code
@@ -151,10 +159,10 @@ def test_a_team_forms_a_task_force_with_the_order_builder(
     browser: Any, served: tuple[SeatServer, Path, str], tmp_path: Path
 ) -> None:
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import Select, WebDriverWait
+    from selenium.webdriver.support.ui import Select
 
     server, game, code = served
-    wait = WebDriverWait(browser, 60)
+    wait = _waiting(browser)
     browser.get(join_url(server.url, code))
     browser.find_element(By.ID, "join").click()
     wait.until(lambda b: b.current_url.endswith("/team"))

@@ -28,6 +28,7 @@ from campaign.gamefile import GameFile
 from campaign.orders import load_orders
 from campaign.scenario import load_scenario, write_scenario
 from campaign.state import Unit
+from campaign.teampack import team_pack
 from campaign.teamview import team_view
 from tests.helpers import add_row
 
@@ -142,12 +143,16 @@ def cli(capsys: pytest.CaptureFixture[str], *args: str) -> str:
 def team_outputs(
     capsys: pytest.CaptureFixture[str], game: Path, nation: str, turns: Iterable[int]
 ) -> dict[str, str]:
-    """Every output a team can get from the engine and the command line."""
+    """Every output a team can get from the engine and the command line, and its team
+    packs."""
     out: dict[str, str] = {}
     with Campaign.open(game) as c:
         out["view JSON"] = c.team_view(nation).to_json()
         for turn in turns:
             out[f"report turn {turn}"] = c.report(nation, turn)
+            # the pack Game Control prints for the turn (its report is the turn before's)
+            pack = team_pack(c, nation, turn, join="http://h:1")
+            out[f"team pack turn {turn}"] = json.dumps(pack.to_data(), ensure_ascii=False)
     g = str(game)
     for turn in turns:
         out[f"report --json turn {turn}"] = cli(
@@ -585,7 +590,7 @@ def test_a_fleet_trains_name_and_supply_stay_with_its_side(
         c.set_orders("blue", parse_orders({"nation": "blue", "turn": 1, "fleet_trains": [train]}))
         c.resolve(seed=1)
         assert "ft_qzxtrainid" in c.state.fleet_trains
-    outputs = team_outputs(capsys, path, "red", [1])
+    outputs = team_outputs(capsys, path, "red", [1, 2])
     hits = {h.group(0).lower() for text in outputs.values() for h in CANARY.finditer(text)}
     # the train's id is its place's id on the map (orders must name a base to act on it);
     # the name its team typed stays with its side

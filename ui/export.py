@@ -36,7 +36,7 @@ from PySide6.QtGui import (
 
 from campaign.board import WORKING
 from campaign.events import UMPIRE, Event, visible
-from campaign.turn import STEPS
+from campaign.sequence import SEQUENCE
 from campaign.untrusted import spreadsheet_safe
 from campaign.world import length_class
 
@@ -83,8 +83,8 @@ def is_game_control(viewer: str | None) -> bool:
 
 def step_name(step: int) -> str:
     """``"Move supplies"`` for step 1 …; step 0 (and anything outside 1–10) is between turns."""
-    if 1 <= step <= len(STEPS):
-        return STEPS[step - 1].name
+    if 1 <= step <= len(SEQUENCE):
+        return SEQUENCE[step - 1].name
     return BETWEEN_TURNS
 
 
@@ -343,7 +343,9 @@ def report_html(session: GameSession, viewer: str | None = None, turn: int | Non
         f"<p {_s('sub')}>Sea Control game “{_esc(_game_name(session))}” · seen as:"
         f" <b>{_esc(viewer_name(session, viewer))}</b></p>",
     ]
-    numbers = [s.number for s in STEPS] + sorted(k for k in by_step if not 1 <= k <= len(STEPS))
+    numbers = [s.number for s in SEQUENCE] + sorted(
+        k for k in by_step if not 1 <= k <= len(SEQUENCE)
+    )
     for number in numbers:
         parts.append(f"<p {_s('h2')}>{_esc(_heading(number))}</p>")
         events = by_step.get(number, [])
@@ -386,7 +388,7 @@ def routes_html(session: GameSession, viewer: str | None = None) -> str:
 
 
 def _heading(step: int) -> str:
-    return f"Step {step} — {step_name(step)}" if 1 <= step <= len(STEPS) else BETWEEN_TURNS
+    return f"Step {step} — {step_name(step)}" if 1 <= step <= len(SEQUENCE) else BETWEEN_TURNS
 
 
 def _game_name(session: GameSession) -> str:

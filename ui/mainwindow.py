@@ -32,7 +32,6 @@ from campaign import paths
 from campaign.csvdata import InputError
 from campaign.dice import Dice, DiceError, ManualDice, SeededDice
 from campaign.gamefile import GameFileError
-from campaign.operations import BattleChoice, BattlePreview
 from campaign.orders import OrdersError, read_orders_file
 from campaign.scenario import load_scenario
 from campaign.state import Unit
@@ -52,6 +51,9 @@ from .turnbar import TurnBar
 if TYPE_CHECKING:
     # made when first asked for: the seats bring in the web server; the panels of tabs
     # nobody has opened yet, the battle windows and the printouts are not needed to start
+    # (nor the rules of the steps, loaded when a turn is resolved)
+    from campaign.operations import BattleChoice, BattlePreview
+
     from .calculator import CalculatorPanel
     from .clockwindow import ClockWindow
     from .controlroom import ControlPanel

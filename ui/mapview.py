@@ -169,9 +169,10 @@ def land_rings(path: str = "") -> tuple[tuple[tuple[float, float], ...], ...]:
 
 
 def _artificial(a: tuple[float, float], b: tuple[float, float]) -> bool:
-    """A ring edge that is a cut, not a coast: along the antimeridian or the south pole."""
+    """A ring edge that is a cut, not a coast: along the antimeridian or the south pole
+    (within a tenth of a degree of it: the benches' synthetic worlds lie beyond it)."""
     on_cut = abs(abs(a[0]) - 180.0) < 1e-6 and abs(abs(b[0]) - 180.0) < 1e-6
-    return on_cut or (a[1] <= -89.9 and b[1] <= -89.9)
+    return on_cut or (abs(a[1] + 90.0) <= 0.1 and abs(b[1] + 90.0) <= 0.1)
 
 
 def simplify(ring: Sequence[tuple[float, float]], tolerance: float) -> list[tuple[float, float]]:
@@ -661,10 +662,12 @@ class _MarkLayer(_Layer):
         painter.resetTransform()
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
         draw = painter.drawPixmap
+        # at whole pixels, as the raster engine would round them: the overload taking two
+        # numbers costs half the one taking a point (no QPointF made, fewer overloads tried)
         for ax, ay, ox, oy, pixmap in drawing:
             x, y = ax * sx + dx, ay * sy + dy
             if left < x < right and top < y < bottom:
-                draw(QPointF(x + ox, y + oy), pixmap)
+                draw(math.floor(x + ox + 0.5), math.floor(y + oy + 0.5), pixmap)
 
 
 class _Mark(_Shown):
@@ -2254,25 +2257,29 @@ def _edges(rect: QRectF, dx: float = 0.0, dy: float = 0.0) -> tuple[float, float
     return left, top, left + rect.width(), top + rect.height()
 
 
-def _cell_keys(i0: int, i1: int, j0: int, j1: int) -> list[tuple[int, int]]:
-    """The cells (i, j) of columns i0..i1 and rows j0..j1."""
-    return [(i, j) for i in range(i0, i1 + 1) for j in range(j0, j1 + 1)]
+#: a grid cell's key: its column times this plus its row (rows stay far below it)
+_ROW = 1 << 24
 
 
 class _Grid:
     """Rectangles in screen space, (left, top, right, bottom), bucketed so overlap tests
-    stay cheap (plain numbers: the layout makes hundreds of tests a zoom step)."""
+    stay cheap (plain numbers: the layout makes hundreds of tests a zoom step, most of
+    them for a box within one cell, which has a path of its own)."""
 
     def __init__(self, cell: float) -> None:
         self.cell = cell
-        self.cells: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
+        self.cells: dict[int, list[tuple[float, float, float, float]]] = {}
+
+    def _keys(self, left: float, top: float, right: float, bottom: float) -> list[int]:
+        c = self.cell
+        j0, j1 = int(top // c), int(bottom // c) + 1
+        return [
+            i * _ROW + j for i in range(int(left // c), int(right // c) + 1) for j in range(j0, j1)
+        ]
 
     def free(self, left: float, top: float, right: float, bottom: float) -> bool:
-        c = self.cell
         cells = self.cells
-        i0, i1, j0, j1 = int(left // c), int(right // c), int(top // c), int(bottom // c)
-        keys = [(i0, j0)] if i0 == i1 and j0 == j1 else _cell_keys(i0, i1, j0, j1)
-        for key in keys:
+        for key in self._keys(left, top, right, bottom):
             for ol, ot, orr, ob in cells.get(key, ()):
                 if left < orr and ol < right and top < ob and ot < bottom:
                     return False
@@ -2282,22 +2289,48 @@ class _Grid:
         c = self.cell
         cells = self.cells
         box = (left, top, right, bottom)
-        i0, i1, j0, j1 = int(left // c), int(right // c), int(top // c), int(bottom // c)
-        if i0 == i1 and j0 == j1:
-            found = cells.get((i0, j0))
+        i, j = int(left // c), int(top // c)
+        if i == int(right // c) and j == int(bottom // c):
+            key = i * _ROW + j
+            found = cells.get(key)
             if found is None:
-                cells[i0, j0] = [box]
+                cells[key] = [box]
             else:
                 found.append(box)
             return
-        for key in _cell_keys(i0, i1, j0, j1):
-            cells.setdefault(key, []).append(box)
+        self._put(self._keys(left, top, right, bottom), box)
+
+    def _put(self, keys: list[int], box: tuple[float, float, float, float]) -> None:
+        cells = self.cells
+        for key in keys:
+            found = cells.get(key)
+            if found is None:
+                cells[key] = [box]
+            else:
+                found.append(box)
 
     def claim(self, left: float, top: float, right: float, bottom: float) -> bool:
         """Add the rectangle if it overlaps none already there; True if it was added."""
-        if not self.free(left, top, right, bottom):
-            return False
-        self.add(left, top, right, bottom)
+        c = self.cell
+        cells = self.cells
+        i, j = int(left // c), int(top // c)
+        if i == int(right // c) and j == int(bottom // c):
+            key = i * _ROW + j
+            found = cells.get(key)
+            if found is None:
+                cells[key] = [(left, top, right, bottom)]
+                return True
+            for ol, ot, orr, ob in found:
+                if left < orr and ol < right and top < ob and ot < bottom:
+                    return False
+            found.append((left, top, right, bottom))
+            return True
+        keys = self._keys(left, top, right, bottom)
+        for key in keys:
+            for ol, ot, orr, ob in cells.get(key, ()):
+                if left < orr and ol < right and top < ob and ot < bottom:
+                    return False
+        self._put(keys, (left, top, right, bottom))
         return True
 
 

@@ -42,7 +42,7 @@ from PySide6.QtWidgets import (
 )
 
 from campaign.events import Event, visible
-from campaign.turn import STEPS
+from campaign.sequence import SEQUENCE
 from ui import export
 from ui.session import GameSession
 from ui.style import MUTED, TEXT, ui_font
@@ -112,7 +112,7 @@ class ReportPanel(QWidget):
         filters.setSpacing(8)
         self.step_box = QComboBox()
         self.step_box.addItem("All steps", ALL)
-        for step in STEPS:
+        for step in SEQUENCE:
             self.step_box.addItem(f"{step.number}. {step.name}", str(step.number))
         self.step_box.addItem(export.BETWEEN_TURNS, "0")
         self.nation_box = QComboBox()
@@ -372,8 +372,8 @@ class ReportPanel(QWidget):
         by_step = export.group_by_step(self._shown)
         filtered = len(self._shown) != len(self._events)
         chosen = self.step_box.currentData()
-        numbers = [s.number for s in STEPS]
-        numbers += sorted({e.step for e in self._events if not 1 <= e.step <= len(STEPS)})
+        numbers = [s.number for s in SEQUENCE]
+        numbers += sorted({e.step for e in self._events if not 1 <= e.step <= len(SEQUENCE)})
         parts = []
         gc = not self._viewer
         for number in numbers:
@@ -488,12 +488,12 @@ class ReportPanel(QWidget):
 
 def _step_key(step: int) -> str:
     """The step filter's value for a step: its number, "0" for anything between turns."""
-    return str(step) if 1 <= step <= len(STEPS) else "0"
+    return str(step) if 1 <= step <= len(SEQUENCE) else "0"
 
 
 def _heading(step: int) -> str:
-    if 1 <= step <= len(STEPS):
-        return f"Step {step} — {STEPS[step - 1].name}"
+    if 1 <= step <= len(SEQUENCE):
+        return f"Step {step} — {SEQUENCE[step - 1].name}"
     return export.BETWEEN_TURNS
 
 

@@ -31,7 +31,6 @@ from campaign.engine import Campaign, DiceFactory, seeded
 from campaign.events import Event
 from campaign.gamefile import SUFFIX, GameFile, GameFileError
 from campaign.losses import LossPolicy, SpreadLosses
-from campaign.operations import BattleChoice
 from campaign.orders import OrderProblem, Orders, OrdersError
 from campaign.rules import problem_in_words
 from campaign.scenario import Scenario, load_scenario
@@ -40,8 +39,10 @@ from campaign.state import GameState
 from campaign.tactical import BattleSetup, TacticalBattle
 from campaign.teamview import TeamView
 
-if TYPE_CHECKING:  # Control's edits load when Control first makes one
+if TYPE_CHECKING:  # Control's edits load when Control first makes one, the rules of the
+    # steps when a turn is resolved
     from campaign.control import Edit
+    from campaign.operations import BattleChoice
 
 MAX_RECENT = 8
 

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from campaign.turn import STEPS
+from campaign.sequence import SEQUENCE
 
 from .session import GameSession
 from .style import STEP_SHORT
@@ -35,7 +35,7 @@ class TurnBar(QFrame):
         self.turn_label.setMinimumWidth(150)
         layout.addWidget(self.turn_label)
         self.steps: list[QLabel] = []
-        for step, short in zip(STEPS, STEP_SHORT, strict=True):
+        for step, short in zip(SEQUENCE, STEP_SHORT, strict=True):
             label = QLabel(f"{step.number} {short}")
             label.setAlignment(Qt.AlignmentFlag.AlignCenter)
             label.setToolTip(f"Step {step.number}: {step.seed}")

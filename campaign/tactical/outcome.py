@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 from ..csvdata import Problem
 from ..forces import fleet_cv
@@ -439,7 +439,7 @@ def campaign_decision(
         wiped = True
         for unit in units:
             before = fleet_cv(unit)
-            after_unit = Unit(**{**unit.__dict__})
+            after_unit = replace(unit)
             for _ in range(by_unit.get(unit.id, 0)):
                 after_unit.state = "damaged" if after_unit.state == "ready" else "sunk"
                 after_unit.carries_air = False

@@ -3,6 +3,9 @@ tonnage, place a flag, play a card, resolve the turn, read the report, save and 
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -236,3 +239,49 @@ def test_the_app_says_what_a_bare_linux_desktop_lacks(monkeypatch: pytest.Monkey
     assert "libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1" in missing
     monkeypatch.setattr("ctypes.util.find_library", lambda name: f"lib{name}.so")
     assert app.display_problem({"DISPLAY": ":0"}) is None
+
+
+#: what the program loads only when first used (issue 14: start-up): the rules of the steps
+#: (a turn resolved), Control's edits, the computer opponent, the scenario editor, the
+#: naval odds, the seat server
+LOADED_WHEN_USED = (
+    "campaign.turn",
+    "campaign.operations",
+    "campaign.merchant_warfare",
+    "campaign.control",
+    "campaign.opponent",
+    "campaign.odds",
+    "ui.scenario_editor",
+    "ui.controlroom",
+    "ui.oddschart",
+    "networkx",
+)
+
+
+def test_start_up_loads_no_more_than_a_painted_chart_needs(tmp_path: Path) -> None:
+    """A new process starts the app on the 1942 game as the ``seacontrol`` command does and
+    paints the chart; what is loaded only when first used is not loaded yet."""
+    code = (
+        "import sys\n"
+        "from PySide6.QtCore import QStandardPaths\n"
+        "QStandardPaths.setTestModeEnabled(True)\n"
+        "from ui.app import start\n"
+        "app, window = start()\n"
+        "app.processEvents()\n"
+        "window.chart.viewport().repaint()\n"
+        f"print(sorted(m for m in {LOADED_WHEN_USED!r} if m in sys.modules))\n"
+        "window.session.close()\n"
+    )
+    env = dict(
+        os.environ,
+        QT_QPA_PLATFORM="offscreen",
+        XDG_DATA_HOME=str(tmp_path),
+        XDG_CONFIG_HOME=str(tmp_path),
+        HOME=str(tmp_path),
+    )
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=root, env=env, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().splitlines()[-1] == "[]"
