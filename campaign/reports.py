@@ -16,10 +16,10 @@ from .scenario import Scenario
 from .schemas import UNIT_TYPES
 from .sequence import SEQUENCE
 from .state import GameState
-from .teamview import TeamView, team_view
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the team views load when a report first needs one
     from .engine import Campaign
+    from .teamview import TeamView
 
 UNIT_TYPE_NAMES = {
     "fleet_carrier": "Fleet Carrier Group",
@@ -55,6 +55,8 @@ def situation(
         "period": scenario.meta.period_of(state.turn),
         "nations": [],
     }
+    from .teamview import team_view
+
     for nid in chosen:
         block = _own_forces(team_view(scenario, state, events, nid))
         idle = not (block["bases"] or block["routes"] or block["tonnage"]["total"] or block["lsp"])

@@ -10,13 +10,13 @@ stale numbers.
 from __future__ import annotations
 
 from html import escape
+from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 
 from campaign.board import Board
 from campaign.forces import fleet_cv
 from campaign.orders import Orders
-from campaign.teamview import TeamView
 
 from . import style
 from .mapview import (
@@ -31,6 +31,9 @@ from .mapview import (
     units_at,
 )
 from .session import GameSession
+
+if TYPE_CHECKING:  # a team's view loads when the details are first shown as a team sees them
+    from campaign.teamview import TeamView
 
 KIND_NAMES = {
     "fleet_base": "Fleet base",

@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from html import escape
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from PySide6.QtCore import QEvent, QLineF, QPoint, QPointF, QRect, QRectF, Qt, Signal
 from PySide6.QtGui import (
@@ -63,12 +63,14 @@ from campaign.board import CONTESTED, CUT, WORKING, Board, RouteForce, RouteStat
 from campaign.forces import fleet_cv
 from campaign.orders import Orders, TaskForce
 from campaign.state import GameState
-from campaign.teamview import TeamView
 from campaign.world import World
 
 from . import style
 from .mapmarks import TurnMarks
 from .session import GameSession
+
+if TYPE_CHECKING:  # a team's view loads when the chart is first shown as a team sees it
+    from campaign.teamview import TeamView
 
 #: scene units per degree
 DEG = 10.0

@@ -37,12 +37,12 @@ from campaign.scenario import Scenario, load_scenario
 from campaign.seal import Integrity
 from campaign.state import GameState
 from campaign.tactical import BattleSetup, TacticalBattle
-from campaign.teamview import TeamView
 
 if TYPE_CHECKING:  # Control's edits load when Control first makes one, the rules of the
     # steps when a turn is resolved
     from campaign.control import Edit
     from campaign.operations import BattleChoice
+    from campaign.teamview import TeamView
 
 MAX_RECENT = 8
 

@@ -243,7 +243,7 @@ def test_the_app_says_what_a_bare_linux_desktop_lacks(monkeypatch: pytest.Monkey
 
 #: what the program loads only when first used (issue 14: start-up): the rules of the steps
 #: (a turn resolved), Control's edits, the computer opponent, the scenario editor, the
-#: naval odds, the seat server
+#: naval odds, a team's view, the sea graph's library
 LOADED_WHEN_USED = (
     "campaign.turn",
     "campaign.operations",
@@ -254,6 +254,7 @@ LOADED_WHEN_USED = (
     "ui.scenario_editor",
     "ui.controlroom",
     "ui.oddschart",
+    "campaign.teamview",
     "networkx",
 )
 
