@@ -315,7 +315,8 @@ class Board:
     def route_status(self, route_id: str) -> RouteStatus:
         """002 "Economic Route Chart": a route works when *both ends of it [are] in your
         hands or the hands of your allies, and uncontested, at the start*. The one answer
-        the turn, the order check, the map, the details and the exports give."""
+        the turn, the order check, the map, the details and the exports give — to every
+        team alike (it is on the map), so its words name places by their public names."""
         row = self.route_rows[route_id]
         nation = str(row["nation"])
         contested = set(self.state.contested.get(self.side_key(nation), []))
@@ -323,11 +324,12 @@ class Board:
             place = str(row[end])
             if not self.open_to(nation, place):
                 holder = self.name_of(self.holder(place))
-                return RouteStatus(CUT, f"{self.place_name(place)} is held by {holder}")
+                return RouteStatus(CUT, f"{self.public_place_name(place)} is held by {holder}")
         for end in ("origin", "destination"):
             place = str(row[end])
             if self.area_of(place) in contested:
-                return RouteStatus(CONTESTED, f"{self.place_name(place)}'s sea area is contested")
+                where = self.public_place_name(place)
+                return RouteStatus(CONTESTED, f"{where}'s sea area is contested")
         ends = {self.area_of(str(row["origin"])), self.area_of(str(row["destination"]))}
         passing = tuple(a for a in self.route(route_id).path if a in contested and a not in ends)
         return RouteStatus(WORKING, "working", passing)

@@ -590,7 +590,14 @@ def test_a_fleet_trains_name_and_supply_stay_with_its_side(
         c.set_orders("blue", parse_orders({"nation": "blue", "turn": 1, "fleet_trains": [train]}))
         c.resolve(seed=1)
         assert "ft_qzxtrainid" in c.state.fleet_trains
-    outputs = team_outputs(capsys, path, "red", [1, 2])
+        # the train's sea area contested, as a step 8 may leave it: its supply route does
+        # not work in turn 2, and every team reads why
+        state = c.state
+        state.contested = {c.board().side_key("blue"): ["north_sea"]}
+        c.game.save(state)
+        c.resolve(seed=1)
+        assert any(e.kind == "route_cut" for e in c.events(None, 2))
+    outputs = team_outputs(capsys, path, "red", [1, 2, 3])
     hits = {h.group(0).lower() for text in outputs.values() for h in CANARY.finditer(text)}
     # the train's id is its place's id on the map (orders must name a base to act on it);
     # the name its team typed stays with its side

@@ -313,8 +313,11 @@ def _route_card(board: Board, orders: dict[str, Orders], route_id: str) -> str:
     return "".join(parts)
 
 
-def _area_card(board: Board, orders: dict[str, Orders], area_id: str) -> str:
-    """A sea area: its neighbours (straits named) and the bases in it."""
+def _area_card(
+    board: Board, orders: dict[str, Orders], area_id: str, viewer: str | None = None
+) -> str:
+    """A sea area: its neighbours (straits named) and the bases in it (by the names the
+    team ``viewer`` knows them by; ``None``: Game Control)."""
     world = board.world
     area = world.areas[area_id]
     parts = [f"<h2>{escape(area.name)}</h2>", "<h3>Neighbours</h3><ul>"]
@@ -326,7 +329,9 @@ def _area_card(board: Board, orders: dict[str, Orders], area_id: str) -> str:
         parts.append(f"<li>{escape(board.area_name(other))}{strait}</li>")
     parts.append("</ul><h3>Bases</h3>")
     here = sorted(
-        (str(r["name"]), b) for b, r in board.bases.items() if str(r["sea_area"]) == area_id
+        (board.place_name(b) if viewer is None else board.place_name_for(b, viewer), b)
+        for b, r in board.bases.items()
+        if str(r["sea_area"]) == area_id
     )
     if here:
         parts.append(
@@ -360,7 +365,7 @@ def _team_card(board: Board, view: TeamView, own: Orders | None, kind: str, key:
     as placed on the map; a route without an enemy's tonnage or allocations."""
     mine = {view.nation: own} if own is not None else {}
     if kind == "area":
-        return _area_card(board, {}, key)
+        return _area_card(board, {}, key, view.nation)
     if kind == "task_force":
         if key.startswith(f"{PUBLIC}:"):
             return _counter_card(board, view, key)
@@ -375,9 +380,10 @@ def _team_card(board: Board, view: TeamView, own: Orders | None, kind: str, key:
 def _counter_card(board: Board, view: TeamView, key: str) -> str:
     _, nation, base, _n = key.split(":", 3)
     here = sum(1 for c in view.counters if c.nation == nation and c.base == base)
+    where = board.place_name_for(base, view.nation)
     return (
         f"<h2>Task force counter</h2><p>{_nation(board, nation)} · at "
-        f"{escape(board.place_name(base))} ({escape(board.area_name(board.area_of(base)))})"
+        f"{escape(where)} ({escape(board.area_name(board.area_of(base)))})"
         f"{f' — {here} counters here' if here > 1 else ''}</p>"
         f"<p style='color:{style.MUTED.name()}'>Its units, Fleet CV and name are on "
         f"{escape(view.name_of(nation))}'s Task Force Card: not known to the "
@@ -388,7 +394,7 @@ def _counter_card(board: Board, view: TeamView, key: str) -> str:
 def _team_base_card(board: Board, view: TeamView, mine: dict[str, Orders], base: str) -> str:
     row = board.bases[base]
     parts = [
-        f"<h2>{escape(str(row['name']))}</h2>",
+        f"<h2>{escape(board.place_name_for(base, view.nation))}</h2>",
         f"<p>{KIND_NAMES.get(str(row['kind']), str(row['kind']))}"
         f"{' (island)' if row['island'] else ''} in "
         f"{escape(board.area_name(board.area_of(base)))}<br>"
@@ -453,8 +459,8 @@ def _team_route_card(board: Board, view: TeamView, mine: dict[str, Orders], rout
     parts = [
         f"<h2>{route.serial}. {escape(route.name)}</h2>",
         f"<p>{_nation(board, route.nation)}<br>"
-        f"{escape(board.place_name(route.origin))} → "
-        f"{escape(board.place_name(route.destination))}</p>",
+        f"{escape(board.place_name_for(route.origin, view.nation))} → "
+        f"{escape(board.place_name_for(route.destination, view.nation))}</p>",
         _table(
             [
                 ["Tonnage", unknown if route.tonnage is None else str(route.tonnage)],

@@ -664,8 +664,14 @@ class _MarkLayer(_Layer):
         painter.resetTransform()
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
         draw = painter.drawPixmap
-        # at whole pixels, as the raster engine would round them: the overload taking two
-        # numbers costs half the one taking a point (no QPointF made, fewer overloads tried)
+        if painter.device().devicePixelRatioF() != 1.0:
+            for ax, ay, ox, oy, pixmap in drawing:
+                x, y = ax * sx + dx, ay * sy + dy
+                if left < x < right and top < y < bottom:
+                    draw(QPointF(x + ox, y + oy), pixmap)
+            return
+        # a pixel a device pixel: at whole pixels, as the raster engine rounds them there,
+        # through the overload taking two numbers, which costs half the one taking a point
         for ax, ay, ox, oy, pixmap in drawing:
             x, y = ax * sx + dx, ay * sy + dy
             if left < x < right and top < y < bottom:
@@ -1239,6 +1245,13 @@ class SeaChart(QGraphicsView):
         if sel and sel[0] == "task_force" and sel[1] not in self.counters:
             self.set_selection(None, None)
 
+    def _place_name(self, board: Board, place: str) -> str:
+        """A place as the chart's viewer knows it: a fleet train of the other side by whose
+        it is (the name its team gave it is that side's own)."""
+        if self._team is None:
+            return board.place_name(place)
+        return board.place_name_for(place, self._team)
+
     def team_view(self) -> TeamView | None:
         """The team view the chart shows (None: Game Control's chart)."""
         if self._team is None or not self.session.is_open:
@@ -1488,7 +1501,7 @@ class SeaChart(QGraphicsView):
 
     def _build_bases(self, board: Board) -> None:
         for base_id, row in board.bases.items():
-            self._add_base(base_id, row)
+            self._add_base(base_id, row, self._place_name(board, base_id))
         self._refresh_bases(board)
 
     def _base_point(self, row: Mapping[str, object]) -> QPointF:
@@ -1502,8 +1515,9 @@ class SeaChart(QGraphicsView):
             lon = chart_lon(lon)
         return scene_point(lon, float(str(row["lat"])))
 
-    def _add_base(self, base_id: str, row: Mapping[str, object]) -> None:
-        """A place's symbol and label (fleet trains come and go during play)."""
+    def _add_base(self, base_id: str, row: Mapping[str, object], name: str) -> None:
+        """A place's symbol and label (fleet trains come and go during play); ``name``: as
+        the chart's viewer knows it."""
         font = style.ui_font(7.0)
         bold = style.ui_font(7.0, bold=True)
         point = self._base_point(row)
@@ -1513,7 +1527,7 @@ class SeaChart(QGraphicsView):
         self._mark_layer.add(symbol, point, symbol.zValue())
         self.bases[base_id] = symbol
         label = _Label(
-            str(row["name"]),
+            name,
             bold if kind in ("fleet_base", "fleet_train") else font,
             style.TEXT,
             "base",
@@ -1525,18 +1539,23 @@ class SeaChart(QGraphicsView):
         self.base_labels[base_id] = label
 
     def _sync_fleet_trains(self, board: Board) -> bool:
-        """Fleet trains set up, moved or disbanded since the chart was drawn; True if any."""
+        """Fleet trains set up, moved or disbanded since the chart was drawn, or named
+        otherwise for a new viewer; True if any."""
         changed = False
         for base_id in [b for b, s in self.bases.items() if s.kind == "fleet_train"]:
             row = board.bases.get(base_id)
-            if row is None or self._base_point(row) != self.base_points[base_id]:
+            if (
+                row is None
+                or self._base_point(row) != self.base_points[base_id]
+                or self.base_labels[base_id].text != self._place_name(board, base_id)
+            ):
                 self._mark_layer.remove(self.bases.pop(base_id))
                 self._mark_layer.remove(self.base_labels.pop(base_id))
                 del self.base_points[base_id]
                 changed = True
         for base_id, row in board.bases.items():
             if base_id not in self.bases:
-                self._add_base(base_id, row)
+                self._add_base(base_id, row, self._place_name(board, base_id))
                 changed = True
         if changed:
             self._order_bases()
@@ -2005,7 +2024,7 @@ class SeaChart(QGraphicsView):
         if not want or not self.session.is_open:
             return None
         board = self.session.board()
-        bases = [(str(r["name"]).lower(), b) for b, r in board.bases.items()]
+        bases = [(self._place_name(board, b).lower(), b) for b in board.bases]
         areas = [(a.name.lower(), a.id) for a in self.session.scenario.world.areas.values()]
         for test in (
             lambda name, key: name == want or key == want,
@@ -2037,7 +2056,7 @@ class SeaChart(QGraphicsView):
             return _task_force_tooltip(board, orders, key)
         if kind == "area":
             area = board.world.areas[key]
-            here = [str(r["name"]) for b, r in board.bases.items() if r["sea_area"] == key]
+            here = [self._place_name(board, b) for b in board.bases if board.area_of(b) == key]
             text = f"<b>{escape(area.name)}</b>"
             if here:
                 text += "<br>" + escape(", ".join(sorted(here)))
@@ -2458,7 +2477,8 @@ def _team_tooltip(board: Board, view: TeamView, own: dict[str, Orders], kind: st
             nation, base = key.split(":")[1:3]
             return (
                 f"<b>Task force counter</b> ({escape(view.name_of(nation))})<br>"
-                f"At {escape(board.place_name(base))}; its card is not known to your team"
+                f"At {escape(board.place_name_for(base, view.nation))}; its card is not known "
+                "to your team"
             )
         return _task_force_tooltip(board, own, key)
     if kind == "route":
@@ -2468,8 +2488,8 @@ def _team_tooltip(board: Board, view: TeamView, own: dict[str, Orders], kind: st
         known = route.tonnage is not None
         lines = [
             f"<b>{route.serial}. {escape(route.name)}</b> ({escape(view.name_of(route.nation))})",
-            f"{escape(board.place_name(route.origin))} → "
-            f"{escape(board.place_name(route.destination))}",
+            f"{escape(board.place_name_for(route.origin, view.nation))} → "
+            f"{escape(board.place_name_for(route.destination, view.nation))}",
             (f"Tonnage {route.tonnage} · " if known else "Tonnage not known · ")
             + f"{route.length} ({len(route.path) - 1} moves)"
             + (f" · effective lift {route.effective_lift}" if known else ""),
@@ -2483,8 +2503,9 @@ def _team_tooltip(board: Board, view: TeamView, own: dict[str, Orders], kind: st
         return "<br>".join(lines)
     if kind == "base":
         row = board.bases[key]
+        name = board.place_name_for(key, view.nation)
         lines = [
-            f"<b>{escape(str(row['name']))}</b> — {KIND_NAMES.get(str(row['kind']), row['kind'])}",
+            f"<b>{escape(name)}</b> — {KIND_NAMES.get(str(row['kind']), row['kind'])}",
             f"Held by {escape(board.name_of(board.holder(key)))}",
             f"Sea area: {escape(board.area_name(board.area_of(key)))}",
         ]

@@ -103,6 +103,8 @@ def everything_on_screen(chart: SeaChart, details: DetailsPanel) -> dict[str, st
         out[f"details {kind} {key}"] = details.text()
     for key, counter in chart.counters.items():
         out[f"counter {key}"] = counter.text() if counter.isVisible() else ""
+    for key, label in chart.base_labels.items():
+        out[f"label {key}"] = label.text
     return out
 
 
@@ -130,3 +132,48 @@ def test_a_teams_chart_and_details_hold_no_japanese_secret(
     chart.set_team(None)
     details.set_team(None)
     assert canaries(everything_on_screen(chart, details), set())
+
+
+def test_another_sides_fleet_train_is_named_by_whose_it_is(
+    qtbot: object, tmp_path: Path, mini_dir: Path
+) -> None:
+    """A fleet train is on the map (where, whose); the name its team typed is its side's:
+    not on the other side's chart labels, tooltips, details or search — even with the
+    train's sea area contested, so its supply route's state names the place."""
+    from campaign.gamefile import GameFile
+    from campaign.orders import parse_orders
+    from campaign.scenario import load_scenario
+
+    path = tmp_path / "train.seacontrol"
+    GameFile.create(path, load_scenario(mini_dir)).close()
+    train = {
+        "id": "ft_supply",
+        "name": "Qzxtrainname Squadron",
+        "area": "north_sea",
+        "origin": "blue_port",
+        "tonnage": 10,
+        "lsp": 2,
+    }
+    with Campaign.open(path) as c:
+        c.set_orders("blue", parse_orders({"nation": "blue", "turn": 1, "fleet_trains": [train]}))
+        c.resolve(seed=1)
+        state = c.state
+        state.contested = {c.board().side_key("blue"): ["north_sea"]}
+        c.game.save(state)
+    session = GameSession()
+    session.open(path)
+    try:
+        chart = SeaChart(session)
+        details = DetailsPanel(session)
+        qtbot.addWidget(chart)  # type: ignore[attr-defined]
+        qtbot.addWidget(details)  # type: ignore[attr-defined]
+        for viewer, shown in (("red", False), ("blue", True), (None, True)):
+            chart.set_team(viewer)
+            details.set_team(viewer)
+            seen = everything_on_screen(chart, details)
+            assert bool(canaries(seen, set())) is shown, viewer
+            assert chart.find_place("Qzxtrainname") is shown, viewer
+        chart.set_team("red")
+        assert chart.base_labels["ft_supply"].text == "Fleet train of Blueland"
+    finally:
+        session.close()
