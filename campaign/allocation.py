@@ -55,7 +55,8 @@ def allocate_units(t: Turn) -> None:
                 # 002: *a TF Counter placed on the Map*: where, not what or whose name
                 cover=Cover(
                     f"A task force counter of {board.name_of(nation)} is placed at "
-                    f"{board.place_name(tf.base)} ({board.area_name(board.area_of(tf.base))}).",
+                    f"{board.public_place_name(tf.base)} "
+                    f"({board.area_name(board.area_of(tf.base))}).",
                     {"base": tf.base, "area": board.area_of(tf.base)},
                 ),
                 task_force=tf.id,

@@ -660,7 +660,8 @@ def _carry_out(
             (nation, UMPIRE),
             # the troops go onto the Land Combat Map, where every team sees them
             cover=Cover(
-                f"Major landing of {board.name_of(nation)} at {board.place_name(op.target)}: "
+                f"Major landing of {board.name_of(nation)} at "
+                f"{board.public_place_name(op.target)}: "
                 f"{manpower} manpower and {tanks} tank point{'' if tanks == 1 else 's'} go "
                 "ashore. Hand over to the land game.",
                 {"place": op.target, "area": op.area, "manpower": manpower, "tanks": tanks},

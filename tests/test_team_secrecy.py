@@ -607,3 +607,42 @@ def test_a_fleet_trains_name_and_supply_stay_with_its_side(
         h.group(0).lower()
         for h in CANARY.finditer(team_outputs(capsys, path, "blue", [1])["view JSON"])
     }
+
+
+def test_a_task_force_counter_at_a_fleet_train_says_whose_train(
+    tmp_path: Path, mini_dir: Path
+) -> None:
+    """Step 5's public cover of a task force formed at a fleet train: the counter is placed
+    at whose train it is, not at the name its team typed."""
+    import copy
+
+    from campaign.allocation import allocate_units
+    from campaign.context import Turn
+    from campaign.dice import ScriptedDice
+    from campaign.gamefile import GameFile
+    from campaign.orders import parse_orders
+    from campaign.scenario import load_scenario
+
+    path = tmp_path / "train.seacontrol"
+    GameFile.create(path, load_scenario(mini_dir)).close()
+    train = {
+        "id": "ft_a",
+        "name": "Qzxtrainname",
+        "area": "north_sea",
+        "origin": "blue_port",
+        "tonnage": 10,
+        "lsp": 2,
+    }
+    with Campaign.open(path) as c:
+        c.set_orders("blue", parse_orders({"nation": "blue", "turn": 1, "fleet_trains": [train]}))
+        c.resolve(seed=1)
+        tf = {"id": "tf", "name": "Force", "base": "ft_a", "units": ["blue_bb1"]}
+        orders = parse_orders({"nation": "blue", "turn": 2, "task_forces": [tf]})
+        turn = Turn(c.scenario, copy.deepcopy(c.state), {"blue": orders}, ScriptedDice([]))
+    allocate_units(turn)
+    [formed] = [e for e in turn.events if e.kind == "task_force_formed"]
+    assert "Qzxtrainname" in formed.text  # the team's own words keep its name
+    assert formed.cover is not None
+    assert formed.cover.text == (
+        "A task force counter of Blueland is placed at Fleet train of Blueland (North Sea)."
+    )
