@@ -484,7 +484,7 @@ class OrdersEditor(QWidget):
 
         def route(rid: str) -> str:
             if rid in board.route_rows:
-                return board.route(rid).name
+                return board.route_name_for(rid, orders.nation)
             new = {r.id: r.name for r in orders.new_routes}
             return new.get(rid, rid)
 
@@ -747,8 +747,13 @@ class OrdersEditor(QWidget):
         self.raid_button.clicked.connect(self._raid)
 
     def _refresh_routes(self, orders: Orders) -> None:
+        """The routes chart as the orders' author may read it: Game Control every route's
+        tonnage and every nation's escorts and attackers; a team (:attr:`team`) its own
+        routes' tonnage, the others' routes by their public names, and only the escorts
+        and attackers its own orders give (docs/team-views.md)."""
         board = self.session.board()
-        all_orders = dict(self.session.all_orders())
+        secret = self.team is not None
+        all_orders = {} if secret else dict(self.session.all_orders())
         all_orders[orders.nation] = orders
         escorts: dict[str, int] = {}
         raiders: dict[str, int] = {}
@@ -762,19 +767,17 @@ class OrdersEditor(QWidget):
         self.routes.setRowCount(len(ids))
         for row, rid in enumerate(ids):
             line = board.route(rid)
-            tonnage = (
-                orders.tonnage.get(rid, line.tonnage)
-                if line.nation == orders.nation
-                else line.tonnage
-            )
+            own = line.nation == orders.nation
+            tonnage = orders.tonnage.get(rid, line.tonnage) if own else line.tonnage
+            known = own or not secret
             working, why = board.route_working(rid)
             cells = [
                 line.serial,
-                line.name,
+                board.route_name_for(rid, orders.nation) if secret else line.name,
                 board.name_of(line.nation),
-                tonnage,
+                tonnage if known else "not known",
                 line.length.label,
-                line.length.effective(tonnage),
+                line.length.effective(tonnage) if known else "—",
                 "working" if working else f"cut: {why}",
                 escorts.get(rid, 0),
                 raiders.get(rid, 0),
@@ -802,7 +805,10 @@ class OrdersEditor(QWidget):
             return
         board = self.session.board()
         line = board.route(rid)
-        self.tonnage.setValue(self.draft().tonnage.get(rid, line.tonnage))
+        # tonnage is set on the orders' own routes only (nor shown for another's)
+        own = line.nation == self.draft().nation
+        self.tonnage.setValue(self.draft().tonnage.get(rid, line.tonnage) if own else 0)
+        self.set_tonnage.setEnabled(own)
         for area in line.path:
             self.raid_area.addItem(board.area_name(area), area)
 
@@ -898,9 +904,9 @@ class OrdersEditor(QWidget):
             tf_names = {tf.id: tf.name for tf in orders.task_forces}
             target = ""
             if op.target:
-                target = board.place_name(op.target)
+                target = board.place_name_for(op.target, orders.nation)
             elif op.route in board.route_rows:
-                target = board.route(op.route).name
+                target = board.route_name_for(op.route, orders.nation)
             cells = [
                 op.id,
                 OPERATION_NAMES[op.kind],
@@ -925,7 +931,7 @@ class OrdersEditor(QWidget):
         self.op_route.clear()
         for rid in sorted(board.route_rows):
             if board.enemies(orders.nation, board.route_nation(rid)):
-                self.op_route.addItem(board.route(rid).name, rid)
+                self.op_route.addItem(board.route_name_for(rid, orders.nation), rid)
         self._op_areas()
 
     def checked_task_forces(self) -> list[str]:
@@ -973,9 +979,11 @@ class OrdersEditor(QWidget):
         area = self.op_area.currentData()
         self.op_target.clear()
         self.op_target.addItem("—", "")
-        for b in sorted(board.bases, key=board.place_name):
-            if board.area_of(b) == area and board.enemies(self.current_nation, board.holder(b)):
-                self.op_target.addItem(f"{board.place_name(b)} ({board.holder(b)})", b)
+        nation = self.current_nation
+        # an enemy's place as this team knows it (a fleet train by whose it is)
+        for name, b in sorted((board.place_name_for(b, nation), b) for b in board.bases):
+            if board.area_of(b) == area and board.enemies(nation, board.holder(b)):
+                self.op_target.addItem(f"{name} ({board.holder(b)})", b)
 
     def _new_operation(self) -> None:
         orders = self.draft()
@@ -1088,7 +1096,8 @@ class OrdersEditor(QWidget):
             (self.card_tf, [("—", "")] + [(t.name, t.id) for t in orders.task_forces]),
             (
                 self.card_route,
-                [("—", "")] + [(board.route(r).name, r) for r in sorted(board.route_rows)],
+                [("—", "")]
+                + [(board.route_name_for(r, orders.nation), r) for r in sorted(board.route_rows)],
             ),
             (
                 self.card_for,
@@ -1188,7 +1197,9 @@ class OrdersEditor(QWidget):
         for row, s in enumerate(orders.supplies):
             for col, value in enumerate(
                 [
-                    board.route(s.route).name if s.route in board.route_rows else s.route,
+                    board.route_name_for(s.route, orders.nation)
+                    if s.route in board.route_rows
+                    else s.route,
                     s.lsp,
                     s.cargo or "—",
                     s.points,
@@ -1203,7 +1214,7 @@ class OrdersEditor(QWidget):
             (
                 self.supply_route,
                 [
-                    (board.route(r).name, r)
+                    (board.route_name_for(r, orders.nation), r)
                     for r in sorted(board.route_rows)
                     if board.route_nation(r) == orders.nation
                 ],

@@ -13,12 +13,16 @@ from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QUndoStack
+from PySide6.QtWidgets import QTableWidget
 
 from campaign.engine import Campaign
 from tests.test_team_secrecy import CANARY, canary_1942, fought_units
 from ui import export
 from ui.details import DetailsPanel
 from ui.mapview import PUBLIC, SeaChart
+from ui.orders import OrdersEditor
 from ui.session import GameSession
 
 VIEWERS = ("usa", "uk", "netherlands", "vichy_france")
@@ -108,6 +112,31 @@ def everything_on_screen(chart: SeaChart, details: DetailsPanel) -> dict[str, st
     return out
 
 
+def tables_of(editor: OrdersEditor) -> dict[str, str]:
+    """Every cell of every table of the orders editor (its routes chart among them)."""
+    out: dict[str, str] = {}
+    for table in editor.findChildren(QTableWidget):
+        heads = [table.horizontalHeaderItem(c) for c in range(table.columnCount())]
+        name = ",".join(h.text() for h in heads if h is not None)
+        for r in range(table.rowCount()):
+            cells = [table.item(r, c) for c in range(table.columnCount())]
+            out[f"table {name} row {r}"] = " | ".join(i.text() for i in cells if i is not None)
+    return out
+
+
+def routes_rows(editor: OrdersEditor) -> dict[str, dict[str, str]]:
+    """The orders editor's routes chart: route id → column heading → text."""
+    table = editor.routes
+    heads = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
+    rows = {}
+    for r in range(table.rowCount()):
+        first = table.item(r, 0)
+        assert first is not None
+        rid = first.data(Qt.ItemDataRole.UserRole)
+        rows[rid] = {h: table.item(r, c).text() for c, h in enumerate(heads)}
+    return rows
+
+
 @pytest.mark.parametrize("viewer", VIEWERS)
 def test_a_teams_chart_and_details_hold_no_japanese_secret(
     qtbot: object,
@@ -127,11 +156,29 @@ def test_a_teams_chart_and_details_hold_no_japanese_secret(
     assert japanese and all(chart.counters[k].text() == "TF" for k in japanese)
     assert not [k for k in chart.counters if k.startswith("japan:")]
     seen = everything_on_screen(chart, details)
+    editor = OrdersEditor(session, QUndoStack())
+    qtbot.addWidget(editor)  # type: ignore[attr-defined]
+    editor.set_team(viewer)
+    seen |= tables_of(editor)
     assert not canaries(seen, allowed_for(game, names, viewer))
+    # the routes chart counts the team's own escorts and attackers only, and the tonnage
+    # of its own routes only
+    with Campaign.open(game) as c:
+        own_raids = {r.route for r in c.orders(1)[viewer].raids} if viewer in c.orders(1) else set()
+        nation_of = {r: c.board().route_nation(r) for r in c.board().route_ids()}
+    for rid, row in routes_rows(editor).items():
+        if rid not in own_raids:
+            assert row["Attackers"] == "0", (viewer, rid, row)
+        if nation_of[rid] != viewer:
+            assert row["Tonnage"] == "not known", (viewer, rid, row)
+    assert routes_rows(editor)
     # Game Control's chart on the same game shows them: the search can fail
     chart.set_team(None)
     details.set_team(None)
-    assert canaries(everything_on_screen(chart, details), set())
+    editor.set_team(None)
+    editor.nation.setCurrentIndex(editor.nation.findData("japan"))
+    assert canaries(everything_on_screen(chart, details) | tables_of(editor), set())
+    assert any(row["Attackers"] != "0" for row in routes_rows(editor).values())
 
 
 def test_another_sides_fleet_train_is_named_by_whose_it_is(
