@@ -194,7 +194,7 @@ class MainWindow(QMainWindow):
             from .oddschart import OddsPanel
 
             self._odds = OddsPanel()
-            self._odds.set_battles(self._coming_battles())
+            self._odds.set_battles(self._coming_battles(), self.chart.team is not None)
         return self._odds
 
     @property
@@ -820,6 +820,7 @@ class MainWindow(QMainWindow):
         self.chart.set_team(team)
         self.details.set_team(team)
         self.orders.set_team(team)
+        self._battles()
         for action in self.control_only:
             action.setEnabled(team is None)
         if team is not None and self.session.is_open:
@@ -1014,9 +1015,14 @@ class MainWindow(QMainWindow):
         """Keep the odds panel's list of coming battles in step with the orders (once the
         panel is made: it reads them itself when it is)."""
         if self._odds is not None:
-            self._odds.set_battles(self._coming_battles())
+            self._odds.set_battles(self._coming_battles(), self.chart.team is not None)
 
     def _coming_battles(self) -> list[BattlePreview]:
+        """The battles step 8 will fight with every nation's orders: Game Control's to see.
+        A team (a team view, a solo player) learns of a battle when it is fought: the
+        coming ones would show the other side's task forces and operations."""
+        if self.chart.team is not None:
+            return []
         if self.session.is_open and self.session.state.step < 8:
             return self.session.require().preview_battles()
         return []

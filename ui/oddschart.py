@@ -472,8 +472,9 @@ class OddsPanel(QWidget):
         self.shown: BattlePreview | None = None
         self.update_odds()
 
-    def set_battles(self, battles: list[BattlePreview]) -> None:
-        """The battles step 8 will fight; choosing one shows its exact odds."""
+    def set_battles(self, battles: list[BattlePreview], team_view: bool = False) -> None:
+        """The battles step 8 will fight; choosing one shows its exact odds (``team_view``:
+        none are listed because a team does not know them before they are fought)."""
         self.battles: list[BattlePreview] = battles
         self.battle.blockSignals(True)
         self.battle.clear()
@@ -488,6 +489,9 @@ class OddsPanel(QWidget):
         self.battle.setToolTip(
             f"{len(battles)} battle(s) coming in step 8"
             if battles
+            else "The coming battles are Game Control's to see: a team learns of a battle "
+            "when it is fought (View → View as Game Control)"
+            if team_view
             else "No battle is coming in step 8 with the orders given"
         )
 

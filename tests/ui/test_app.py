@@ -200,6 +200,23 @@ def test_game_control_fights_a_battle_out_at_step_8(
     assert watched == ["carrier"]
 
 
+def test_a_team_is_not_shown_the_coming_battles(window: MainWindow) -> None:
+    """The odds of the battles step 8 will fight read every nation's orders: Game Control
+    sees them, a team (a solo player, or Control viewing as one) does not."""
+    from campaign import paths
+    from campaign.orders import load_orders
+
+    samples = paths.scenario_dir("1942") / "sample-orders"
+    for f in sorted(samples.glob("*.json")):
+        window.session.set_orders(f.stem, load_orders(f.read_text(), f.stem))
+    assert window.odds.battles
+    window.set_viewer("usa")
+    assert window.odds.battles == [] and not window.odds.battle.isEnabled()
+    assert "Game Control's to see" in window.odds.battle.toolTip()
+    window.set_viewer(None)
+    assert window.odds.battles
+
+
 def test_fight_it_out_odds_for_the_coming_battle(window: MainWindow, qtbot: object) -> None:
     from campaign import paths
     from campaign.orders import load_orders
