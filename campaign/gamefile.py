@@ -145,8 +145,18 @@ def _connect(path: Path) -> sqlite_utils.Database:
     return db
 
 
-def _file_error(path: Path, exc: sqlite3.Error) -> GameFileError:
+#: what opening a file can raise besides SQLite's own errors: a file damaged in its schema
+#: makes SQLite's message quote the damaged bytes, which Python cannot decode as text
+_OPEN_ERRORS = (sqlite3.Error, UnicodeDecodeError)
+
+
+def _file_error(path: Path, exc: sqlite3.Error | UnicodeDecodeError) -> GameFileError:
     """What SQLite said about ``path``, in words for the user."""
+    if isinstance(exc, UnicodeDecodeError):
+        return GameFileError(
+            f"{path} is damaged (its table definitions are not readable text). Open a "
+            "backup or an autosave instead."
+        )
     text = str(exc)
     if "locked" in text or "busy" in text:
         return GameFileError(
@@ -298,11 +308,11 @@ class GameFile:
             _check_length(path)
         try:
             db = _connect(path)
-        except sqlite3.Error as exc:
+        except _OPEN_ERRORS as exc:
             raise _file_error(path, exc) from None
         try:
             return cls._checked(path, db, altered_ok)
-        except sqlite3.Error as exc:
+        except _OPEN_ERRORS as exc:
             db.close()
             raise _file_error(path, exc) from None
         except BaseException:
@@ -1025,7 +1035,7 @@ def _held(path: Path) -> bool:
         conn.rollback()
     except sqlite3.OperationalError as exc:
         return "locked" in str(exc) or "busy" in str(exc)
-    except sqlite3.Error:
+    except _OPEN_ERRORS:
         return False
     finally:
         conn.close()

@@ -136,6 +136,17 @@ CASES = [
         for t in ("events", "current", "sc_units", "seal")
     ),
     Case(
+        # SQLite's message quotes the damaged definition, bytes Python cannot decode (a
+        # byte flipped at random in a played game's file did this once)
+        "a table definition that is not UTF-8 text",
+        _sql(
+            "PRAGMA writable_schema=ON; UPDATE sqlite_master SET sql = "
+            "CAST(X'435245415445205441424C45207365616C286129C541' AS TEXT) "
+            "WHERE name = 'seal'"
+        ),
+        ("its table definitions are not readable text",),
+    ),
+    Case(
         "a trigger that empties the log on every save",
         _sql("CREATE TRIGGER wipe AFTER UPDATE ON current BEGIN DELETE FROM events; END"),
         ("a trigger 'wipe' of another program",),
