@@ -287,31 +287,33 @@ class MainWindow(QMainWindow):
         self._action(exports, "Merchant route chart as PDF…", lambda: self._export("routes", "pdf"))
         self._action(exports, "Merchant route chart as CSV…", lambda: self._export("routes", "csv"))
         exports.addSeparator()
-        self._action(
+        # what shows every team's position is Game Control's: not offered in a team's view
+        team_packs = self._action(
             exports,
             "Team packs…",
             self.export_team_packs,
             tip="One PDF per team: report, cards, route chart, order sheet and seat code",
         )
-        self._action(
+        handoffs = self._action(
             exports,
             "Hand-off sheets…",
             self.export_handoffs,
             tip="What the land and economic games need from this turn, as CSV and PDF",
         )
         file.addSeparator()
-        self._action(
+        editor = self._action(
             file,
             "Scenario e&ditor…",
             lambda: self.scenario_editor.open_editor(),
             tip="Build or edit a scenario: its order of battle, its bases and routes",
         )
-        self._action(
+        from_game = self._action(
             file,
             "New scenario from this &game…",
             lambda: self.scenario_editor.from_game(),
             tip="The game's position at the start of this turn, as a new scenario",
         )
+        self.control_only += [team_packs, handoffs, editor, from_game]
         file.addSeparator()
         self._action(file, "&Quit", self.close, QKeySequence.StandardKey.Quit)
 
@@ -358,14 +360,15 @@ class MainWindow(QMainWindow):
             "concerned, undoable), see the audit, rule on cards",
         )
         self.control_action.setCheckable(True)
-        self._action(
+        rulings = self._action(
             game,
             "&Rule on Advantage Cards…",
             self.show_rulings,
             tip="Cards played for 'some other advantage' awaiting Game Control's ruling",
         )
+        self.control_only += [self.control_action, rulings]
         game.addSeparator()
-        self._action(
+        seats = self._action(
             game,
             "Open team &seats…",
             self.open_seats,
@@ -377,6 +380,7 @@ class MainWindow(QMainWindow):
             self.open_clock,
             tip="The phase clock, full screen for a projector",
         )
+        self.control_only.append(seats)
 
         view = bar.addMenu("&View")
         self._action(view, "&Fit the world", self.chart.fit_world, "Ctrl+0")
@@ -871,7 +875,8 @@ class MainWindow(QMainWindow):
     def set_control_mode(self, on: bool) -> None:
         """Show (or hide) the Control edit panel beside the orders and details; while it is
         shown, a click on the map fills its forms."""
-        on = bool(on) and self.session.is_open
+        # Game Control's forms list every nation's units: never in a team's view
+        on = bool(on) and self.session.is_open and self.chart.team is None
         self.control_action.setChecked(on)
         if not on and self._control is None:
             return  # never shown
@@ -884,7 +889,7 @@ class MainWindow(QMainWindow):
             self.right_tabs.removeTab(index)
 
     def show_rulings(self) -> None:
-        if not self.session.is_open:
+        if not self.session.is_open or self.chart.team is not None:
             return
         self.set_control_mode(True)
         self.control.pending_list.setFocus()

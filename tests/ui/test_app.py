@@ -217,6 +217,23 @@ def test_a_team_is_not_shown_the_coming_battles(window: MainWindow) -> None:
     assert window.odds.battles
 
 
+def test_game_controls_tools_are_not_offered_in_a_teams_view(window: MainWindow) -> None:
+    """Control edit mode lists every nation's units; team packs, hand-off sheets, the
+    scenario editor and the seats show every team's position: none is offered while the
+    window shows what one team may know."""
+    window.set_viewer("japan")
+    assert not window.control_action.isEnabled()
+    window.set_control_mode(True)
+    window.show_rulings()
+    assert not window.control_action.isChecked()
+    assert window.right_tabs.indexOf(window.control) < 0
+    assert not any(a.isEnabled() for a in window.control_only)
+    window.set_viewer(None)
+    assert all(a.isEnabled() for a in window.control_only)
+    window.set_control_mode(True)
+    assert window.right_tabs.indexOf(window.control) >= 0
+
+
 def test_fight_it_out_odds_for_the_coming_battle(window: MainWindow, qtbot: object) -> None:
     from campaign import paths
     from campaign.orders import load_orders
