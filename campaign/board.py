@@ -294,17 +294,18 @@ class Board:
             return f"Fleet train of {self.name_of(self.holder(place))}"
         return self.place_name(place)
 
-    def place_name_for(self, place: str, viewer: str) -> str:
-        """A place's name as the team ``viewer`` reads it: a fleet train's name is its own
-        side's (a team typed it); the others read whose train it is."""
-        if self.friendly(viewer, self.holder(place)):
+    def place_name_for(self, place: str, viewer: str | None) -> str:
+        """A place's name as the team ``viewer`` reads it (``None``: Game Control, who
+        reads every name): a fleet train's name is its own side's (a team typed it); the
+        others read whose train it is."""
+        if viewer is None or self.friendly(viewer, self.holder(place)):
             return self.place_name(place)
         return self.public_place_name(place)
 
-    def route_name_for(self, route_id: str, viewer: str) -> str:
-        """The route's name as the team ``viewer`` knows it: its own name for its own
-        nation, else :meth:`public_route_name`."""
-        if self.route_nation(route_id) == viewer:
+    def route_name_for(self, route_id: str, viewer: str | None) -> str:
+        """The route's name as the team ``viewer`` knows it (``None``: Game Control): its
+        own name for its own nation, else :meth:`public_route_name`."""
+        if viewer is None or self.route_nation(route_id) == viewer:
             return str(self.route_rows[route_id]["name"])
         return self.public_route_name(route_id)
 

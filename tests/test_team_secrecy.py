@@ -567,20 +567,22 @@ def test_allies_share_their_forces_unless_the_scenario_says_not(
     assert alone.units == germany.units
 
 
-def test_a_fleet_trains_name_and_supply_stay_with_its_side(
-    tmp_path: Path, mini_dir: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """A fleet train is a base on the map (its sea area and whose it is are public); the
-    name its team gave it, its origin and its route's tonnage are not."""
+def game_with_fleet_train(
+    folder: Path, mini_dir: Path, train_id: str, name: str, contested: bool = False
+) -> Path:
+    """The mini scenario's game with Blue's fleet train ``train_id`` called ``name`` set up
+    in the North Sea in turn 1 (turn 1 resolved); ``contested``: the train's sea area then
+    contested, as a step 8 may leave it (its supply route does not work next turn, and every
+    team reads why)."""
     from campaign.gamefile import GameFile
     from campaign.orders import parse_orders
     from campaign.scenario import load_scenario
 
-    path = tmp_path / "train.seacontrol"
+    path = folder / "train.seacontrol"
     GameFile.create(path, load_scenario(mini_dir)).close()
     train = {
-        "id": "ft_qzxtrainid",
-        "name": "Qzxtrainname Squadron",
+        "id": train_id,
+        "name": name,
         "area": "north_sea",
         "origin": "blue_port",
         "tonnage": 10,
@@ -589,12 +591,24 @@ def test_a_fleet_trains_name_and_supply_stay_with_its_side(
     with Campaign.open(path) as c:
         c.set_orders("blue", parse_orders({"nation": "blue", "turn": 1, "fleet_trains": [train]}))
         c.resolve(seed=1)
-        assert "ft_qzxtrainid" in c.state.fleet_trains
-        # the train's sea area contested, as a step 8 may leave it: its supply route does
-        # not work in turn 2, and every team reads why
-        state = c.state
-        state.contested = {c.board().side_key("blue"): ["north_sea"]}
-        c.game.save(state)
+        assert train_id in c.state.fleet_trains
+        if contested:
+            state = c.state
+            state.contested = {c.board().side_key("blue"): ["north_sea"]}
+            c.game.save(state)
+    return path
+
+
+def test_a_fleet_trains_name_and_supply_stay_with_its_side(
+    tmp_path: Path, mini_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A fleet train is a base on the map (its sea area and whose it is are public); the
+    name its team gave it, its origin and its route's tonnage are not — nor is it named in
+    why its supply route does not work while its sea area is contested."""
+    path = game_with_fleet_train(
+        tmp_path, mini_dir, "ft_qzxtrainid", "Qzxtrainname Squadron", contested=True
+    )
+    with Campaign.open(path) as c:
         c.resolve(seed=1)
         assert any(e.kind == "route_cut" for e in c.events(None, 2))
     outputs = team_outputs(capsys, path, "red", [1, 2, 3])
@@ -619,23 +633,10 @@ def test_a_task_force_counter_at_a_fleet_train_says_whose_train(
     from campaign.allocation import allocate_units
     from campaign.context import Turn
     from campaign.dice import ScriptedDice
-    from campaign.gamefile import GameFile
     from campaign.orders import parse_orders
-    from campaign.scenario import load_scenario
 
-    path = tmp_path / "train.seacontrol"
-    GameFile.create(path, load_scenario(mini_dir)).close()
-    train = {
-        "id": "ft_a",
-        "name": "Qzxtrainname",
-        "area": "north_sea",
-        "origin": "blue_port",
-        "tonnage": 10,
-        "lsp": 2,
-    }
+    path = game_with_fleet_train(tmp_path, mini_dir, "ft_a", "Qzxtrainname")
     with Campaign.open(path) as c:
-        c.set_orders("blue", parse_orders({"nation": "blue", "turn": 1, "fleet_trains": [train]}))
-        c.resolve(seed=1)
         tf = {"id": "tf", "name": "Force", "base": "ft_a", "units": ["blue_bb1"]}
         orders = parse_orders({"nation": "blue", "turn": 2, "task_forces": [tf]})
         turn = Turn(c.scenario, copy.deepcopy(c.state), {"blue": orders}, ScriptedDice([]))

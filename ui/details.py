@@ -329,7 +329,7 @@ def _area_card(
         parts.append(f"<li>{escape(board.area_name(other))}{strait}</li>")
     parts.append("</ul><h3>Bases</h3>")
     here = sorted(
-        (board.place_name(b) if viewer is None else board.place_name_for(b, viewer), b)
+        (board.place_name_for(b, viewer), b)
         for b, r in board.bases.items()
         if str(r["sea_area"]) == area_id
     )

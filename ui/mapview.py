@@ -664,18 +664,17 @@ class _MarkLayer(_Layer):
         painter.resetTransform()
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
         draw = painter.drawPixmap
-        if painter.device().devicePixelRatioF() != 1.0:
-            for ax, ay, ox, oy, pixmap in drawing:
-                x, y = ax * sx + dx, ay * sy + dy
-                if left < x < right and top < y < bottom:
-                    draw(QPointF(x + ox, y + oy), pixmap)
-            return
-        # a pixel a device pixel: at whole pixels, as the raster engine rounds them there,
-        # through the overload taking two numbers, which costs half the one taking a point
+        # where a pixel is a device pixel, at whole pixels (the raster engine rounds them
+        # there) through the overload taking two numbers, half the cost of one taking a
+        # point; on a denser screen by point, placed to the device pixel
+        whole = painter.device().devicePixelRatioF() == 1.0
         for ax, ay, ox, oy, pixmap in drawing:
             x, y = ax * sx + dx, ay * sy + dy
             if left < x < right and top < y < bottom:
-                draw(math.floor(x + ox + 0.5), math.floor(y + oy + 0.5), pixmap)
+                if whole:
+                    draw(math.floor(x + ox + 0.5), math.floor(y + oy + 0.5), pixmap)
+                else:
+                    draw(QPointF(x + ox, y + oy), pixmap)
 
 
 class _Mark(_Shown):
@@ -1245,13 +1244,6 @@ class SeaChart(QGraphicsView):
         if sel and sel[0] == "task_force" and sel[1] not in self.counters:
             self.set_selection(None, None)
 
-    def _place_name(self, board: Board, place: str) -> str:
-        """A place as the chart's viewer knows it: a fleet train of the other side by whose
-        it is (the name its team gave it is that side's own)."""
-        if self._team is None:
-            return board.place_name(place)
-        return board.place_name_for(place, self._team)
-
     def team_view(self) -> TeamView | None:
         """The team view the chart shows (None: Game Control's chart)."""
         if self._team is None or not self.session.is_open:
@@ -1501,7 +1493,7 @@ class SeaChart(QGraphicsView):
 
     def _build_bases(self, board: Board) -> None:
         for base_id, row in board.bases.items():
-            self._add_base(base_id, row, self._place_name(board, base_id))
+            self._add_base(base_id, row, board.place_name_for(base_id, self._team))
         self._refresh_bases(board)
 
     def _base_point(self, row: Mapping[str, object]) -> QPointF:
@@ -1547,7 +1539,7 @@ class SeaChart(QGraphicsView):
             if (
                 row is None
                 or self._base_point(row) != self.base_points[base_id]
-                or self.base_labels[base_id].text != self._place_name(board, base_id)
+                or self.base_labels[base_id].text != board.place_name_for(base_id, self._team)
             ):
                 self._mark_layer.remove(self.bases.pop(base_id))
                 self._mark_layer.remove(self.base_labels.pop(base_id))
@@ -1555,7 +1547,7 @@ class SeaChart(QGraphicsView):
                 changed = True
         for base_id, row in board.bases.items():
             if base_id not in self.bases:
-                self._add_base(base_id, row, self._place_name(board, base_id))
+                self._add_base(base_id, row, board.place_name_for(base_id, self._team))
                 changed = True
         if changed:
             self._order_bases()
@@ -2024,7 +2016,7 @@ class SeaChart(QGraphicsView):
         if not want or not self.session.is_open:
             return None
         board = self.session.board()
-        bases = [(self._place_name(board, b).lower(), b) for b in board.bases]
+        bases = [(board.place_name_for(b, self._team).lower(), b) for b in board.bases]
         areas = [(a.name.lower(), a.id) for a in self.session.scenario.world.areas.values()]
         for test in (
             lambda name, key: name == want or key == want,
@@ -2056,7 +2048,8 @@ class SeaChart(QGraphicsView):
             return _task_force_tooltip(board, orders, key)
         if kind == "area":
             area = board.world.areas[key]
-            here = [self._place_name(board, b) for b in board.bases if board.area_of(b) == key]
+            team = self._team
+            here = [board.place_name_for(b, team) for b in board.bases if board.area_of(b) == key]
             text = f"<b>{escape(area.name)}</b>"
             if here:
                 text += "<br>" + escape(", ".join(sorted(here)))

@@ -773,7 +773,7 @@ class OrdersEditor(QWidget):
             working, why = board.route_working(rid)
             cells = [
                 line.serial,
-                board.route_name_for(rid, orders.nation) if secret else line.name,
+                board.route_name_for(rid, orders.nation if secret else None),
                 board.name_of(line.nation),
                 tonnage if known else "not known",
                 line.length.label,

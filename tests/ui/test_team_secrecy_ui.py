@@ -18,7 +18,7 @@ from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QTableWidget
 
 from campaign.engine import Campaign
-from tests.test_team_secrecy import CANARY, canary_1942, fought_units
+from tests.test_team_secrecy import CANARY, canary_1942, fought_units, game_with_fleet_train
 from ui import export
 from ui.details import DetailsPanel
 from ui.mapview import PUBLIC, SeaChart
@@ -187,26 +187,9 @@ def test_another_sides_fleet_train_is_named_by_whose_it_is(
     """A fleet train is on the map (where, whose); the name its team typed is its side's:
     not on the other side's chart labels, tooltips, details or search — even with the
     train's sea area contested, so its supply route's state names the place."""
-    from campaign.gamefile import GameFile
-    from campaign.orders import parse_orders
-    from campaign.scenario import load_scenario
-
-    path = tmp_path / "train.seacontrol"
-    GameFile.create(path, load_scenario(mini_dir)).close()
-    train = {
-        "id": "ft_supply",
-        "name": "Qzxtrainname Squadron",
-        "area": "north_sea",
-        "origin": "blue_port",
-        "tonnage": 10,
-        "lsp": 2,
-    }
-    with Campaign.open(path) as c:
-        c.set_orders("blue", parse_orders({"nation": "blue", "turn": 1, "fleet_trains": [train]}))
-        c.resolve(seed=1)
-        state = c.state
-        state.contested = {c.board().side_key("blue"): ["north_sea"]}
-        c.game.save(state)
+    path = game_with_fleet_train(
+        tmp_path, mini_dir, "ft_supply", "Qzxtrainname Squadron", contested=True
+    )
     session = GameSession()
     session.open(path)
     try:
