@@ -158,7 +158,7 @@ def scene_point(lon: float, lat: float) -> QPointF:
 
 
 def _polygon(points: Iterable[tuple[float, float]]) -> QPolygonF:
-    return QPolygonF([scene_point(lon, lat) for lon, lat in points])
+    return QPolygonF([QPointF(lon * DEG, -lat * DEG) for lon, lat in points])
 
 
 @lru_cache(maxsize=4)
@@ -205,41 +205,52 @@ def thin_rings(
     so it stays shared: each ring is cut at its junctions (points where more than two
     edges meet, a turn of longitude apart or not) and each piece between two of them is
     thinned on its own, the same for both its rings. Rings left with fewer than three
-    points (smaller than the tolerance) are left out."""
+    points (smaller than the tolerance) are left out.
 
-    def key(point: tuple[float, float]) -> tuple[float, float]:
-        return (round(point[0] % 360.0, 6), round(point[1], 6))
-
-    clean = {}
-    neighbours: dict[tuple[float, float], set[tuple[float, float]]] = {}
+    Points are matched by their position to a millionth of a degree (longitude taken
+    round the world), each point's key made once: this runs when a far zoom is first
+    drawn, the start-up's first frame among them."""
+    clean: dict[str, tuple[list[tuple[float, float]], list[tuple[int, int]]]] = {}
+    neighbours: dict[tuple[int, int], set[tuple[int, int]]] = {}
     for name, ring in rings.items():
-        points = [p for k, p in enumerate(ring) if key(p) != key(ring[k - 1])]
-        if len(points) < 3:
+        keys = [(round(lon % 360.0 * 1e6), round(lat * 1e6)) for lon, lat in ring]
+        kept = [k for k in range(len(keys)) if keys[k] != keys[k - 1]]
+        if len(kept) < 3:
             continue
-        clean[name] = points
-        keys = [key(p) for p in points]
+        if len(kept) == len(keys):
+            points = list(ring)
+        else:
+            points = [ring[k] for k in kept]
+            keys = [keys[k] for k in kept]
+        clean[name] = (points, keys)
+        last = len(keys) - 1
         for k, here in enumerate(keys):
-            near = neighbours.setdefault(here, set())
+            near = neighbours.get(here)
+            if near is None:
+                near = neighbours[here] = set()
             near.add(keys[k - 1])
-            near.add(keys[(k + 1) % len(keys)])
-    kept_by_piece: dict[tuple[tuple[float, float], ...], list[int]] = {}
+            near.add(keys[k + 1] if k < last else keys[0])
+    kept_by_piece: dict[tuple[tuple[int, int], ...], list[int]] = {}
     out = {}
-    for name, points in clean.items():
+    for name, (points, keys) in clean.items():
         n = len(points)
-        cuts = [k for k, p in enumerate(points) if len(neighbours[key(p)]) != 2]
+        cuts = [k for k, here in enumerate(keys) if len(neighbours[here]) != 2]
         if len(cuts) < 2:
             cuts = [cuts[0] if cuts else 0, (cuts[0] if cuts else 0) + n // 2]
+        # the ring twice over, so a piece running past its end is one slice
+        points2, keys2 = points + points, keys + keys
         thinned: list[tuple[float, float]] = []
         for a, b in zip(cuts, [*cuts[1:], cuts[0] + n], strict=True):
-            piece = [points[k % n] for k in range(a, b + 1)]
-            along = tuple(key(p) for p in piece)
-            kept = kept_by_piece.get(along)
-            if kept is None:
+            piece = points2[a : b + 1]
+            along = tuple(keys2[a : b + 1])
+            kept_here = kept_by_piece.get(along)
+            if kept_here is None:
                 back = kept_by_piece.get(along[::-1])
-                kept = [len(piece) - 1 - k for k in reversed(back)] if back is not None else None
-            if kept is None:
-                kept = kept_by_piece[along] = _douglas_peucker(piece, tolerance)
-            thinned.extend(piece[k] for k in kept[:-1])
+                if back is not None:
+                    kept_here = [len(piece) - 1 - k for k in reversed(back)]
+                else:
+                    kept_here = kept_by_piece[along] = _douglas_peucker(piece, tolerance)
+            thinned.extend([piece[k] for k in kept_here[:-1]])
         if len(thinned) >= 3:
             out[name] = thinned
     return out
@@ -372,14 +383,20 @@ def land_paths(
     for ring in rings:
         touches_cut = any(abs(abs(p[0]) - 180.0) < 1e-6 for p in ring)
         pts = [(float(p[0]), float(p[1])) for p in ring] if touches_cut else unwrap(ring)
+        near_pole = any(abs(lat + 90.0) <= 0.1 for _lon, lat in pts)
         lo = min(p[0] for p in pts)
         hi = max(p[0] for p in pts)
         for turn in (-360.0, 0.0, 360.0, 720.0):
             if hi + turn < west or lo + turn > east:
                 continue
             moved = [(lon + turn, lat) for lon, lat in pts]
-            fill.addPolygon(_polygon(moved))
+            polygon = _polygon(moved)
+            fill.addPolygon(polygon)
             fill.closeSubpath()
+            if not touches_cut and not near_pole:  # all of it coast (most rings)
+                coast.addPolygon(polygon)
+                coast.lineTo(polygon.at(0))
+                continue
             closed = [*moved, moved[0]]
             drawing = False
             for a, b in itertools.pairwise(closed):
@@ -1118,6 +1135,8 @@ class SeaChart(QGraphicsView):
         self._route_states: dict[str, RouteStatus] = {}
         #: every area's polygon and its repeats past the edges: (area, polygon, bounds)
         self._sea: list[tuple[str, QPolygonF, QRectF]] = []
+        #: the same as (area, ring in degrees, polygon)
+        self._sea_turns: list[tuple[str, list[tuple[float, float]], QPolygonF]] = []
         #: the sea's tints and borders and the land, by outline grid (see outline_grid)
         self._outlines: dict[float, SeaOutlines] = {}
         self._lands: dict[float, list[Tile]] = {}
@@ -1358,6 +1377,7 @@ class SeaChart(QGraphicsView):
         ):
             d.clear()
         self._sea = []
+        self._sea_turns = []
         #: bases and area names repeated past the chart's edges
         self._ghosts: list[_Ghost] = []
         self._ghost_cells = _Cells(CELL)
@@ -1589,11 +1609,12 @@ class SeaChart(QGraphicsView):
     def _build_ghosts(self, west: float, east: float) -> None:
         """The sea as the background paints it: every area, and its copies where they
         reach past the chart's edges."""
-        sea = []
-        for area_id, ring in self._area_polys.items():
-            for moved in self._turns(ring, west, east):
-                poly = _polygon(moved)
-                sea.append((area_id, poly, poly.boundingRect()))
+        self._sea_turns = [
+            (area_id, moved, _polygon(moved))
+            for area_id, ring in self._area_polys.items()
+            for moved in self._turns(ring, west, east)
+        ]
+        sea = [(area_id, poly, poly.boundingRect()) for area_id, _ring, poly in self._sea_turns]
         self._sea = sea
         span = 360.0 * DEG
         left, right = west * DEG, east * DEG
@@ -1646,20 +1667,28 @@ class SeaChart(QGraphicsView):
             return made or ([], [])
         west, east = self._land_span
         pieces: dict[tuple[int, int], QPainterPath] = {}
-        outlined: set[tuple[tuple[float, float], tuple[float, float]]] = set()
+        outlined: set[tuple[tuple[int, int], tuple[int, int]]] = set()
         fills: dict[tuple[tuple[int, int], int], QPainterPath] = {}
-        rings = thin_rings(self._area_polys, grid / 2) if grid else self._area_polys
-        for area_id, ring in rings.items():
-            for moved in self._turns(ring, west, east):
-                poly = _polygon(moved)
-                centre = poly.boundingRect().center()
-                tile = (math.floor(centre.x() / TILE), math.floor(centre.y() / TILE))
-                _add_outline(pieces.setdefault(tile, QPainterPath()), moved, outlined)
-                tint = self._area_tint[area_id].rgb()
-                fill = fills.setdefault((tile, tint), QPainterPath())
+        if grid:
+            rings = thin_rings(self._area_polys, grid / 2)
+            sea = [
+                (area_id, moved, _polygon(moved))
+                for area_id, ring in rings.items()
+                for moved in self._turns(ring, west, east)
+            ]
+        else:  # the areas as they are: the polygons the sea's picking uses
+            sea = self._sea_turns
+        for area_id, moved, poly in sea:
+            centre = poly.boundingRect().center()
+            tile = (math.floor(centre.x() / TILE), math.floor(centre.y() / TILE))
+            _add_outline(pieces.setdefault(tile, QPainterPath()), moved, outlined)
+            tint = self._area_tint[area_id].rgb()
+            fill = fills.get((tile, tint))
+            if fill is None:
+                fill = fills[(tile, tint)] = QPainterPath()
                 fill.setFillRule(Qt.FillRule.WindingFill)
-                fill.addPolygon(poly)
-                fill.closeSubpath()
+            fill.addPolygon(poly)
+            fill.closeSubpath()
         tints = [
             (path.boundingRect(), QColor.fromRgb(rgb), path) for (_k, rgb), path in fills.items()
         ]
@@ -2351,11 +2380,12 @@ class _Grid:
 def _add_outline(
     path: QPainterPath,
     ring: Sequence[tuple[float, float]],
-    drawn: set[tuple[tuple[float, float], tuple[float, float]]],
+    drawn: set[tuple[tuple[int, int], tuple[int, int]]],
 ) -> None:
     """The ring's edges (lon, lat) not in ``drawn`` yet added to ``path`` (and to
-    ``drawn``): a border two areas share is stroked once, not twice."""
-    points = [(round(lon * DEG, 3), round(-lat * DEG, 3)) for lon, lat in ring]
+    ``drawn``): a border two areas share is stroked once, not twice. Points are matched
+    (and drawn) to a thousandth of a scene unit."""
+    points = [(round(lon * DEG * 1000.0), round(-lat * DEG * 1000.0)) for lon, lat in ring]
     drawing = False
     for a, b in itertools.pairwise([*points, points[0]]):
         edge = (a, b) if a <= b else (b, a)
@@ -2364,9 +2394,9 @@ def _add_outline(
             continue
         drawn.add(edge)
         if not drawing:
-            path.moveTo(*a)
+            path.moveTo(a[0] / 1000.0, a[1] / 1000.0)
             drawing = True
-        path.lineTo(*b)
+        path.lineTo(b[0] / 1000.0, b[1] / 1000.0)
 
 
 def _area_size(ring: Sequence[tuple[float, float]]) -> float:
