@@ -177,15 +177,26 @@ def _artificial(a: tuple[float, float], b: tuple[float, float]) -> bool:
     return on_cut or (abs(a[1] + 90.0) <= 0.1 and abs(b[1] + 90.0) <= 0.1)
 
 
-def simplify(ring: Sequence[tuple[float, float]], tolerance: float) -> list[tuple[float, float]]:
-    """The ring with points closer than ``tolerance`` degrees to the last kept one dropped
-    (for the far zooms, where they would fall on the same pixel)."""
-    out = [ring[0]]
-    for lon, lat in ring[1:]:
-        last = out[-1]
-        if abs(lon - last[0]) > tolerance or abs(lat - last[1]) > tolerance:
-            out.append((lon, lat))
-    return out if len(out) >= 3 else list(ring[:3])
+def thin_coast(ring: Sequence[tuple[float, float]], tolerance: float) -> list[tuple[float, float]]:
+    """The land ring without the points less than ``tolerance`` degrees off the line through
+    the points kept around them (Douglas–Peucker, for the far zooms: half a pixel or less),
+    the points on a cut (the antimeridian, the pole) kept, so a cut stays a cut and is not
+    drawn as coast. A ring smaller than the tolerance is kept as it is."""
+    n = len(ring)
+    fixed = [
+        k
+        for k, (lon, lat) in enumerate(ring)
+        if abs(abs(lon) - 180.0) < 1e-6 or abs(lat + 90.0) <= 0.1
+    ]
+    if len(fixed) < 2:
+        first = fixed[0] if fixed else 0
+        fixed = [first, first + n // 2]
+    twice = [*ring, *ring]  # a piece running past the ring's end is one slice
+    out: list[tuple[float, float]] = []
+    for a, b in zip(fixed, [*fixed[1:], fixed[0] + n], strict=True):
+        piece = twice[a : b + 1]
+        out.extend([piece[k] for k in _douglas_peucker(piece, tolerance)[:-1]])
+    return out if len(out) >= 3 else list(ring)
 
 
 def outline_grid(px_per_degree: float) -> float:
@@ -632,8 +643,11 @@ class _MarkLayer(_Layer):
         #: what a frame draws: (anchor x, y in scene units, offset x, y in pixels, pixmap)
         #: of the marks shown, in order; made again after a change
         self._drawing: list[tuple[float, float, float, float, QPixmap]] | None = None
-        #: the marks shown in drawing order; sorted again only when one is shown or hidden
-        self._order: list[_Shown] | None = None
+        #: every mark held, in drawing order (sorted again only after one is added): a
+        #: frame after a change walks it for those shown, which costs less than sorting
+        #: the hundreds shown at a far zoom each time one is shown or hidden
+        self._marks: list[_Shown] = []
+        self._sorted = True
         self._added = 0
 
     def add(self, mark: _Shown, at: QPointF, z: float) -> None:
@@ -643,11 +657,14 @@ class _MarkLayer(_Layer):
         mark.rank = (z, self._added)
         mark.layer = self
         self._added += 1
+        self._marks.append(mark)
+        self._sorted = False
         self.set_shown(mark, mark.shown)
 
     def remove(self, mark: _Shown) -> None:
         self.set_shown(mark, False)
         mark.layer = None
+        self._marks.remove(mark)
 
     def set_shown(self, mark: _Shown, on: bool) -> None:
         """A mark of this layer shown or hidden."""
@@ -655,7 +672,6 @@ class _MarkLayer(_Layer):
             self._shown.add(mark)
         else:
             self._shown.discard(mark)
-        self._order = None
         self.changed()
 
     def changed(self) -> None:
@@ -666,11 +682,14 @@ class _MarkLayer(_Layer):
     def draw(self, painter: QPainter, exposed: QRectF) -> None:
         drawing = self._drawing
         if drawing is None:
-            order = self._order
-            if order is None:
-                order = self._order = sorted(self._shown, key=lambda m: m.rank)
+            if not self._sorted:
+                self._marks.sort(key=lambda m: m.rank)
+                self._sorted = True
+            shown = self._shown
             drawing = self._drawing = [
-                (*mark.at, *mark.drawn) for mark in order if mark.drawn is not None
+                (*mark.at, *mark.drawn)
+                for mark in self._marks
+                if mark.drawn is not None and mark in shown
             ]
         to_device = painter.worldTransform()
         sx, sy, dx, dy = to_device.m11(), to_device.m22(), to_device.dx(), to_device.dy()
@@ -2158,9 +2177,26 @@ class SeaChart(QGraphicsView):
         # Qt passes a QRectF; the stubs also allow a QRect
         rect = rect if isinstance(rect, QRectF) else QRectF(rect)
         chart = self.sceneRect()
-        if not chart.contains(rect):
-            painter.fillRect(rect, FRAME)
-        painter.fillRect(rect.intersected(chart), style.SEA)
+        sea = rect.intersected(chart)
+        if sea != rect:  # beyond the chart's frame (the strips overlap the sea under it)
+            if sea.isEmpty():
+                painter.fillRect(rect, FRAME)
+            else:
+                pad = 2.0 / max(self.transform().m11(), 1e-9)
+                left, top, right, bottom = _edges(rect)
+                if top < sea.top():
+                    painter.fillRect(QRectF(left, top, rect.width(), sea.top() - top + pad), FRAME)
+                if sea.bottom() < bottom:
+                    y = sea.bottom() - pad
+                    painter.fillRect(QRectF(left, y, rect.width(), bottom - y), FRAME)
+                if left < sea.left():
+                    painter.fillRect(
+                        QRectF(left, top, sea.left() - left + pad, rect.height()), FRAME
+                    )
+                if sea.right() < right:
+                    x = sea.right() - pad
+                    painter.fillRect(QRectF(x, top, right - x, rect.height()), FRAME)
+        painter.fillRect(sea, style.SEA)
         if self._land_span is None and not self._sea:
             return
         painter.save()
@@ -2204,7 +2240,7 @@ class SeaChart(QGraphicsView):
             west, east = self._land_span
             rings = self._land_source if self._land_source is not None else land_rings()
             if grid:
-                rings = [simplify(r, grid / 2) for r in rings]
+                rings = [thin_coast(r, grid / 2) for r in rings]
             # far out, where the whole of the land shows, a few big paths fill faster
             tiles = self._lands[grid] = land_tiles(rings, west, east, cut=not grid)
         return tiles or []
