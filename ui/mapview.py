@@ -1126,9 +1126,9 @@ class SeaChart(QGraphicsView):
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
-        # no cached background: a zoom redraws it anyway, and the cache's copy of the
-        # whole window cost a zoom step more than it saved (bench/map_bench.py); a pan
-        # draws only the strip it uncovers either way
+        # not Qt's cached background: a zoom redraws it anyway, and drawing it into the
+        # cache and copying that cost a zoom step more than it saved (bench/map_bench.py);
+        # the chart keeps its own, made only when a view is drawn twice (drawBackground)
         self.setCacheMode(QGraphicsView.CacheModeFlag.CacheNone)
         self.setOptimizationFlag(QGraphicsView.OptimizationFlag.DontAdjustForAntialiasing)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -1156,6 +1156,13 @@ class SeaChart(QGraphicsView):
         self._sea: list[tuple[str, QPolygonF, QRectF]] = []
         #: the same as (area, ring in degrees, polygon)
         self._sea_turns: list[tuple[str, list[tuple[float, float]], QPolygonF]] = []
+        #: the background as last drawn for a whole view, and what it was drawn for (the
+        #: view's transform and size, the screen's density, what it shows): a redraw of the
+        #: same view (a selection, a highlight, a name shown) copies it
+        self._background: QPixmap | None = None
+        self._background_for: tuple[object, ...] = ()
+        self._background_seen: tuple[object, ...] = ()
+        self._background_version = 0
         #: the sea's tints and borders and the land, by outline grid (see outline_grid)
         self._outlines: dict[float, SeaOutlines] = {}
         self._lands: dict[float, list[Tile]] = {}
@@ -1401,6 +1408,7 @@ class SeaChart(QGraphicsView):
         self._ghosts: list[_Ghost] = []
         self._ghost_cells = _Cells(CELL)
         self._outlines = {}
+        self._background_version += 1  # another game: its background drawn afresh
         self._range = set()
         self._adjacency = self._route_layer = None
         self._route_halo.shown = False
@@ -1869,6 +1877,7 @@ class SeaChart(QGraphicsView):
     def _paint_area(self, area: str) -> None:
         """The areas are painted in the background (under the land, so coasts stay
         crisp): a change of shading redraws the chart."""
+        self._background_version += 1
         self.viewport().update()
 
     def area_fill(self, area: str) -> QColor:
@@ -2174,8 +2183,56 @@ class SeaChart(QGraphicsView):
             self._layout_labels()
 
     def drawBackground(self, painter: QPainter, rect: QRectF | QRect) -> None:
+        """The sea, its areas and the land. The first frame of a view draws them; a second
+        frame of the same view draws them once into a picture of the whole view, which
+        that and later frames copy until the view or the shading changes (a zoom step, a
+        pan, a resize): a redraw for a selection or a highlight then costs a copy, and a
+        zoom step no more than before."""
         # Qt passes a QRectF; the stubs also allow a QRect
         rect = rect if isinstance(rect, QRectF) else QRectF(rect)
+        transform = self.viewportTransform()
+        ratio = painter.device().devicePixelRatioF()
+        size = self.viewport().size()
+        view = (transform, size.width(), size.height(), ratio, self._background_version)
+        if painter.worldTransform() != transform:  # not a frame of the view: draw it
+            self._paint_background(painter, rect)
+            return
+        if view != self._background_for:
+            if view != self._background_seen:  # a new view: draw it (no copy made)
+                self._background_seen = view
+                self._paint_background(painter, rect)
+                return
+            made = QPixmap(
+                max(1, math.ceil(size.width() * ratio)), max(1, math.ceil(size.height() * ratio))
+            )
+            made.setDevicePixelRatio(ratio)
+            drawer = QPainter(made)
+            drawer.setRenderHints(painter.renderHints())
+            drawer.setTransform(transform)
+            self._paint_background(drawer, self.mapToScene(self.viewport().rect()).boundingRect())
+            drawer.end()
+            self._background, self._background_for = made, view
+        picture = self._background
+        if picture is None:  # not reached: a view is recorded only with its picture
+            self._paint_background(painter, rect)
+            return
+        painter.save()
+        painter.resetTransform()
+        exposed = (
+            transform.mapRect(rect)
+            .toAlignedRect()
+            .intersected(QRect(0, 0, size.width(), size.height()))
+        )
+        source = QRectF(
+            exposed.x() * ratio,
+            exposed.y() * ratio,
+            exposed.width() * ratio,
+            exposed.height() * ratio,
+        )
+        painter.drawPixmap(QPointF(exposed.topLeft()), picture, source)
+        painter.restore()
+
+    def _paint_background(self, painter: QPainter, rect: QRectF) -> None:
         chart = self.sceneRect()
         sea = rect.intersected(chart)
         if sea != rect:  # beyond the chart's frame (the strips overlap the sea under it)

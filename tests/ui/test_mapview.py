@@ -365,6 +365,49 @@ def _pixel_at_base(chart: SeaChart, base: str) -> QColor:
     return image.pixelColor(at)
 
 
+def _frame(chart: SeaChart) -> bytes:
+    """A frame as the window paints it (into premultiplied pixels, as a backing store is;
+    a plain ARGB32 image rounds a blend a shade apart from one copied into it)."""
+    image = QImage(chart.viewport().size(), QImage.Format.Format_ARGB32_Premultiplied)
+    chart.viewport().render(image)
+    return bytes(image.constBits())
+
+
+def test_a_view_drawn_again_is_the_same_and_shows_a_change_of_shading(
+    chart: SeaChart, session: GameSession, qtbot: object
+) -> None:
+    """A second frame of the same view copies the background drawn the first time it was
+    asked again: the frames are alike, and a change of shading, a zoom or a pan draws the
+    chart afresh (none is a stale copy: each is what a chart drawing the view for the
+    first time paints)."""
+    fresh = SeaChart(session)
+    qtbot.addWidget(fresh)  # type: ignore[attr-defined]
+    fresh.resize(W, H)
+    fresh.show()
+    fresh.fit_world()
+    for view in (chart, fresh):
+        view.zoom_to("Pacific")
+    first = _frame(chart)
+    assert _frame(chart) == first and _frame(chart) == first  # drawn, copied, copied
+    area = "coral_sea" if "coral_sea" in chart.areas else next(iter(chart.areas))
+    chart.shade_areas({area})
+    shaded = _frame(chart)
+    assert shaded != first
+    assert _frame(chart) == shaded and _frame(chart) == shaded
+    chart.clear_range()
+    assert _frame(chart) == first
+    for view in (chart, fresh):
+        view.zoom_by(1.25)
+    closer = _frame(chart)
+    assert closer != first and _frame(chart) == closer and _frame(chart) == closer
+    assert _frame(fresh) == closer
+    for view in (chart, fresh):
+        view.horizontalScrollBar().setValue(view.horizontalScrollBar().value() + 40)
+    moved = _frame(chart)
+    assert moved != closer and _frame(chart) == moved and _frame(chart) == moved
+    assert _frame(fresh) == moved
+
+
 def test_a_base_changing_hands_is_drawn_in_its_new_holders_colour(
     chart: SeaChart, session: GameSession
 ) -> None:
