@@ -39,9 +39,9 @@ STARTUP_S = 0.8
 #: the child: the app's own start-up, then the map painted once; prints the clock then
 STARTUP = r"""
 import sys, time
+from ui.app import start  # first, as the seacontrol command does
 from PySide6.QtCore import QStandardPaths
 QStandardPaths.setTestModeEnabled(True)
-from ui.app import start
 app, window = start()
 app.processEvents()
 window.chart.viewport().repaint()

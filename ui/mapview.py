@@ -158,7 +158,7 @@ def scene_point(lon: float, lat: float) -> QPointF:
 
 
 def _polygon(points: Iterable[tuple[float, float]]) -> QPolygonF:
-    return QPolygonF([scene_point(lon, lat) for lon, lat in points])
+    return QPolygonF([QPointF(lon * DEG, -lat * DEG) for lon, lat in points])
 
 
 @lru_cache(maxsize=4)
@@ -177,15 +177,26 @@ def _artificial(a: tuple[float, float], b: tuple[float, float]) -> bool:
     return on_cut or (abs(a[1] + 90.0) <= 0.1 and abs(b[1] + 90.0) <= 0.1)
 
 
-def simplify(ring: Sequence[tuple[float, float]], tolerance: float) -> list[tuple[float, float]]:
-    """The ring with points closer than ``tolerance`` degrees to the last kept one dropped
-    (for the far zooms, where they would fall on the same pixel)."""
-    out = [ring[0]]
-    for lon, lat in ring[1:]:
-        last = out[-1]
-        if abs(lon - last[0]) > tolerance or abs(lat - last[1]) > tolerance:
-            out.append((lon, lat))
-    return out if len(out) >= 3 else list(ring[:3])
+def thin_coast(ring: Sequence[tuple[float, float]], tolerance: float) -> list[tuple[float, float]]:
+    """The land ring without the points less than ``tolerance`` degrees off the line through
+    the points kept around them (Douglas–Peucker, for the far zooms: half a pixel or less),
+    the points on a cut (the antimeridian, the pole) kept, so a cut stays a cut and is not
+    drawn as coast. A ring smaller than the tolerance is kept as it is."""
+    n = len(ring)
+    fixed = [
+        k
+        for k, (lon, lat) in enumerate(ring)
+        if abs(abs(lon) - 180.0) < 1e-6 or abs(lat + 90.0) <= 0.1
+    ]
+    if len(fixed) < 2:
+        first = fixed[0] if fixed else 0
+        fixed = [first, first + n // 2]
+    twice = [*ring, *ring]  # a piece running past the ring's end is one slice
+    out: list[tuple[float, float]] = []
+    for a, b in zip(fixed, [*fixed[1:], fixed[0] + n], strict=True):
+        piece = twice[a : b + 1]
+        out.extend([piece[k] for k in _douglas_peucker(piece, tolerance)[:-1]])
+    return out if len(out) >= 3 else list(ring)
 
 
 def outline_grid(px_per_degree: float) -> float:
@@ -205,41 +216,52 @@ def thin_rings(
     so it stays shared: each ring is cut at its junctions (points where more than two
     edges meet, a turn of longitude apart or not) and each piece between two of them is
     thinned on its own, the same for both its rings. Rings left with fewer than three
-    points (smaller than the tolerance) are left out."""
+    points (smaller than the tolerance) are left out.
 
-    def key(point: tuple[float, float]) -> tuple[float, float]:
-        return (round(point[0] % 360.0, 6), round(point[1], 6))
-
-    clean = {}
-    neighbours: dict[tuple[float, float], set[tuple[float, float]]] = {}
+    Points are matched by their position to a millionth of a degree (longitude taken
+    round the world), each point's key made once: this runs when a far zoom is first
+    drawn, the start-up's first frame among them."""
+    clean: dict[str, tuple[list[tuple[float, float]], list[tuple[int, int]]]] = {}
+    neighbours: dict[tuple[int, int], set[tuple[int, int]]] = {}
     for name, ring in rings.items():
-        points = [p for k, p in enumerate(ring) if key(p) != key(ring[k - 1])]
-        if len(points) < 3:
+        keys = [(round(lon % 360.0 * 1e6), round(lat * 1e6)) for lon, lat in ring]
+        kept = [k for k in range(len(keys)) if keys[k] != keys[k - 1]]
+        if len(kept) < 3:
             continue
-        clean[name] = points
-        keys = [key(p) for p in points]
+        if len(kept) == len(keys):
+            points = list(ring)
+        else:
+            points = [ring[k] for k in kept]
+            keys = [keys[k] for k in kept]
+        clean[name] = (points, keys)
+        last = len(keys) - 1
         for k, here in enumerate(keys):
-            near = neighbours.setdefault(here, set())
+            near = neighbours.get(here)
+            if near is None:
+                near = neighbours[here] = set()
             near.add(keys[k - 1])
-            near.add(keys[(k + 1) % len(keys)])
-    kept_by_piece: dict[tuple[tuple[float, float], ...], list[int]] = {}
+            near.add(keys[k + 1] if k < last else keys[0])
+    kept_by_piece: dict[tuple[tuple[int, int], ...], list[int]] = {}
     out = {}
-    for name, points in clean.items():
+    for name, (points, keys) in clean.items():
         n = len(points)
-        cuts = [k for k, p in enumerate(points) if len(neighbours[key(p)]) != 2]
+        cuts = [k for k, here in enumerate(keys) if len(neighbours[here]) != 2]
         if len(cuts) < 2:
             cuts = [cuts[0] if cuts else 0, (cuts[0] if cuts else 0) + n // 2]
+        # the ring twice over, so a piece running past its end is one slice
+        points2, keys2 = points + points, keys + keys
         thinned: list[tuple[float, float]] = []
         for a, b in zip(cuts, [*cuts[1:], cuts[0] + n], strict=True):
-            piece = [points[k % n] for k in range(a, b + 1)]
-            along = tuple(key(p) for p in piece)
-            kept = kept_by_piece.get(along)
-            if kept is None:
+            piece = points2[a : b + 1]
+            along = tuple(keys2[a : b + 1])
+            kept_here = kept_by_piece.get(along)
+            if kept_here is None:
                 back = kept_by_piece.get(along[::-1])
-                kept = [len(piece) - 1 - k for k in reversed(back)] if back is not None else None
-            if kept is None:
-                kept = kept_by_piece[along] = _douglas_peucker(piece, tolerance)
-            thinned.extend(piece[k] for k in kept[:-1])
+                if back is not None:
+                    kept_here = [len(piece) - 1 - k for k in reversed(back)]
+                else:
+                    kept_here = kept_by_piece[along] = _douglas_peucker(piece, tolerance)
+            thinned.extend([piece[k] for k in kept_here[:-1]])
         if len(thinned) >= 3:
             out[name] = thinned
     return out
@@ -372,14 +394,20 @@ def land_paths(
     for ring in rings:
         touches_cut = any(abs(abs(p[0]) - 180.0) < 1e-6 for p in ring)
         pts = [(float(p[0]), float(p[1])) for p in ring] if touches_cut else unwrap(ring)
+        near_pole = any(abs(lat + 90.0) <= 0.1 for _lon, lat in pts)
         lo = min(p[0] for p in pts)
         hi = max(p[0] for p in pts)
         for turn in (-360.0, 0.0, 360.0, 720.0):
             if hi + turn < west or lo + turn > east:
                 continue
             moved = [(lon + turn, lat) for lon, lat in pts]
-            fill.addPolygon(_polygon(moved))
+            polygon = _polygon(moved)
+            fill.addPolygon(polygon)
             fill.closeSubpath()
+            if not touches_cut and not near_pole:  # all of it coast (most rings)
+                coast.addPolygon(polygon)
+                coast.lineTo(polygon.at(0))
+                continue
             closed = [*moved, moved[0]]
             drawing = False
             for a, b in itertools.pairwise(closed):
@@ -615,8 +643,11 @@ class _MarkLayer(_Layer):
         #: what a frame draws: (anchor x, y in scene units, offset x, y in pixels, pixmap)
         #: of the marks shown, in order; made again after a change
         self._drawing: list[tuple[float, float, float, float, QPixmap]] | None = None
-        #: the marks shown in drawing order; sorted again only when one is shown or hidden
-        self._order: list[_Shown] | None = None
+        #: every mark held, in drawing order (sorted again only after one is added): a
+        #: frame after a change walks it for those shown, which costs less than sorting
+        #: the hundreds shown at a far zoom each time one is shown or hidden
+        self._marks: list[_Shown] = []
+        self._sorted = True
         self._added = 0
 
     def add(self, mark: _Shown, at: QPointF, z: float) -> None:
@@ -626,11 +657,14 @@ class _MarkLayer(_Layer):
         mark.rank = (z, self._added)
         mark.layer = self
         self._added += 1
+        self._marks.append(mark)
+        self._sorted = False
         self.set_shown(mark, mark.shown)
 
     def remove(self, mark: _Shown) -> None:
         self.set_shown(mark, False)
         mark.layer = None
+        self._marks.remove(mark)
 
     def set_shown(self, mark: _Shown, on: bool) -> None:
         """A mark of this layer shown or hidden."""
@@ -638,7 +672,6 @@ class _MarkLayer(_Layer):
             self._shown.add(mark)
         else:
             self._shown.discard(mark)
-        self._order = None
         self.changed()
 
     def changed(self) -> None:
@@ -649,11 +682,14 @@ class _MarkLayer(_Layer):
     def draw(self, painter: QPainter, exposed: QRectF) -> None:
         drawing = self._drawing
         if drawing is None:
-            order = self._order
-            if order is None:
-                order = self._order = sorted(self._shown, key=lambda m: m.rank)
+            if not self._sorted:
+                self._marks.sort(key=lambda m: m.rank)
+                self._sorted = True
+            shown = self._shown
             drawing = self._drawing = [
-                (*mark.at, *mark.drawn) for mark in order if mark.drawn is not None
+                (*mark.at, *mark.drawn)
+                for mark in self._marks
+                if mark.drawn is not None and mark in shown
             ]
         to_device = painter.worldTransform()
         sx, sy, dx, dy = to_device.m11(), to_device.m22(), to_device.dx(), to_device.dy()
@@ -1090,9 +1126,9 @@ class SeaChart(QGraphicsView):
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
-        # no cached background: a zoom redraws it anyway, and the cache's copy of the
-        # whole window cost a zoom step more than it saved (bench/map_bench.py); a pan
-        # draws only the strip it uncovers either way
+        # not Qt's cached background: a zoom redraws it anyway, and drawing it into the
+        # cache and copying that cost a zoom step more than it saved (bench/map_bench.py);
+        # the chart keeps its own, made only when a view is drawn twice (drawBackground)
         self.setCacheMode(QGraphicsView.CacheModeFlag.CacheNone)
         self.setOptimizationFlag(QGraphicsView.OptimizationFlag.DontAdjustForAntialiasing)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -1118,6 +1154,15 @@ class SeaChart(QGraphicsView):
         self._route_states: dict[str, RouteStatus] = {}
         #: every area's polygon and its repeats past the edges: (area, polygon, bounds)
         self._sea: list[tuple[str, QPolygonF, QRectF]] = []
+        #: the same as (area, ring in degrees, polygon)
+        self._sea_turns: list[tuple[str, list[tuple[float, float]], QPolygonF]] = []
+        #: the background as last drawn for a whole view, and what it was drawn for (the
+        #: view's transform and size, the screen's density, what it shows): a redraw of the
+        #: same view (a selection, a highlight, a name shown) copies it
+        self._background: QPixmap | None = None
+        self._background_for: tuple[object, ...] = ()
+        self._background_seen: tuple[object, ...] = ()
+        self._background_version = 0
         #: the sea's tints and borders and the land, by outline grid (see outline_grid)
         self._outlines: dict[float, SeaOutlines] = {}
         self._lands: dict[float, list[Tile]] = {}
@@ -1358,10 +1403,12 @@ class SeaChart(QGraphicsView):
         ):
             d.clear()
         self._sea = []
+        self._sea_turns = []
         #: bases and area names repeated past the chart's edges
         self._ghosts: list[_Ghost] = []
         self._ghost_cells = _Cells(CELL)
         self._outlines = {}
+        self._background_version += 1  # another game: its background drawn afresh
         self._range = set()
         self._adjacency = self._route_layer = None
         self._route_halo.shown = False
@@ -1589,11 +1636,12 @@ class SeaChart(QGraphicsView):
     def _build_ghosts(self, west: float, east: float) -> None:
         """The sea as the background paints it: every area, and its copies where they
         reach past the chart's edges."""
-        sea = []
-        for area_id, ring in self._area_polys.items():
-            for moved in self._turns(ring, west, east):
-                poly = _polygon(moved)
-                sea.append((area_id, poly, poly.boundingRect()))
+        self._sea_turns = [
+            (area_id, moved, _polygon(moved))
+            for area_id, ring in self._area_polys.items()
+            for moved in self._turns(ring, west, east)
+        ]
+        sea = [(area_id, poly, poly.boundingRect()) for area_id, _ring, poly in self._sea_turns]
         self._sea = sea
         span = 360.0 * DEG
         left, right = west * DEG, east * DEG
@@ -1646,20 +1694,28 @@ class SeaChart(QGraphicsView):
             return made or ([], [])
         west, east = self._land_span
         pieces: dict[tuple[int, int], QPainterPath] = {}
-        outlined: set[tuple[tuple[float, float], tuple[float, float]]] = set()
+        outlined: set[tuple[tuple[int, int], tuple[int, int]]] = set()
         fills: dict[tuple[tuple[int, int], int], QPainterPath] = {}
-        rings = thin_rings(self._area_polys, grid / 2) if grid else self._area_polys
-        for area_id, ring in rings.items():
-            for moved in self._turns(ring, west, east):
-                poly = _polygon(moved)
-                centre = poly.boundingRect().center()
-                tile = (math.floor(centre.x() / TILE), math.floor(centre.y() / TILE))
-                _add_outline(pieces.setdefault(tile, QPainterPath()), moved, outlined)
-                tint = self._area_tint[area_id].rgb()
-                fill = fills.setdefault((tile, tint), QPainterPath())
+        if grid:
+            rings = thin_rings(self._area_polys, grid / 2)
+            sea = [
+                (area_id, moved, _polygon(moved))
+                for area_id, ring in rings.items()
+                for moved in self._turns(ring, west, east)
+            ]
+        else:  # the areas as they are: the polygons the sea's picking uses
+            sea = self._sea_turns
+        for area_id, moved, poly in sea:
+            centre = poly.boundingRect().center()
+            tile = (math.floor(centre.x() / TILE), math.floor(centre.y() / TILE))
+            _add_outline(pieces.setdefault(tile, QPainterPath()), moved, outlined)
+            tint = self._area_tint[area_id].rgb()
+            fill = fills.get((tile, tint))
+            if fill is None:
+                fill = fills[(tile, tint)] = QPainterPath()
                 fill.setFillRule(Qt.FillRule.WindingFill)
-                fill.addPolygon(poly)
-                fill.closeSubpath()
+            fill.addPolygon(poly)
+            fill.closeSubpath()
         tints = [
             (path.boundingRect(), QColor.fromRgb(rgb), path) for (_k, rgb), path in fills.items()
         ]
@@ -1821,6 +1877,7 @@ class SeaChart(QGraphicsView):
     def _paint_area(self, area: str) -> None:
         """The areas are painted in the background (under the land, so coasts stay
         crisp): a change of shading redraws the chart."""
+        self._background_version += 1
         self.viewport().update()
 
     def area_fill(self, area: str) -> QColor:
@@ -2126,12 +2183,77 @@ class SeaChart(QGraphicsView):
             self._layout_labels()
 
     def drawBackground(self, painter: QPainter, rect: QRectF | QRect) -> None:
+        """The sea, its areas and the land. The first frame of a view draws them; a second
+        frame of the same view draws them once into a picture of the whole view, which
+        that and later frames copy until the view or the shading changes (a zoom step, a
+        pan, a resize): a redraw for a selection or a highlight then costs a copy, and a
+        zoom step no more than before."""
         # Qt passes a QRectF; the stubs also allow a QRect
         rect = rect if isinstance(rect, QRectF) else QRectF(rect)
+        transform = self.viewportTransform()
+        ratio = painter.device().devicePixelRatioF()
+        size = self.viewport().size()
+        view = (transform, size.width(), size.height(), ratio, self._background_version)
+        if painter.worldTransform() != transform:  # not a frame of the view: draw it
+            self._paint_background(painter, rect)
+            return
+        if view != self._background_for:
+            if view != self._background_seen:  # a new view: draw it (no copy made)
+                self._background_seen = view
+                self._paint_background(painter, rect)
+                return
+            made = QPixmap(
+                max(1, math.ceil(size.width() * ratio)), max(1, math.ceil(size.height() * ratio))
+            )
+            made.setDevicePixelRatio(ratio)
+            drawer = QPainter(made)
+            drawer.setRenderHints(painter.renderHints())
+            drawer.setTransform(transform)
+            self._paint_background(drawer, self.mapToScene(self.viewport().rect()).boundingRect())
+            drawer.end()
+            self._background, self._background_for = made, view
+        picture = self._background
+        if picture is None:  # not reached: a view is recorded only with its picture
+            self._paint_background(painter, rect)
+            return
+        painter.save()
+        painter.resetTransform()
+        exposed = (
+            transform.mapRect(rect)
+            .toAlignedRect()
+            .intersected(QRect(0, 0, size.width(), size.height()))
+        )
+        source = QRectF(
+            exposed.x() * ratio,
+            exposed.y() * ratio,
+            exposed.width() * ratio,
+            exposed.height() * ratio,
+        )
+        painter.drawPixmap(QPointF(exposed.topLeft()), picture, source)
+        painter.restore()
+
+    def _paint_background(self, painter: QPainter, rect: QRectF) -> None:
         chart = self.sceneRect()
-        if not chart.contains(rect):
-            painter.fillRect(rect, FRAME)
-        painter.fillRect(rect.intersected(chart), style.SEA)
+        sea = rect.intersected(chart)
+        if sea != rect:  # beyond the chart's frame (the strips overlap the sea under it)
+            if sea.isEmpty():
+                painter.fillRect(rect, FRAME)
+            else:
+                pad = 2.0 / max(self.transform().m11(), 1e-9)
+                left, top, right, bottom = _edges(rect)
+                if top < sea.top():
+                    painter.fillRect(QRectF(left, top, rect.width(), sea.top() - top + pad), FRAME)
+                if sea.bottom() < bottom:
+                    y = sea.bottom() - pad
+                    painter.fillRect(QRectF(left, y, rect.width(), bottom - y), FRAME)
+                if left < sea.left():
+                    painter.fillRect(
+                        QRectF(left, top, sea.left() - left + pad, rect.height()), FRAME
+                    )
+                if sea.right() < right:
+                    x = sea.right() - pad
+                    painter.fillRect(QRectF(x, top, right - x, rect.height()), FRAME)
+        painter.fillRect(sea, style.SEA)
         if self._land_span is None and not self._sea:
             return
         painter.save()
@@ -2175,7 +2297,7 @@ class SeaChart(QGraphicsView):
             west, east = self._land_span
             rings = self._land_source if self._land_source is not None else land_rings()
             if grid:
-                rings = [simplify(r, grid / 2) for r in rings]
+                rings = [thin_coast(r, grid / 2) for r in rings]
             # far out, where the whole of the land shows, a few big paths fill faster
             tiles = self._lands[grid] = land_tiles(rings, west, east, cut=not grid)
         return tiles or []
@@ -2351,11 +2473,12 @@ class _Grid:
 def _add_outline(
     path: QPainterPath,
     ring: Sequence[tuple[float, float]],
-    drawn: set[tuple[tuple[float, float], tuple[float, float]]],
+    drawn: set[tuple[tuple[int, int], tuple[int, int]]],
 ) -> None:
     """The ring's edges (lon, lat) not in ``drawn`` yet added to ``path`` (and to
-    ``drawn``): a border two areas share is stroked once, not twice."""
-    points = [(round(lon * DEG, 3), round(-lat * DEG, 3)) for lon, lat in ring]
+    ``drawn``): a border two areas share is stroked once, not twice. Points are matched
+    (and drawn) to a thousandth of a scene unit."""
+    points = [(round(lon * DEG * 1000.0), round(-lat * DEG * 1000.0)) for lon, lat in ring]
     drawing = False
     for a, b in itertools.pairwise([*points, points[0]]):
         edge = (a, b) if a <= b else (b, a)
@@ -2364,9 +2487,9 @@ def _add_outline(
             continue
         drawn.add(edge)
         if not drawing:
-            path.moveTo(*a)
+            path.moveTo(a[0] / 1000.0, a[1] / 1000.0)
             drawing = True
-        path.lineTo(*b)
+        path.lineTo(b[0] / 1000.0, b[1] / 1000.0)
 
 
 def _area_size(ring: Sequence[tuple[float, float]]) -> float:

@@ -6,6 +6,7 @@ and XDG paths under ``tmp_path``), so nothing touches the user's files.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -21,10 +22,13 @@ from ui import style
 from ui.details import DetailsPanel
 from ui.mapview import (
     SeaChart,
+    _artificial,
     chart_lon,
     greedy_colouring,
+    land_rings,
     outline_grid,
     place_ring,
+    thin_coast,
     thin_rings,
     unwrap,
 )
@@ -361,6 +365,49 @@ def _pixel_at_base(chart: SeaChart, base: str) -> QColor:
     return image.pixelColor(at)
 
 
+def _frame(chart: SeaChart) -> bytes:
+    """A frame as the window paints it (into premultiplied pixels, as a backing store is;
+    a plain ARGB32 image rounds a blend a shade apart from one copied into it)."""
+    image = QImage(chart.viewport().size(), QImage.Format.Format_ARGB32_Premultiplied)
+    chart.viewport().render(image)
+    return bytes(image.constBits())
+
+
+def test_a_view_drawn_again_is_the_same_and_shows_a_change_of_shading(
+    chart: SeaChart, session: GameSession, qtbot: object
+) -> None:
+    """A second frame of the same view copies the background drawn the first time it was
+    asked again: the frames are alike, and a change of shading, a zoom or a pan draws the
+    chart afresh (none is a stale copy: each is what a chart drawing the view for the
+    first time paints)."""
+    fresh = SeaChart(session)
+    qtbot.addWidget(fresh)  # type: ignore[attr-defined]
+    fresh.resize(W, H)
+    fresh.show()
+    fresh.fit_world()
+    for view in (chart, fresh):
+        view.zoom_to("Pacific")
+    first = _frame(chart)
+    assert _frame(chart) == first and _frame(chart) == first  # drawn, copied, copied
+    area = "coral_sea" if "coral_sea" in chart.areas else next(iter(chart.areas))
+    chart.shade_areas({area})
+    shaded = _frame(chart)
+    assert shaded != first
+    assert _frame(chart) == shaded and _frame(chart) == shaded
+    chart.clear_range()
+    assert _frame(chart) == first
+    for view in (chart, fresh):
+        view.zoom_by(1.25)
+    closer = _frame(chart)
+    assert closer != first and _frame(chart) == closer and _frame(chart) == closer
+    assert _frame(fresh) == closer
+    for view in (chart, fresh):
+        view.horizontalScrollBar().setValue(view.horizontalScrollBar().value() + 40)
+    moved = _frame(chart)
+    assert moved != closer and _frame(chart) == moved and _frame(chart) == moved
+    assert _frame(fresh) == moved
+
+
 def test_a_base_changing_hands_is_drawn_in_its_new_holders_colour(
     chart: SeaChart, session: GameSession
 ) -> None:
@@ -425,6 +472,44 @@ def test_names_are_laid_out_where_the_view_pans_to(chart: SeaChart) -> None:
     chart.centerOn(chart.base_points[far])
     assert chart.bases[far].isVisible() and chart.base_labels[far].isVisible()
     assert not chart.base_labels["truk"].isVisible()
+
+
+def test_thinned_coasts_keep_their_cuts_and_stay_within_the_tolerance() -> None:
+    """Far out the land is thinned (Douglas–Peucker) to half a pixel or less: every point
+    dropped lies within the tolerance of the line kept across it; the cuts along the
+    antimeridian and the pole stay cuts (not drawn as coast); a speck stays as it is."""
+    tolerance = 0.6
+    rings = land_rings()
+    kept_points = 0
+    for ring in rings:
+        thin = thin_coast(ring, tolerance)
+        kept_points += len(thin)
+        assert set(thin) <= set(ring)
+        cuts = [
+            (a, b) for a, b in zip(ring, [*ring[1:], ring[0]], strict=True) if _artificial(a, b)
+        ]
+        assert all(cut in set(zip(thin, [*thin[1:], thin[0]], strict=True)) for cut in cuts)
+        # each dropped point is near the kept edge that spans it (the thinned ring is the
+        # ring's points in order, from a point on or after its first)
+        start = ring.index(thin[0])
+        order = [*ring[start:], *ring[:start]]
+        at, kept = 0, []
+        for point in thin:
+            at = order.index(point, at)
+            kept.append(at)
+        for i, j in zip(kept, [*kept[1:], len(order)], strict=True):
+            (x0, y0), (x1, y1) = order[i], order[j % len(order)]
+            length = math.hypot(x1 - x0, y1 - y0)
+            for x, y in order[i + 1 : j]:
+                off = (
+                    abs((y1 - y0) * (x - x0) - (x1 - x0) * (y - y0)) / length
+                    if length
+                    else math.hypot(x - x0, y - y0)
+                )
+                assert off <= tolerance + 1e-9
+    assert kept_points < 0.6 * sum(len(ring) for ring in rings)  # it does thin
+    speck = [(5.0, 5.0), (5.01, 5.0), (5.0, 5.01), (4.99, 5.0)]
+    assert thin_coast(speck, tolerance) == speck
 
 
 def test_thinned_rings_keep_their_shared_border_shared() -> None:
