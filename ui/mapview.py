@@ -170,11 +170,21 @@ def land_rings(path: str = "") -> tuple[tuple[tuple[float, float], ...], ...]:
     return tuple(tuple((float(p[0]), float(p[1])) for p in ring) for ring in data["rings"])
 
 
+def _on_antimeridian(lon: float) -> bool:
+    return abs(abs(lon) - 180.0) < 1e-6
+
+
+def _at_pole(lat: float) -> bool:
+    """Within a tenth of a degree of the south pole (the benches' synthetic worlds lie
+    beyond it, and their land is coast)."""
+    return abs(lat + 90.0) <= 0.1
+
+
 def _artificial(a: tuple[float, float], b: tuple[float, float]) -> bool:
-    """A ring edge that is a cut, not a coast: along the antimeridian or the south pole
-    (within a tenth of a degree of it: the benches' synthetic worlds lie beyond it)."""
-    on_cut = abs(abs(a[0]) - 180.0) < 1e-6 and abs(abs(b[0]) - 180.0) < 1e-6
-    return on_cut or (abs(a[1] + 90.0) <= 0.1 and abs(b[1] + 90.0) <= 0.1)
+    """A ring edge that is a cut, not a coast: along the antimeridian or the south pole."""
+    return (_on_antimeridian(a[0]) and _on_antimeridian(b[0])) or (
+        _at_pole(a[1]) and _at_pole(b[1])
+    )
 
 
 def thin_coast(ring: Sequence[tuple[float, float]], tolerance: float) -> list[tuple[float, float]]:
@@ -183,11 +193,7 @@ def thin_coast(ring: Sequence[tuple[float, float]], tolerance: float) -> list[tu
     the points on a cut (the antimeridian, the pole) kept, so a cut stays a cut and is not
     drawn as coast. A ring smaller than the tolerance is kept as it is."""
     n = len(ring)
-    fixed = [
-        k
-        for k, (lon, lat) in enumerate(ring)
-        if abs(abs(lon) - 180.0) < 1e-6 or abs(lat + 90.0) <= 0.1
-    ]
+    fixed = [k for k, (lon, lat) in enumerate(ring) if _on_antimeridian(lon) or _at_pole(lat)]
     if len(fixed) < 2:
         first = fixed[0] if fixed else 0
         fixed = [first, first + n // 2]
@@ -392,9 +398,9 @@ def land_paths(
     fill.setFillRule(Qt.FillRule.OddEvenFill)
     coast = QPainterPath()
     for ring in rings:
-        touches_cut = any(abs(abs(p[0]) - 180.0) < 1e-6 for p in ring)
+        touches_cut = any(_on_antimeridian(p[0]) for p in ring)
         pts = [(float(p[0]), float(p[1])) for p in ring] if touches_cut else unwrap(ring)
-        near_pole = any(abs(lat + 90.0) <= 0.1 for _lon, lat in pts)
+        near_pole = any(_at_pole(lat) for _lon, lat in pts)
         lo = min(p[0] for p in pts)
         hi = max(p[0] for p in pts)
         for turn in (-360.0, 0.0, 360.0, 720.0):
