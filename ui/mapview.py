@@ -587,12 +587,15 @@ class _Shown(QGraphicsPixmapItem):
         return self.shown
 
     def show_drawing(self, box: QRectF, pixmap: QPixmap) -> None:
-        drawing = (box.left(), box.top(), pixmap)
+        self.show_at(box.left(), box.top(), pixmap)
+
+    def show_at(self, left: float, top: float, pixmap: QPixmap) -> None:
+        """Show ``pixmap`` with its top-left corner (left, top) pixels from the anchor."""
         old = self.drawn
-        if old is None or old[2] is not pixmap or old[:2] != drawing[:2]:
-            self.drawn = drawing
+        if old is None or old[2] is not pixmap or old[0] != left or old[1] != top:
+            self.drawn = (left, top, pixmap)
             self.setPixmap(pixmap)
-            self.setOffset(box.topLeft())
+            self.setOffset(left, top)
             if self.layer is not None and self.shown:
                 self.layer.changed()
 
@@ -681,9 +684,11 @@ class _MarkLayer(_Layer):
         self.changed()
 
     def changed(self) -> None:
-        """What the marks shown look like changed: paint again."""
-        self._drawing = None
-        self.update()
+        """What the marks shown look like changed: paint again (asked once, however many
+        change before the next frame: a zoom step changes hundreds)."""
+        if self._drawing is not None:
+            self._drawing = None
+            self.update()
 
     def draw(self, painter: QPainter, exposed: QRectF) -> None:
         drawing = self._drawing
@@ -746,10 +751,10 @@ class _Label(_Mark):
         self.w = metrics.horizontalAdvance(text)
         self.h = metrics.height()
         self.ascent = metrics.ascent()
-        self.corner = QPointF(-self.w / 2, -self.h / 2)  # top-left relative to the anchor
-        #: the corner as plain numbers, and the box drawn: what a layout reads every step
-        self.cx, self.cy = self.corner.x(), self.corner.y()
-        self._box = QRectF(self.cx - 2, self.cy - 1, self.w + 4, self.h + 2)
+        #: the top-left corner relative to the anchor (centred until placed beside it), as
+        #: plain numbers: what a layout reads every step
+        self.cx, self.cy = -self.w / 2, -self.h / 2
+        self._box: QRectF | None = None  # the box drawn, made when asked for
         self._pixmaps: dict[float, QPixmap] = {}
         super().setVisible(False)
 
@@ -762,6 +767,8 @@ class _Label(_Mark):
 
     def box(self) -> QRectF:
         """Where the label (halo included) is drawn, in pixels from its anchor."""
+        if self._box is None:
+            self._box = QRectF(self.cx - 2, self.cy - 1, self.w + 4, self.h + 2)
         return self._box
 
     def drawing(self, ratio: float) -> QPixmap:
@@ -786,10 +793,9 @@ class _Label(_Mark):
     def place(self, dx: float, dy: float) -> None:
         """Put the label's top-left corner (dx, dy) pixels from its anchor."""
         if dx != self.cx or dy != self.cy:
-            self.corner = QPointF(dx, dy)
             self.cx, self.cy = dx, dy
-            self._box = QRectF(dx - 2, dy - 1, self.w + 4, self.h + 2)
-            self.show_drawing(self.box(), self.drawing(self.ratio))
+            self._box = None
+            self.show_at(dx - 2, dy - 1, self.drawing(self.ratio))
 
 
 def draw_symbol(painter: QPainter, kind: str, colour: QColor) -> None:
@@ -1374,7 +1380,7 @@ class SeaChart(QGraphicsView):
                 best, best_d = base_id, d
             label = self.base_labels[base_id]
             if best is None and label.isVisible():
-                box = QRectF(label.corner.x(), label.corner.y(), label.w, label.h)
+                box = QRectF(label.cx, label.cy, label.w, label.h)
                 if box.translated(-dx, -dy).contains(QPointF(0, 0)):
                     best, best_d = base_id, 0.0
         if best is not None:
@@ -2035,7 +2041,7 @@ class SeaChart(QGraphicsView):
                 top = ghost.y * scale + label.cy
                 edges = (left, top, left + label.w, top + label.h)
                 if grid.free(*edges) and drawn.claim(*edges):
-                    ghost.name.show_drawing(label.box(), label.drawing(self._ratio))
+                    ghost.name.show_at(label.cx - 2, label.cy - 1, label.drawing(self._ratio))
                     seen.add(ghost.name)
         for item in self._ghosts_shown - seen:
             item.setVisible(False)

@@ -270,9 +270,7 @@ def test_labels_never_overlap(chart: SeaChart) -> None:
         assert labels
         # labels keep their size on screen: their boxes are in pixels from their anchor
         boxes = [
-            QRectF(label.corner.x(), label.corner.y(), label.w, label.h).translated(
-                chart.mapFromScene(label.pos())
-            )
+            QRectF(label.cx, label.cy, label.w, label.h).translated(chart.mapFromScene(label.pos()))
             for label in labels
         ]
         for i, a in enumerate(boxes):
