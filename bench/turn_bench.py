@@ -6,7 +6,8 @@ Run: ``python bench/turn_bench.py [--runs N]``. Prints, for each world:
   check of every nation's orders together, the ten steps (each with its own dice, as the
   engine makes them) and the end of the turn — what the engine costs, median of repeated
   runs. Target (issue 14): linear in the size of the world, the 100× turn at most 11×
-  the 10× turn; the 1942 turn under 50 ms;
+  the 10× turn (the two timed in turns, so a drift of the machine's speed slows both);
+  the 1942 turn under 50 ms;
 * *resolve + save*: ``Campaign.resolve`` including the ten one-transaction saves with
   ``synchronous=FULL`` — what an umpire waits for.
 
@@ -130,6 +131,20 @@ def measure_rules(
     return times
 
 
+def interleaved(
+    small: Scenario, big: Scenario, rounds: int, clock: Callable[[], float]
+) -> dict[int, list[float]]:
+    """The turn of the 10x and the 100x world, timed by turns: each round three of the
+    small one, then one of the big (the first of each a warm-up, left out)."""
+    measure_rules(small, 1, False, clock)
+    measure_rules(big, 1, False, clock)
+    times: dict[int, list[float]] = {10: [], 100: []}
+    for _ in range(rounds):
+        times[10] += measure_rules(small, 3, False, clock)
+        times[100] += measure_rules(big, 1, False, clock)
+    return times
+
+
 def measure_saved(scenario: Scenario, runs: int, use_samples: bool) -> list[float]:
     """``Campaign.resolve`` on a real game file: rules plus ten saves."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -155,10 +170,19 @@ def main() -> None:
     print(f"{'world':<26}{'units':>7}{'areas':>7}    turn (median)   resolve + save (median)")
     per_unit = None
     medians: dict[int, float] = {}
+    worlds = {copies: synthetic(base, copies) for copies in (1, 10, 30, 100)}
+    # the 10x and 100x turns, whose ratio is the target, are timed in turns, a few of one
+    # then one of the other, so a machine whose speed drifts (a shared one drifts by a
+    # third in a minute) slows both alike
+    paired = interleaved(worlds[10], worlds[100], max(5, args.runs // 2), time.perf_counter)
     for copies in (1, 10, 30, 100):
-        scenario = synthetic(base, copies)
+        scenario = worlds[copies]
         runs = args.runs if copies < 30 else max(5, args.runs // 3)
-        rules = measure_rules(scenario, runs, use_samples=copies == 1)
+        rules = (
+            paired[copies]
+            if copies in paired
+            else measure_rules(scenario, runs, use_samples=copies == 1)
+        )
         saved = measure_saved(scenario, max(3, runs // 3), copies == 1) if copies == 1 else []
         units = len(scenario.tables["units"])
         median = medians[copies] = statistics.median(rules)
@@ -183,8 +207,8 @@ def main() -> None:
     # on a shared machine the wall clock of the big world counts the other jobs' use of the
     # memory caches too: the process's own CPU time is the steadier figure
     cpu = {
-        n: statistics.median(measure_rules(synthetic(base, n), 5, False, time.process_time))
-        for n in (10, 100)
+        n: statistics.median(times)
+        for n, times in interleaved(worlds[10], worlds[100], 5, time.process_time).items()
     }
     print(
         f"the same in CPU time: {cpu[10]:.1f} ms and {cpu[100]:.1f} ms, "
