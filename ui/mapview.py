@@ -2221,7 +2221,10 @@ class SeaChart(QGraphicsView):
             drawer = QPainter(made)
             drawer.setRenderHints(painter.renderHints())
             drawer.setTransform(transform)
-            self._paint_background(drawer, self.mapToScene(self.viewport().rect()).boundingRect())
+            # a pixel past the view on every side, so the edge pixels are wholly painted (at
+            # a fractional pixel ratio the last column can still come out a shade apart)
+            whole = self.viewport().rect().adjusted(-1, -1, 1, 1)
+            self._paint_background(drawer, self.mapToScene(whole).boundingRect())
             drawer.end()
             self._background, self._background_for = made, view
         picture = self._background

@@ -7,6 +7,9 @@ and XDG paths under ``tmp_path``), so nothing touches the user's files.
 from __future__ import annotations
 
 import math
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -404,6 +407,52 @@ def test_a_view_drawn_again_is_the_same_and_shows_a_change_of_shading(
     moved = _frame(chart)
     assert moved != closer and _frame(chart) == moved and _frame(chart) == moved
     assert _frame(fresh) == moved
+
+
+def test_a_view_drawn_again_on_a_high_density_screen_is_the_same(tmp_path: Path) -> None:
+    """At two device pixels a pixel (a new process: the ratio is set before Qt starts) a
+    copied background is the frame drawn afresh, to its last column and row."""
+    code = (
+        "import sys\n"
+        "from PySide6.QtGui import QImage\n"
+        "from PySide6.QtWidgets import QApplication\n"
+        "from ui.mapview import SeaChart\n"
+        "from ui.session import GameSession\n"
+        "app = QApplication([])\n"
+        "session = GameSession()\n"
+        "session.new_game()\n"
+        "chart = SeaChart(session)\n"
+        "chart.resize(800, 500)\n"
+        "chart.show()\n"
+        "app.processEvents()\n"
+        "ratio = chart.devicePixelRatioF()\n"
+        "def frame():\n"
+        "    size = (int(800 * ratio), int(500 * ratio))\n"
+        "    image = QImage(*size, QImage.Format.Format_ARGB32_Premultiplied)\n"
+        "    image.setDevicePixelRatio(ratio)\n"
+        "    chart.viewport().render(image)\n"
+        "    return bytes(image.constBits())\n"
+        "for view in ('fit', 'Pacific'):\n"
+        "    chart.fit_world() if view == 'fit' else chart.zoom_to(view)\n"
+        "    chart.zoom_by(1.1)\n"
+        "    first, copied, again = frame(), frame(), frame()\n"
+        "    print(view, ratio, first == copied == again)\n"
+        "session.close()\n"
+    )
+    env = dict(
+        os.environ,
+        QT_QPA_PLATFORM="offscreen",
+        QT_SCALE_FACTOR="2",
+        XDG_DATA_HOME=str(tmp_path),
+        XDG_CONFIG_HOME=str(tmp_path),
+        HOME=str(tmp_path),
+    )
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=root, env=env, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["fit", "2.0", "True", "Pacific", "2.0", "True"]
 
 
 def test_a_base_changing_hands_is_drawn_in_its_new_holders_colour(
