@@ -12,9 +12,10 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
 
-# The engine first (pure Python, no Qt): PySide6 reads the source of every module an
-# import statement names once it is loaded (looking for ``from __feature__``), tens of
-# milliseconds over the engine, sqlite-utils and the standard library at start-up
+# The engine first (pure Python, no Qt): once loaded, PySide6 reads the source of every
+# module an import statement names, to see whether it uses PySide6 (for its
+# ``__feature__`` switches) — tens of milliseconds over the engine, sqlite-utils and the
+# standard library at start-up
 import campaign.engine
 import campaign.reports  # noqa: F401
 from campaign import __version__

@@ -158,6 +158,7 @@ def scene_point(lon: float, lat: float) -> QPointF:
 
 
 def _polygon(points: Iterable[tuple[float, float]]) -> QPolygonF:
+    # scene_point's arithmetic written in: a call a point, thousands of points a far zoom
     return QPolygonF([QPointF(lon * DEG, -lat * DEG) for lon, lat in points])
 
 
@@ -187,21 +188,31 @@ def _artificial(a: tuple[float, float], b: tuple[float, float]) -> bool:
     )
 
 
+def _spans(n: int, cuts: list[int]) -> list[tuple[int, int]]:
+    """The pieces of a ring of ``n`` points between its cut points, as (first, last)
+    indices into the ring written twice over (so a piece running past the ring's end is
+    one slice); a ring with fewer than two cuts is cut in two halves."""
+    if len(cuts) < 2:
+        first = cuts[0] if cuts else 0
+        cuts = [first, first + n // 2]
+    return list(zip(cuts, [*cuts[1:], cuts[0] + n], strict=True))
+
+
 def thin_coast(ring: Sequence[tuple[float, float]], tolerance: float) -> list[tuple[float, float]]:
-    """The land ring without the points less than ``tolerance`` degrees off the line through
-    the points kept around them (Douglas–Peucker, for the far zooms: half a pixel or less),
-    the points on a cut (the antimeridian, the pole) kept, so a cut stays a cut and is not
-    drawn as coast. A ring smaller than the tolerance is kept as it is."""
-    n = len(ring)
+    """The land ring without the points less than ``tolerance`` degrees from the edge kept
+    across them (Douglas–Peucker, for the far zooms: half a pixel or less), the points on a
+    cut (the antimeridian, the pole) kept, so a cut stays a cut and a coast stays a coast
+    (a piece of coast between two points of one cut keeps a point, or it would be drawn as
+    the cut). A ring smaller than the tolerance is kept as it is."""
     fixed = [k for k, (lon, lat) in enumerate(ring) if _on_antimeridian(lon) or _at_pole(lat)]
-    if len(fixed) < 2:
-        first = fixed[0] if fixed else 0
-        fixed = [first, first + n // 2]
-    twice = [*ring, *ring]  # a piece running past the ring's end is one slice
+    twice = [*ring, *ring]
     out: list[tuple[float, float]] = []
-    for a, b in zip(fixed, [*fixed[1:], fixed[0] + n], strict=True):
+    for a, b in _spans(len(ring), fixed):
         piece = twice[a : b + 1]
-        out.extend([piece[k] for k in _douglas_peucker(piece, tolerance)[:-1]])
+        kept = _douglas_peucker(piece, tolerance)
+        if len(kept) == 2 and len(piece) > 2 and _artificial(piece[0], piece[-1]):
+            kept = [0, _farthest(piece, 0, len(piece) - 1)[0], len(piece) - 1]
+        out.extend([piece[k] for k in kept[:-1]])
     return out if len(out) >= 3 else list(ring)
 
 
@@ -252,12 +263,9 @@ def thin_rings(
     for name, (points, keys) in clean.items():
         n = len(points)
         cuts = [k for k, here in enumerate(keys) if len(neighbours[here]) != 2]
-        if len(cuts) < 2:
-            cuts = [cuts[0] if cuts else 0, (cuts[0] if cuts else 0) + n // 2]
-        # the ring twice over, so a piece running past its end is one slice
         points2, keys2 = points + points, keys + keys
         thinned: list[tuple[float, float]] = []
-        for a, b in zip(cuts, [*cuts[1:], cuts[0] + n], strict=True):
+        for a, b in _spans(n, cuts):
             piece = points2[a : b + 1]
             along = tuple(keys2[a : b + 1])
             kept_here = kept_by_piece.get(along)
@@ -274,27 +282,39 @@ def thin_rings(
 
 
 def _douglas_peucker(line: Sequence[tuple[float, float]], tolerance: float) -> list[int]:
-    """The indices of the points of ``line`` Douglas–Peucker keeps (both ends always)."""
+    """The indices of the points of ``line`` Douglas–Peucker keeps (both ends always): no
+    point dropped lies more than ``tolerance`` from the kept edge across it."""
     keep = {0, len(line) - 1}
     stack = [(0, len(line) - 1)]
     while stack:
         first, last = stack.pop()
-        (x0, y0), (x1, y1) = line[first], line[last]
-        dx, dy = x1 - x0, y1 - y0
-        length = math.hypot(dx, dy)
-        worst, far = tolerance, -1
-        for k in range(first + 1, last):
-            x, y = line[k]
-            if length > 0:
-                off = abs(dy * (x - x0) - dx * (y - y0)) / length
-            else:
-                off = math.hypot(x - x0, y - y0)
-            if off > worst:
-                worst, far = off, k
-        if far >= 0:
+        far, off = _farthest(line, first, last)
+        if far >= 0 and off > tolerance:
             keep.add(far)
             stack.extend(((first, far), (far, last)))
     return sorted(keep)
+
+
+def _farthest(line: Sequence[tuple[float, float]], first: int, last: int) -> tuple[int, float]:
+    """The point strictly between ``first`` and ``last`` farthest from the segment joining
+    them (not the line through them: a point beyond an end is measured to that end), and
+    its distance; (-1, 0.0) when there is none."""
+    (x0, y0), (x1, y1) = line[first], line[last]
+    dx, dy = x1 - x0, y1 - y0
+    squared = dx * dx + dy * dy
+    far, worst = -1, -1.0
+    for k in range(first + 1, last):
+        x, y = line[k]
+        ex, ey = x - x0, y - y0
+        t = (ex * dx + ey * dy) / squared if squared > 0 else 0.0
+        if t >= 1.0:
+            ex, ey = x - x1, y - y1
+        elif t > 0.0:
+            ex, ey = ex - t * dx, ey - t * dy
+        off = ex * ex + ey * ey
+        if off > worst:
+            worst, far = off, k
+    return far, (math.sqrt(worst) if far >= 0 else 0.0)
 
 
 #: a piece of the background: its bounds, fill path and line path
@@ -765,10 +785,19 @@ class _Label(_Mark):
             self.show_drawing(self.box(), self.drawing(self.ratio))
         super().setVisible(visible)
 
+    #: the halo's margin round the text (pixels, each side): across, down
+    HALO = (2, 1)
+
+    def drawn_at(self) -> tuple[float, float]:
+        """The top-left corner of the drawing (halo included), in pixels from the anchor."""
+        return self.cx - self.HALO[0], self.cy - self.HALO[1]
+
     def box(self) -> QRectF:
         """Where the label (halo included) is drawn, in pixels from its anchor."""
         if self._box is None:
-            self._box = QRectF(self.cx - 2, self.cy - 1, self.w + 4, self.h + 2)
+            left, top = self.drawn_at()
+            across, down = self.HALO
+            self._box = QRectF(left, top, self.w + 2 * across, self.h + 2 * down)
         return self._box
 
     def drawing(self, ratio: float) -> QPixmap:
@@ -783,7 +812,7 @@ class _Label(_Mark):
     def _draw(self, painter: QPainter) -> None:
         _halo_text(
             painter,
-            QPointF(2, 1 + self.ascent),
+            QPointF(self.HALO[0], self.HALO[1] + self.ascent),
             self.text,
             self.font,
             self.colour,
@@ -795,7 +824,7 @@ class _Label(_Mark):
         if dx != self.cx or dy != self.cy:
             self.cx, self.cy = dx, dy
             self._box = None
-            self.show_at(dx - 2, dy - 1, self.drawing(self.ratio))
+            self.show_at(*self.drawn_at(), self.drawing(self.ratio))
 
 
 def draw_symbol(painter: QPainter, kind: str, colour: QColor) -> None:
@@ -2041,7 +2070,7 @@ class SeaChart(QGraphicsView):
                 top = ghost.y * scale + label.cy
                 edges = (left, top, left + label.w, top + label.h)
                 if grid.free(*edges) and drawn.claim(*edges):
-                    ghost.name.show_at(label.cx - 2, label.cy - 1, label.drawing(self._ratio))
+                    ghost.name.show_at(*label.drawn_at(), label.drawing(self._ratio))
                     seen.add(ghost.name)
         for item in self._ghosts_shown - seen:
             item.setVisible(False)
@@ -2203,7 +2232,11 @@ class SeaChart(QGraphicsView):
         # Qt passes a QRectF; the stubs also allow a QRect
         rect = rect if isinstance(rect, QRectF) else QRectF(rect)
         transform = self.viewportTransform()
-        ratio = painter.device().devicePixelRatioF()
+        # the pixel ratio of what is painted on (the screen's backing store, or an image the
+        # view is rendered into: painter.device() answers the widget for both)
+        engine = painter.paintEngine()
+        target = engine.paintDevice() if engine is not None else None
+        ratio = (target or painter.device()).devicePixelRatioF()
         size = self.viewport().size()
         view = (transform, size.width(), size.height(), ratio, self._background_version)
         if painter.worldTransform() != transform:  # not a frame of the view: draw it
@@ -2214,34 +2247,51 @@ class SeaChart(QGraphicsView):
                 self._background_seen = view
                 self._paint_background(painter, rect)
                 return
-            made = QPixmap(
-                max(1, math.ceil(size.width() * ratio)), max(1, math.ceil(size.height() * ratio))
-            )
+            # drawn a pixel past the view on every side, so its edge pixels are wholly
+            # painted (not the antialiased edge of a fill ending there)
+            made = QPixmap(math.ceil(size.width() * ratio), math.ceil(size.height() * ratio))
             made.setDevicePixelRatio(ratio)
             drawer = QPainter(made)
             drawer.setRenderHints(painter.renderHints())
             drawer.setTransform(transform)
-            self._paint_background(drawer, self.mapToScene(self.viewport().rect()).boundingRect())
+            whole = self.viewport().rect().adjusted(-1, -1, 1, 1)
+            self._paint_background(drawer, self.mapToScene(whole).boundingRect())
             drawer.end()
             self._background, self._background_for = made, view
         picture = self._background
         if picture is None:  # not reached: a view is recorded only with its picture
             self._paint_background(painter, rect)
             return
+        # the part asked for, widened to whole device pixels (at a fractional pixel ratio
+        # whole view pixels would leave a device column at its edge unpainted), copied as
+        # it is: no smoothing, no antialiased edge
+        exposed = transform.mapRect(rect)
+        pixels = (
+            QRectF(
+                exposed.x() * ratio,
+                exposed.y() * ratio,
+                exposed.width() * ratio,
+                exposed.height() * ratio,
+            )
+            .toAlignedRect()
+            .intersected(picture.rect())
+        )
+        if pixels.isEmpty():
+            return
         painter.save()
         painter.resetTransform()
-        exposed = (
-            transform.mapRect(rect)
-            .toAlignedRect()
-            .intersected(QRect(0, 0, size.width(), size.height()))
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
+        painter.drawPixmap(
+            QRectF(
+                pixels.x() / ratio,
+                pixels.y() / ratio,
+                pixels.width() / ratio,
+                pixels.height() / ratio,
+            ),
+            picture,
+            QRectF(pixels),
         )
-        source = QRectF(
-            exposed.x() * ratio,
-            exposed.y() * ratio,
-            exposed.width() * ratio,
-            exposed.height() * ratio,
-        )
-        painter.drawPixmap(QPointF(exposed.topLeft()), picture, source)
         painter.restore()
 
     def _paint_background(self, painter: QPainter, rect: QRectF) -> None:
@@ -2251,7 +2301,7 @@ class SeaChart(QGraphicsView):
             if sea.isEmpty():
                 painter.fillRect(rect, FRAME)
             else:
-                pad = 2.0 / max(self.transform().m11(), 1e-9)
+                pad = 2.0 / max(painter.worldTransform().m11(), 1e-9)
                 left, top, right, bottom = _edges(rect)
                 if top < sea.top():
                     painter.fillRect(QRectF(left, top, rect.width(), sea.top() - top + pad), FRAME)

@@ -298,9 +298,9 @@ def test_start_up_loads_no_more_than_a_painted_chart_needs(tmp_path: Path) -> No
     paints the chart; what is loaded only when first used is not loaded yet."""
     code = (
         "import sys\n"
+        "from ui.app import start\n"
         "from PySide6.QtCore import QStandardPaths\n"
         "QStandardPaths.setTestModeEnabled(True)\n"
-        "from ui.app import start\n"
         "app, window = start()\n"
         "app.processEvents()\n"
         "window.chart.viewport().repaint()\n"

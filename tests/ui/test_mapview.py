@@ -7,6 +7,9 @@ and XDG paths under ``tmp_path``), so nothing touches the user's files.
 from __future__ import annotations
 
 import math
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -406,6 +409,109 @@ def test_a_view_drawn_again_is_the_same_and_shows_a_change_of_shading(
     assert _frame(fresh) == moved
 
 
+@pytest.mark.parametrize("scale", ["2", "1.25"])
+def test_a_view_drawn_again_on_a_high_density_screen_is_the_same(
+    tmp_path: Path, scale: str
+) -> None:
+    """At two (and one and a quarter) device pixels a pixel — a new process: the ratio is
+    set before Qt starts — a copied background is the frame drawn afresh, to its last
+    column and row (at 1.25 the raster engine leaves the last device column of a picture
+    a shade apart: at most one level of one colour); a repaint of part of the window copies
+    whole device pixels (no column of the window's own white left at its edge)."""
+    code = (
+        "import time\n"
+        "from PySide6.QtCore import QRect\n"
+        "from PySide6.QtGui import QImage\n"
+        "from PySide6.QtWidgets import QApplication\n"
+        "from ui.mapview import SeaChart\n"
+        "from ui.session import GameSession\n"
+        "app = QApplication([])\n"
+        "session = GameSession()\n"
+        "session.new_game()\n"
+        "chart = SeaChart(session)\n"
+        "chart.resize(800, 500)\n"
+        "chart.show()\n"
+        "app.processEvents()\n"
+        "ratio = chart.devicePixelRatioF()\n"
+        "def frame():\n"
+        "    size = (int(800 * ratio), int(500 * ratio))\n"
+        "    image = QImage(*size, QImage.Format.Format_ARGB32_Premultiplied)\n"
+        "    image.setDevicePixelRatio(ratio)\n"
+        "    chart.viewport().render(image)\n"
+        "    return bytes(image.constBits())\n"
+        "def settle():\n"
+        "    for _ in range(4):\n"
+        "        app.processEvents()\n"
+        "        time.sleep(0.01)\n"
+        "for view in ('fit', 'Pacific'):\n"
+        "    chart.fit_world() if view == 'fit' else chart.zoom_to(view)\n"
+        "    chart.zoom_by(1.1)\n"
+        "    first, copied, again = frame(), frame(), frame()\n"
+        "    apart = max((abs(a - b) for a, b in zip(first, copied) if a != b), default=0)\n"
+        "    print(view, apart, copied == again)\n"
+        "chart.resize(1366, 768)\n"
+        "settle()\n"
+        "chart.fit_world()\n"
+        "chart.zoom_to('Pacific')\n"
+        "settle()\n"
+        "chart.viewport().update()\n"
+        "settle()\n"
+        "chart.viewport().update(QRect(513, 301, 77, 45))\n"
+        "settle()\n"
+        "shown = QImage(chart.backingStore().paintDevice())\n"
+        "top = chart.viewport().mapTo(chart.window(), chart.viewport().rect().topLeft())\n"
+        "x = int((top.x() + 590) * ratio - 0.5)\n"
+        "ys = range(int((top.y() + 301) * ratio), int((top.y() + 346) * ratio))\n"
+        "white = sum(1 for y in ys if shown.pixel(x, y) & 0xFFFFFF == 0xFFFFFF)\n"
+        "print('white', white)\n"
+        "session.close()\n"
+    )
+    env = dict(
+        os.environ,
+        QT_QPA_PLATFORM="offscreen",
+        QT_SCALE_FACTOR=scale,
+        XDG_DATA_HOME=str(tmp_path),
+        XDG_CONFIG_HOME=str(tmp_path),
+        HOME=str(tmp_path),
+    )
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=root, env=env, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    shade = "0" if scale == "2" else "1"
+    fit, fit_apart, fit_again, pacific, pacific_apart, pacific_again, *white = out.stdout.split()
+    assert (fit, fit_again, pacific, pacific_again) == ("fit", "True", "Pacific", "True")
+    assert fit_apart in ("0", shade) and pacific_apart in ("0", shade)
+    assert white == ["white", "0"]
+
+
+def _dense(chart: SeaChart) -> bytes:
+    """A frame rendered into an image of two device pixels a pixel."""
+    image = QImage(chart.viewport().size() * 2, QImage.Format.Format_ARGB32_Premultiplied)
+    image.setDevicePixelRatio(2.0)
+    chart.viewport().render(image)
+    return bytes(image.constBits())
+
+
+def test_a_view_rendered_into_a_denser_image_is_drawn_for_it(
+    chart: SeaChart, qtbot: object
+) -> None:
+    """Rendered into an image of two device pixels a pixel (a print, an export) from a
+    screen of one, the background is drawn (or copied) for that image, never a copy of the
+    screen's picture scaled up: each frame is what a chart drawing the view afresh paints."""
+    chart.zoom_to("Pacific")
+    fresh = SeaChart(chart.session)
+    qtbot.addWidget(fresh)  # type: ignore[attr-defined]
+    fresh.resize(chart.size())
+    fresh.show()
+    fresh.fit_world()
+    fresh.zoom_to("Pacific")
+    drawn = _dense(fresh)  # a view's first frame is drawn, not copied
+    _frame(chart), _frame(chart)  # the screen's picture made
+    assert _dense(chart) == drawn and _dense(chart) == drawn and _dense(chart) == drawn
+
+
 def test_a_base_changing_hands_is_drawn_in_its_new_holders_colour(
     chart: SeaChart, session: GameSession
 ) -> None:
@@ -472,21 +578,40 @@ def test_names_are_laid_out_where_the_view_pans_to(chart: SeaChart) -> None:
     assert not chart.base_labels["truk"].isVisible()
 
 
+def _to_segment(
+    point: tuple[float, float], a: tuple[float, float], b: tuple[float, float]
+) -> float:
+    """How far ``point`` lies from the segment a–b (from its nearer end beyond it)."""
+    (x, y), (x0, y0), (x1, y1) = point, a, b
+    dx, dy = x1 - x0, y1 - y0
+    squared = dx * dx + dy * dy
+    t = 0.0 if not squared else max(0.0, min(1.0, ((x - x0) * dx + (y - y0) * dy) / squared))
+    return math.hypot(x - (x0 + t * dx), y - (y0 + t * dy))
+
+
+def _edges_of(ring: list[tuple[float, float]]) -> set[tuple[tuple[float, float], ...]]:
+    return set(zip(ring, [*ring[1:], ring[0]], strict=True))
+
+
 def test_thinned_coasts_keep_their_cuts_and_stay_within_the_tolerance() -> None:
     """Far out the land is thinned (Douglas–Peucker) to half a pixel or less: every point
-    dropped lies within the tolerance of the line kept across it; the cuts along the
-    antimeridian and the pole stay cuts (not drawn as coast); a speck stays as it is."""
+    dropped lies within the tolerance of the kept edge across it (of the edge, not of the
+    line through it); the cuts along the antimeridian and the pole stay cuts, and no coast
+    becomes one (it would not be drawn); a speck stays as it is."""
     tolerance = 0.6
-    rings = land_rings()
+    rings = [list(ring) for ring in land_rings()]
+    # coast hugging the antimeridian between two of its points, and a spike back past an end
+    rings.append([(180.0, 0.0), (179.9, 0.5), (180.0, 1.0), (175.0, 1.0), (175.0, 0.0)])
+    rings.append(
+        [(10.0, 10.0), (12.0, 10.0), (14.0, 10.0), (10.5, 10.1), (16.0, 10.0), (16.0, 14.0)]
+    )
     kept_points = 0
     for ring in rings:
         thin = thin_coast(ring, tolerance)
         kept_points += len(thin)
         assert set(thin) <= set(ring)
-        cuts = [
-            (a, b) for a, b in zip(ring, [*ring[1:], ring[0]], strict=True) if _artificial(a, b)
-        ]
-        assert all(cut in set(zip(thin, [*thin[1:], thin[0]], strict=True)) for cut in cuts)
+        cuts = {edge for edge in _edges_of(ring) if _artificial(*edge)}
+        assert {edge for edge in _edges_of(thin) if _artificial(*edge)} == cuts
         # each dropped point is near the kept edge that spans it (the thinned ring is the
         # ring's points in order, from a point on or after its first)
         start = ring.index(thin[0])
@@ -496,15 +621,8 @@ def test_thinned_coasts_keep_their_cuts_and_stay_within_the_tolerance() -> None:
             at = order.index(point, at)
             kept.append(at)
         for i, j in zip(kept, [*kept[1:], len(order)], strict=True):
-            (x0, y0), (x1, y1) = order[i], order[j % len(order)]
-            length = math.hypot(x1 - x0, y1 - y0)
-            for x, y in order[i + 1 : j]:
-                off = (
-                    abs((y1 - y0) * (x - x0) - (x1 - x0) * (y - y0)) / length
-                    if length
-                    else math.hypot(x - x0, y - y0)
-                )
-                assert off <= tolerance + 1e-9
+            for point in order[i + 1 : j]:
+                assert _to_segment(point, order[i], order[j % len(order)]) <= tolerance + 1e-9
     assert kept_points < 0.6 * sum(len(ring) for ring in rings)  # it does thin
     speck = [(5.0, 5.0), (5.01, 5.0), (5.0, 5.01), (4.99, 5.0)]
     assert thin_coast(speck, tolerance) == speck
