@@ -23,18 +23,16 @@ from .operations import naval_operations
 from .production import new_production, with_production
 from .record import TurnRecord
 from .repairs import repairs
-from .sequence import SEQUENCE
+from .sequence import SEQUENCE, StepName
 
 __all__ = ["STEPS", "Step", "Turn", "end_turn", "older_objects_set_aside", "with_production"]
 
 
 @dataclass(frozen=True)
-class Step:
-    number: int
-    name: str
+class Step(StepName):
+    """A step of the sequence with the function that runs it."""
+
     run: Callable[[Turn], None]
-    #: the seed's words for the step
-    seed: str
 
 
 #: the rules of each step of 002 "Turn sequence" (:data:`~campaign.sequence.SEQUENCE`)
@@ -53,7 +51,7 @@ RULES: tuple[Callable[[Turn], None], ...] = (
 
 #: 002 "Turn sequence": the ten steps, in the seed's order, each with its rules.
 STEPS: tuple[Step, ...] = tuple(
-    Step(step.number, step.name, run, step.seed) for step, run in zip(SEQUENCE, RULES, strict=True)
+    Step(step.number, step.name, step.seed, run) for step, run in zip(SEQUENCE, RULES, strict=True)
 )
 
 

@@ -347,7 +347,7 @@ def report_html(session: GameSession, viewer: str | None = None, turn: int | Non
         k for k in by_step if not 1 <= k <= len(SEQUENCE)
     )
     for number in numbers:
-        parts.append(f"<p {_s('h2')}>{_esc(_heading(number))}</p>")
+        parts.append(f"<p {_s('h2')}>{_esc(step_heading(number))}</p>")
         events = by_step.get(number, [])
         if not events:
             parts.append(f"<p {_s('none')}>(nothing to report)</p>")
@@ -387,7 +387,8 @@ def routes_html(session: GameSession, viewer: str | None = None) -> str:
     return "".join(parts)
 
 
-def _heading(step: int) -> str:
+def step_heading(step: int) -> str:
+    """``"Step 1 — Move supplies"`` …; anything outside 1–10 is between turns."""
     return f"Step {step} — {step_name(step)}" if 1 <= step <= len(SEQUENCE) else BETWEEN_TURNS
 
 

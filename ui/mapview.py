@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from html import escape
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, NamedTuple, TypeVar
 
 from PySide6.QtCore import QEvent, QLineF, QPoint, QPointF, QRect, QRectF, Qt, Signal
 from PySide6.QtGui import (
@@ -45,6 +45,7 @@ from PySide6.QtGui import (
     QPixmap,
     QPolygonF,
     QResizeEvent,
+    QTransform,
     QWheelEvent,
 )
 from PySide6.QtWidgets import (
@@ -319,6 +320,17 @@ def _farthest(line: Sequence[tuple[float, float]], first: int, last: int) -> tup
 
 #: a piece of the background: its bounds, fill path and line path
 Tile = tuple[QRectF, QPainterPath, QPainterPath]
+
+
+class _SeaPiece(NamedTuple):
+    """A sea area's ring (or a repeat of it past the chart's edge) as the chart draws it."""
+
+    area: str
+    ring: list[tuple[float, float]]  # degrees, moved by the turns of the repeat
+    polygon: QPolygonF  # scene units
+    bounds: QRectF
+
+
 #: the sea as a frame paints it: tints (bounds, colour, path) and borders (bounds, path)
 SeaOutlines = tuple[list[tuple[QRectF, QColor, QPainterPath]], list[tuple[QRectF, QPainterPath]]]
 
@@ -559,6 +571,14 @@ def _halo_text(
     painter.drawText(pos, text)
 
 
+def _painted_ratio(painter: QPainter) -> float:
+    """Device pixels a pixel of what ``painter`` paints on: the screen's backing store, or
+    an image the view is rendered into (``painter.device()`` answers the widget for both)."""
+    engine = painter.paintEngine()
+    target = engine.paintDevice() if engine is not None else None
+    return (target or painter.device()).devicePixelRatioF()
+
+
 def _drawn(box: QRectF, ratio: float, draw: Callable[[QPainter], None]) -> QPixmap:
     """A transparent pixmap of ``box`` (item pixels, at ``ratio`` device pixels each) with
     ``draw`` painted on it in the item's own coordinates."""
@@ -734,7 +754,7 @@ class _MarkLayer(_Layer):
         # where a pixel is a device pixel, at whole pixels (the raster engine rounds them
         # there) through the overload taking two numbers, half the cost of one taking a
         # point; on a denser screen by point, placed to the device pixel
-        whole = painter.device().devicePixelRatioF() == 1.0
+        whole = _painted_ratio(painter) == 1.0
         for ax, ay, ox, oy, pixmap in drawing:
             x, y = ax * sx + dx, ay * sy + dy
             if left < x < right and top < y < bottom:
@@ -1193,14 +1213,13 @@ class SeaChart(QGraphicsView):
         self._area_polys: dict[str, list[tuple[float, float]]] = {}
         self._route_geo: dict[str, _RouteGeometry] = {}
         self._route_states: dict[str, RouteStatus] = {}
-        #: every area's polygon and its repeats past the edges: (area, polygon, bounds)
-        self._sea: list[tuple[str, QPolygonF, QRectF]] = []
-        #: the same as (area, ring in degrees, polygon)
-        self._sea_turns: list[tuple[str, list[tuple[float, float]], QPolygonF]] = []
+        #: every area and its repeats past the edges, as the background paints them and a
+        #: click finds them
+        self._sea: list[_SeaPiece] = []
         #: the background as last drawn for a whole view, and what it was drawn for (the
         #: view's transform and size, the screen's density, what it shows): a redraw of the
         #: same view (a selection, a highlight, a name shown) copies it
-        self._background: QPixmap | None = None
+        self._background = QPixmap()
         self._background_for: tuple[object, ...] = ()
         self._background_seen: tuple[object, ...] = ()
         self._background_version = 0
@@ -1444,7 +1463,6 @@ class SeaChart(QGraphicsView):
         ):
             d.clear()
         self._sea = []
-        self._sea_turns = []
         #: bases and area names repeated past the chart's edges
         self._ghosts: list[_Ghost] = []
         self._ghost_cells = _Cells(CELL)
@@ -1677,13 +1695,7 @@ class SeaChart(QGraphicsView):
     def _build_ghosts(self, west: float, east: float) -> None:
         """The sea as the background paints it: every area, and its copies where they
         reach past the chart's edges."""
-        self._sea_turns = [
-            (area_id, moved, _polygon(moved))
-            for area_id, ring in self._area_polys.items()
-            for moved in self._turns(ring, west, east)
-        ]
-        sea = [(area_id, poly, poly.boundingRect()) for area_id, _ring, poly in self._sea_turns]
-        self._sea = sea
+        self._sea = self._sea_pieces(self._area_polys, west, east)
         span = 360.0 * DEG
         left, right = west * DEG, east * DEG
         self._ghosts = []
@@ -1707,9 +1719,22 @@ class SeaChart(QGraphicsView):
             self._label_cells.add(area_id, QRectF(point, point))
             self._label_xy[area_id] = (point.x(), point.y())
         self._sea_cells: _Cells[int] = _Cells(CELL)
-        for index, (_area, _poly, bounds) in enumerate(sea):
-            self._sea_cells.add(index, bounds)
+        for index, piece in enumerate(self._sea):
+            self._sea_cells.add(index, piece.bounds)
         self._order_bases()
+
+    @classmethod
+    def _sea_pieces(
+        cls, rings: Mapping[str, Sequence[tuple[float, float]]], west: float, east: float
+    ) -> list[_SeaPiece]:
+        """Each area's ring, and its copies a turn east and west, between ``west`` and
+        ``east``."""
+        pieces = []
+        for area_id, ring in rings.items():
+            for moved in cls._turns(ring, west, east):
+                polygon = _polygon(moved)
+                pieces.append(_SeaPiece(area_id, moved, polygon, polygon.boundingRect()))
+        return pieces
 
     @staticmethod
     def _turns(
@@ -1737,17 +1762,14 @@ class SeaChart(QGraphicsView):
         pieces: dict[tuple[int, int], QPainterPath] = {}
         outlined: set[tuple[tuple[int, int], tuple[int, int]]] = set()
         fills: dict[tuple[tuple[int, int], int], QPainterPath] = {}
-        if grid:
-            rings = thin_rings(self._area_polys, grid / 2)
-            sea = [
-                (area_id, moved, _polygon(moved))
-                for area_id, ring in rings.items()
-                for moved in self._turns(ring, west, east)
-            ]
-        else:  # the areas as they are: the polygons the sea's picking uses
-            sea = self._sea_turns
-        for area_id, moved, poly in sea:
-            centre = poly.boundingRect().center()
+        # the areas as they are (the pieces a click finds), or thinned far out
+        sea = (
+            self._sea_pieces(thin_rings(self._area_polys, grid / 2), west, east)
+            if grid
+            else self._sea
+        )
+        for area_id, moved, poly, bounds in sea:
+            centre = bounds.center()
             tile = (math.floor(centre.x() / TILE), math.floor(centre.y() / TILE))
             _add_outline(pieces.setdefault(tile, QPainterPath()), moved, outlined)
             tint = self._area_tint[area_id].rgb()
@@ -2104,7 +2126,7 @@ class SeaChart(QGraphicsView):
     def _area_at(self, scene: QPointF) -> str | None:
         """The sea area at a scene point, the repeats past the edges included."""
         for index in self._sea_cells.near(scene, 0.0):
-            area_id, poly, bounds = self._sea[index]
+            area_id, _ring, poly, bounds = self._sea[index]
             if bounds.contains(scene) and poly.containsPoint(scene, Qt.FillRule.OddEvenFill):
                 return area_id
         return None
@@ -2232,11 +2254,7 @@ class SeaChart(QGraphicsView):
         # Qt passes a QRectF; the stubs also allow a QRect
         rect = rect if isinstance(rect, QRectF) else QRectF(rect)
         transform = self.viewportTransform()
-        # the pixel ratio of what is painted on (the screen's backing store, or an image the
-        # view is rendered into: painter.device() answers the widget for both)
-        engine = painter.paintEngine()
-        target = engine.paintDevice() if engine is not None else None
-        ratio = (target or painter.device()).devicePixelRatioF()
+        ratio = _painted_ratio(painter)
         size = self.viewport().size()
         view = (transform, size.width(), size.height(), ratio, self._background_version)
         if painter.worldTransform() != transform:  # not a frame of the view: draw it
@@ -2247,52 +2265,38 @@ class SeaChart(QGraphicsView):
                 self._background_seen = view
                 self._paint_background(painter, rect)
                 return
-            # drawn a pixel past the view on every side, so its edge pixels are wholly
-            # painted (not the antialiased edge of a fill ending there)
-            made = QPixmap(math.ceil(size.width() * ratio), math.ceil(size.height() * ratio))
-            made.setDevicePixelRatio(ratio)
-            drawer = QPainter(made)
-            drawer.setRenderHints(painter.renderHints())
-            drawer.setTransform(transform)
-            whole = self.viewport().rect().adjusted(-1, -1, 1, 1)
-            self._paint_background(drawer, self.mapToScene(whole).boundingRect())
-            drawer.end()
-            self._background, self._background_for = made, view
-        picture = self._background
-        if picture is None:  # not reached: a view is recorded only with its picture
-            self._paint_background(painter, rect)
-            return
+            self._background = self._background_picture(painter, ratio)
+            self._background_for = view
         # the part asked for, widened to whole device pixels (at a fractional pixel ratio
         # whole view pixels would leave a device column at its edge unpainted), copied as
         # it is: no smoothing, no antialiased edge
-        exposed = transform.mapRect(rect)
-        pixels = (
-            QRectF(
-                exposed.x() * ratio,
-                exposed.y() * ratio,
-                exposed.width() * ratio,
-                exposed.height() * ratio,
-            )
-            .toAlignedRect()
-            .intersected(picture.rect())
-        )
+        to_device = QTransform.fromScale(ratio, ratio)
+        pixels = to_device.mapRect(transform.mapRect(rect)).toAlignedRect()
+        pixels = pixels.intersected(self._background.rect())
         if pixels.isEmpty():
             return
         painter.save()
         painter.resetTransform()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
-        painter.drawPixmap(
-            QRectF(
-                pixels.x() / ratio,
-                pixels.y() / ratio,
-                pixels.width() / ratio,
-                pixels.height() / ratio,
-            ),
-            picture,
-            QRectF(pixels),
-        )
+        back = QTransform.fromScale(1 / ratio, 1 / ratio)
+        painter.drawPixmap(back.mapRect(QRectF(pixels)), self._background, QRectF(pixels))
         painter.restore()
+
+    def _background_picture(self, painter: QPainter, ratio: float) -> QPixmap:
+        """The background of the whole view, at ``ratio`` device pixels a pixel, drawn a
+        pixel past the view on every side so its edge pixels are wholly painted (not the
+        antialiased edge of a fill ending there)."""
+        size = self.viewport().size()
+        picture = QPixmap(math.ceil(size.width() * ratio), math.ceil(size.height() * ratio))
+        picture.setDevicePixelRatio(ratio)
+        drawer = QPainter(picture)
+        drawer.setRenderHints(painter.renderHints())
+        drawer.setTransform(self.viewportTransform())
+        whole = self.viewport().rect().adjusted(-1, -1, 1, 1)
+        self._paint_background(drawer, self.mapToScene(whole).boundingRect())
+        drawer.end()
+        return picture
 
     def _paint_background(self, painter: QPainter, rect: QRectF) -> None:
         chart = self.sceneRect()
@@ -2329,7 +2333,7 @@ class SeaChart(QGraphicsView):
             if bounds.intersects(rect):
                 painter.fillPath(path, tint)
         if self._range:
-            for area_id, poly, bounds in self._sea:
+            for area_id, _ring, poly, bounds in self._sea:
                 if area_id in self._range and bounds.intersects(rect):
                     painter.setBrush(self.area_fill(area_id))
                     painter.drawPolygon(poly)

@@ -381,7 +381,7 @@ class ReportPanel(QWidget):
                 continue
             events = by_step.get(number, [])
             count = f" <span class='count'>({len(events)})</span>" if events else ""
-            parts.append(f"<h3>{html.escape(_heading(number))}{count}</h3>")
+            parts.append(f"<h3>{html.escape(export.step_heading(number))}{count}</h3>")
             if not events:
                 why = "nothing matches the filters" if filtered else "nothing to report"
                 parts.append(f"<p class='none'>({why})</p>")
@@ -489,12 +489,6 @@ class ReportPanel(QWidget):
 def _step_key(step: int) -> str:
     """The step filter's value for a step: its number, "0" for anything between turns."""
     return str(step) if 1 <= step <= len(SEQUENCE) else "0"
-
-
-def _heading(step: int) -> str:
-    if 1 <= step <= len(SEQUENCE):
-        return f"Step {step} — {SEQUENCE[step - 1].name}"
-    return export.BETWEEN_TURNS
 
 
 _CSS = f"""

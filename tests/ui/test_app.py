@@ -3,9 +3,6 @@ tonnage, place a flag, play a card, resolve the turn, read the report, save and 
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +12,7 @@ from PySide6.QtWidgets import QLabel, QMessageBox
 from campaign.losses import SpreadLosses
 from campaign.orders import Orders
 from tests.gamefiles import die
+from tests.ui.newprocess import run_python
 from ui.battle import BattleWindow
 from ui.mainwindow import MainWindow
 
@@ -307,16 +305,5 @@ def test_start_up_loads_no_more_than_a_painted_chart_needs(tmp_path: Path) -> No
         f"print(sorted(m for m in {LOADED_WHEN_USED!r} if m in sys.modules))\n"
         "window.session.close()\n"
     )
-    env = dict(
-        os.environ,
-        QT_QPA_PLATFORM="offscreen",
-        XDG_DATA_HOME=str(tmp_path),
-        XDG_CONFIG_HOME=str(tmp_path),
-        HOME=str(tmp_path),
-    )
-    root = Path(__file__).resolve().parents[2]
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=root, env=env, timeout=120
-    )
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.strip().splitlines()[-1] == "[]"
+    out = run_python(code, tmp_path)
+    assert out.strip().splitlines()[-1] == "[]"

@@ -7,9 +7,6 @@ and XDG paths under ``tmp_path``), so nothing touches the user's files.
 from __future__ import annotations
 
 import math
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -21,6 +18,7 @@ from PySide6.QtTest import QTest
 
 from campaign import paths
 from campaign.orders import CardPlay, load_orders
+from tests.ui.newprocess import run_python
 from ui import style
 from ui.details import DetailsPanel
 from ui.mapview import (
@@ -466,21 +464,9 @@ def test_a_view_drawn_again_on_a_high_density_screen_is_the_same(
         "print('white', white)\n"
         "session.close()\n"
     )
-    env = dict(
-        os.environ,
-        QT_QPA_PLATFORM="offscreen",
-        QT_SCALE_FACTOR=scale,
-        XDG_DATA_HOME=str(tmp_path),
-        XDG_CONFIG_HOME=str(tmp_path),
-        HOME=str(tmp_path),
-    )
-    root = Path(__file__).resolve().parents[2]
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=root, env=env, timeout=120
-    )
-    assert out.returncode == 0, out.stderr
+    out = run_python(code, tmp_path, QT_SCALE_FACTOR=scale)
     shade = "0" if scale == "2" else "1"
-    fit, fit_apart, fit_again, pacific, pacific_apart, pacific_again, *white = out.stdout.split()
+    fit, fit_apart, fit_again, pacific, pacific_apart, pacific_again, *white = out.split()
     assert (fit, fit_again, pacific, pacific_again) == ("fit", "True", "Pacific", "True")
     assert fit_apart in ("0", shade) and pacific_apart in ("0", shade)
     assert white == ["white", "0"]
