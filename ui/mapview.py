@@ -32,7 +32,7 @@ from functools import lru_cache
 from html import escape
 from typing import TYPE_CHECKING, Generic, NamedTuple, TypeVar
 
-from PySide6.QtCore import QEvent, QLineF, QPoint, QPointF, QRect, QRectF, Qt, Signal
+from PySide6.QtCore import QEvent, QLineF, QPoint, QPointF, QRect, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -103,6 +103,13 @@ FULL_COUNTERS_FROM = 6.0
 #: the first part of the key of another nation's task force counter in a team view
 PUBLIC = "public"
 MAX_PX_PER_DEG = 120.0
+#: the zoom of one notch of the mouse wheel (a turn of several notches zooms by its power)
+WHEEL_STEP = 1.2
+#: backgrounds kept for copying (the view's, and the next wheel notch in and out)
+BACKDROPS = 4
+#: a background drawn ahead for the next notch is at most this many times the view's
+#: pixels (farther in, the regions a notch can reach grow with the chart)
+AHEAD_PIXELS = 2.5
 #: level of detail: the grids (degrees) outlines are thinned to when far out, coarsest
 #: first; a frame draws the coarsest one whose cell is at most a pixel (see outline_grid)
 OUTLINE_GRIDS = (1.6, 1.2, 0.8, 0.4)
@@ -329,6 +336,40 @@ class _SeaPiece(NamedTuple):
     ring: list[tuple[float, float]]  # degrees, moved by the turns of the repeat
     polygon: QPolygonF  # scene units
     bounds: QRectF
+
+
+class _Backdrop(NamedTuple):
+    """The background of a region of the chart at one zoom, drawn once and copied by every
+    frame at that zoom inside it. Qt scrolls a view by whole pixels, so two views at one
+    zoom are parts of one picture of the scene at that zoom, one whole pixel apart."""
+
+    scale: tuple[float, float]  # the view transform's m11 and m22
+    ratio: float  # device pixels a pixel
+    version: int  # what it shows (the chart's _background_version)
+    region: QRect  # in pixels of the scene at this zoom (scene units × scale)
+    picture: QPixmap  # the region at ``ratio`` device pixels a pixel
+
+    def source(self, scroll: QPoint, pixels: QRect) -> QRect | None:
+        """Where the view scrolled to ``scroll`` finds its device ``pixels`` in the
+        picture: None if they are not all in it, or fall between its device pixels."""
+        dx = (scroll.x() - self.region.x()) * self.ratio
+        dy = (scroll.y() - self.region.y()) * self.ratio
+        if abs(dx - round(dx)) > 1e-6 or abs(dy - round(dy)) > 1e-6:
+            return None
+        source = pixels.translated(round(dx), round(dy))
+        return source if self.picture.rect().contains(source) else None
+
+
+@dataclass
+class _Ahead:
+    """A background being drawn ahead, a band at a time while the chart is idle."""
+
+    scale: tuple[float, float]
+    ratio: float
+    version: int
+    region: QRect
+    picture: QPixmap
+    bands: list[QRect]  # still to draw, in the region's pixels
 
 
 #: the sea as a frame paints it: tints (bounds, colour, path) and borders (bounds, path)
@@ -1081,8 +1122,10 @@ class _LineSet:
         self.box = ends.boundingRect().adjusted(-pad, -pad, pad, pad) if lines else QRectF()
 
 
-class _Lines(_Layer):
-    """Sets of lines painted in order, each with its pen, by ``QPainter.drawLines``.
+class _Lines:
+    """Sets of lines painted in order, each with its pen, by ``QPainter.drawLines``: a
+    part of the chart's background (see SeaChart._paint_background), so a frame that
+    copies the background copies them too.
 
     Qt's raster engine draws separate lines through its line rasterizer, solid or dashed
     and at any width; a path (a ``QGraphicsPathItem``) goes through the general stroker,
@@ -1091,18 +1134,9 @@ class _Lines(_Layer):
     distance in pixels.
     """
 
-    def __init__(self, z: float) -> None:
-        super().__init__(z)
-        self.sets: list[_LineSet] = []
-
-    def set_sets(self, sets: list[_LineSet]) -> None:
-        """Show these sets (or the same ones changed: new lines, pens or visibility)."""
-        self.sets = sets
-        box = QRectF()
-        for lines in sets:
-            box = box.united(lines.box)
-        self.set_bounds(box)
-        self.update()
+    def __init__(self, sets: list[_LineSet] | None = None, shown: bool = True) -> None:
+        self.sets: list[_LineSet] = sets or []
+        self.shown = shown
 
     def draw(self, painter: QPainter, exposed: QRectF) -> None:
         for lines in self.sets:
@@ -1216,13 +1250,20 @@ class SeaChart(QGraphicsView):
         #: every area and its repeats past the edges, as the background paints them and a
         #: click finds them
         self._sea: list[_SeaPiece] = []
-        #: the background as last drawn for a whole view, and what it was drawn for (the
-        #: view's transform and size, the screen's density, what it shows): a redraw of the
-        #: same view (a selection, a highlight, a name shown) copies it
-        self._background = QPixmap()
-        self._background_for: tuple[object, ...] = ()
+        #: backgrounds drawn for copying, the latest last: a view drawn again (a selection,
+        #: a highlight, a name shown) and the next wheel notch in or out copy one
+        self._backdrops: list[_Backdrop] = []
+        #: the last view drawn afresh (its transform and size, the density, what it shows)
         self._background_seen: tuple[object, ...] = ()
         self._background_version = 0
+        #: the backgrounds of the next notch in and out, drawn a band at a time when idle
+        self._ahead: list[_Ahead] = []
+        self._ahead_for: tuple[object, ...] = ()
+        self._ahead_timer = QTimer(self)
+        self._ahead_timer.setSingleShot(True)
+        self._ahead_timer.setInterval(0)
+        self._ahead_timer.timeout.connect(self._draw_ahead)
+        self._zoomed_in = True  # the last zoom's way, drawn ahead first
         #: the sea's tints and borders and the land, by outline grid (see outline_grid)
         self._outlines: dict[float, SeaOutlines] = {}
         self._lands: dict[float, list[Tile]] = {}
@@ -1301,21 +1342,36 @@ class SeaChart(QGraphicsView):
                 return True
         return False
 
-    def zoom_by(self, factor: float, around_mouse: bool = False) -> None:
-        """Zoom by ``factor`` around the view's centre (or the mouse, for the wheel),
-        between a little less than the whole world and :data:`MAX_PX_PER_DEG`."""
-        ppd = self.px_per_degree()
-        fit = self._fit_ppd()
-        factor = max(min(factor, MAX_PX_PER_DEG / ppd), 0.7 * fit / ppd)
-        if abs(factor - 1.0) < 1e-3:
+    def zoom_by(self, factor: float, around: QPointF | None = None) -> None:
+        """Zoom by ``factor`` around the view's centre, or keeping the chart's point at
+        viewport position ``around`` where it is (the wheel: the point under the mouse, as
+        the wheel's event gives it), between a little less than the whole world and
+        :data:`MAX_PX_PER_DEG`. The view stays inside the scene (Qt's scroll limits)."""
+        factor = self._zoom_factor(factor)
+        if factor == 1.0:
             return
+        self._zoomed_in = factor > 1.0
         anchor = QGraphicsView.ViewportAnchor
-        self.setTransformationAnchor(
-            anchor.AnchorUnderMouse if around_mouse else anchor.AnchorViewCenter
-        )
-        self.scale(factor, factor)
+        if around is None:
+            self.setTransformationAnchor(anchor.AnchorViewCenter)
+            self.scale(factor, factor)
+        else:
+            under = self.viewportTransform().inverted()[0].map(around)
+            self.setTransformationAnchor(anchor.NoAnchor)
+            self.scale(factor, factor)
+            # the point centred (Qt's centerOn puts it half the window from its corner)
+            # so that ``under`` comes back to ``around``
+            middle = QPointF(self.viewport().width() / 2, self.viewport().height() / 2)
+            self.centerOn(under + (middle - around) / self.transform().m11())
         self.setTransformationAnchor(anchor.AnchorUnderMouse)
         self._zoom_changed()
+
+    def _zoom_factor(self, factor: float) -> float:
+        """``factor`` kept between a little less than the whole world and the closest zoom
+        (1.0: no zoom left that way)."""
+        ppd = self.px_per_degree()
+        factor = max(min(factor, MAX_PX_PER_DEG / ppd), 0.7 * self._fit_ppd() / ppd)
+        return 1.0 if abs(factor - 1.0) < 1e-3 else factor
 
     def find_place(self, text: str) -> bool:
         """Centre on the base or sea area named ``text`` (case-insensitive; a prefix or an
@@ -1335,7 +1391,8 @@ class SeaChart(QGraphicsView):
     def set_show_adjacency(self, show: bool) -> None:
         self._show_adjacency = show
         if self._adjacency is not None:
-            self._adjacency.setVisible(show)
+            self._adjacency.shown = show
+            self._background_changed()
 
     def set_team(self, nation: str | None) -> None:
         """A team's view or Game Control's (``None``: everything). A team's chart is drawn
@@ -1501,8 +1558,7 @@ class SeaChart(QGraphicsView):
             layer.set_bounds(frame.adjusted(-180 * DEG, -90 * DEG, 180 * DEG, 90 * DEG))
         self._build_adjacency(world)
         self._build_bases(board)
-        self._route_layer = _Lines(10)
-        scene.addItem(self._route_layer)
+        self._route_layer = _Lines()
         self._refresh_routes(board)
         self._sync_counters(self.session.all_orders(), board.state)
         west = frame.left() / DEG - 10
@@ -1590,12 +1646,10 @@ class SeaChart(QGraphicsView):
             target.extend(self._with_copies(legs))
         # opaque colours: blending translucent strokes costs more than drawing them
         sea_pen = _cosmetic(_blend(style.SEA, _alpha(style.ADJACENCY, 0.45)), 0.8)
-        self._adjacency = _Lines(2)
-        self._adjacency.set_sets(
-            _tiled(sea, sea_pen) + _tiled(straits, _cosmetic(style.STRAIT, 1.4, dash=True))
+        self._adjacency = _Lines(
+            _tiled(sea, sea_pen) + _tiled(straits, _cosmetic(style.STRAIT, 1.4, dash=True)),
+            self._show_adjacency,
         )
-        self._adjacency.setVisible(self._show_adjacency)
-        self.scene().addItem(self._adjacency)
 
     def _build_bases(self, board: Board) -> None:
         for base_id, row in board.bases.items():
@@ -1872,7 +1926,8 @@ class SeaChart(QGraphicsView):
                 pen.setCapStyle(Qt.PenCapStyle.SquareCap)
             item.pen = pen
         if self._route_layer is not None:
-            self._route_layer.set_sets([self._route_halo, *self.routes.values()])
+            self._route_layer.sets = [self._route_halo, *self.routes.values()]
+            self._background_changed()
         if self._selection and self._selection[0] == "route":
             self._highlight("route", self._selection[1], True)
 
@@ -1940,7 +1995,13 @@ class SeaChart(QGraphicsView):
     def _paint_area(self, area: str) -> None:
         """The areas are painted in the background (under the land, so coasts stay
         crisp): a change of shading redraws the chart."""
+        self._background_changed()
+
+    def _background_changed(self) -> None:
+        """What the background shows changed (shading, links, routes): the next frame
+        draws it afresh, and nothing kept or drawn ahead for the old one is copied."""
         self._background_version += 1
+        self._backdrops = []
         self.viewport().update()
 
     def area_fill(self, area: str) -> QColor:
@@ -1961,7 +2022,7 @@ class SeaChart(QGraphicsView):
         elif kind == "route" and key in self.routes and self._route_layer is not None:
             self._route_halo.set_lines(self.routes[key].lines if on else [])
             self._route_halo.shown = on
-            self._route_layer.set_sets(self._route_layer.sets)
+            self._background_changed()
 
     def _fit_ppd(self) -> float:
         if self._world_rect.isEmpty():
@@ -2191,7 +2252,7 @@ class SeaChart(QGraphicsView):
     def wheelEvent(self, event: QWheelEvent) -> None:
         steps = event.angleDelta().y() / 120.0
         if steps:
-            self.zoom_by(1.2**steps, around_mouse=True)
+            self.zoom_by(WHEEL_STEP**steps, around=event.position())
         event.accept()
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
@@ -2248,55 +2309,183 @@ class SeaChart(QGraphicsView):
     def drawBackground(self, painter: QPainter, rect: QRectF | QRect) -> None:
         """The sea, its areas and the land. The first frame of a view draws them; a second
         frame of the same view draws them once into a picture of the whole view, which
-        that and later frames copy until the view or the shading changes (a zoom step, a
-        pan, a resize): a redraw for a selection or a highlight then costs a copy, and a
-        zoom step no more than before."""
+        that and later frames copy until the shading or the game changes (a redraw for a
+        selection or a highlight then costs a copy). While the chart is idle after a frame
+        at a new zoom, the background of the next wheel notch in and out is drawn ahead,
+        a band at a time, for every view a notch from here can show (see _plan_ahead):
+        the notch then copies it too."""
         # Qt passes a QRectF; the stubs also allow a QRect
         rect = rect if isinstance(rect, QRectF) else QRectF(rect)
         transform = self.viewportTransform()
-        ratio = _painted_ratio(painter)
-        size = self.viewport().size()
-        view = (transform, size.width(), size.height(), ratio, self._background_version)
         if painter.worldTransform() != transform:  # not a frame of the view: draw it
             self._paint_background(painter, rect)
             return
-        if view != self._background_for:
+        ratio = _painted_ratio(painter)
+        size = self.viewport().size()
+        scale = (transform.m11(), transform.m22())
+        # the view's scroll: whole pixels of the scene at this zoom
+        scroll = QPoint(round(-transform.dx()), round(-transform.dy()))
+        # the part asked for, widened to whole device pixels (at a fractional pixel ratio
+        # whole view pixels would leave a device column at its edge unpainted)
+        to_device = QTransform.fromScale(ratio, ratio)
+        pixels = to_device.mapRect(transform.mapRect(rect)).toAlignedRect()
+        pixels &= QRect(0, 0, math.ceil(size.width() * ratio), math.ceil(size.height() * ratio))
+        if pixels.isEmpty():
+            return
+        found = self._backdrop(scale, ratio, scroll, pixels)
+        if found is None:
+            view = (transform, size.width(), size.height(), ratio, self._background_version)
             if view != self._background_seen:  # a new view: draw it (no copy made)
                 self._background_seen = view
                 self._paint_background(painter, rect)
+                self._plan_ahead_after(scale, ratio)
                 return
-            self._background = self._background_picture(painter, ratio)
-            self._background_for = view
-        # the part asked for, widened to whole device pixels (at a fractional pixel ratio
-        # whole view pixels would leave a device column at its edge unpainted), copied as
-        # it is: no smoothing, no antialiased edge
-        to_device = QTransform.fromScale(ratio, ratio)
-        pixels = to_device.mapRect(transform.mapRect(rect)).toAlignedRect()
-        pixels = pixels.intersected(self._background.rect())
-        if pixels.isEmpty():
-            return
+            backdrop = self._draw_backdrop(scale, ratio, QRect(scroll, size))
+            self._keep(backdrop)
+            found = backdrop, pixels
+        self._plan_ahead_after(scale, ratio)
+        backdrop, source = found
+        # copied as it is: no smoothing, no antialiased edge
         painter.save()
         painter.resetTransform()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
         back = QTransform.fromScale(1 / ratio, 1 / ratio)
-        painter.drawPixmap(back.mapRect(QRectF(pixels)), self._background, QRectF(pixels))
+        painter.drawPixmap(back.mapRect(QRectF(pixels)), backdrop.picture, QRectF(source))
         painter.restore()
 
-    def _background_picture(self, painter: QPainter, ratio: float) -> QPixmap:
-        """The background of the whole view, at ``ratio`` device pixels a pixel, drawn a
-        pixel past the view on every side so its edge pixels are wholly painted (not the
-        antialiased edge of a fill ending there)."""
-        size = self.viewport().size()
-        picture = QPixmap(math.ceil(size.width() * ratio), math.ceil(size.height() * ratio))
+    def _backdrop(
+        self, scale: tuple[float, float], ratio: float, scroll: QPoint, pixels: QRect
+    ) -> tuple[_Backdrop, QRect] | None:
+        """A kept background holding a view's device ``pixels``, and where in it."""
+        for backdrop in reversed(self._backdrops):
+            if (backdrop.scale, backdrop.ratio, backdrop.version) == (
+                scale,
+                ratio,
+                self._background_version,
+            ):
+                source = backdrop.source(scroll, pixels)
+                if source is not None:
+                    return backdrop, source
+        return None
+
+    def _keep(self, backdrop: _Backdrop) -> None:
+        """Keep a background for copying (the oldest and the out of date let go)."""
+        kept = [
+            b
+            for b in self._backdrops
+            if b.version == self._background_version and b.ratio == backdrop.ratio
+        ]
+        self._backdrops = [*kept[-(BACKDROPS - 1) :], backdrop]
+
+    def _draw_backdrop(self, scale: tuple[float, float], ratio: float, region: QRect) -> _Backdrop:
+        """The background of ``region`` (pixels of the scene at zoom ``scale``) at ``ratio``
+        device pixels a pixel."""
+        picture = QPixmap(math.ceil(region.width() * ratio), math.ceil(region.height() * ratio))
         picture.setDevicePixelRatio(ratio)
+        self._paint_region(picture, scale, region, region)
+        return _Backdrop(scale, ratio, self._background_version, region, picture)
+
+    def _paint_region(
+        self, picture: QPixmap, scale: tuple[float, float], region: QRect, part: QRect
+    ) -> None:
+        """Paint ``part`` of ``region``'s picture: what the view draws there, the scene
+        taken a pixel past it on every side so its edge pixels are wholly painted (not the
+        antialiased edge of a fill ending there)."""
         drawer = QPainter(picture)
-        drawer.setRenderHints(painter.renderHints())
-        drawer.setTransform(self.viewportTransform())
-        whole = self.viewport().rect().adjusted(-1, -1, 1, 1)
-        self._paint_background(drawer, self.mapToScene(whole).boundingRect())
+        drawer.setRenderHints(self.renderHints())
+        if part != region:
+            drawer.setClipRect(part.translated(-region.topLeft()))
+        sx, sy = scale
+        drawer.setTransform(QTransform(sx, 0, 0, sy, -region.x(), -region.y()))
+        wide = QRectF(part.adjusted(-1, -1, 1, 1))
+        self._paint_background(
+            drawer, QRectF(wide.x() / sx, wide.y() / sy, wide.width() / sx, wide.height() / sy)
+        )
         drawer.end()
-        return picture
+
+    # -- drawing ahead -------------------------------------------------------------------------
+    def _plan_ahead_after(self, scale: tuple[float, float], ratio: float) -> None:
+        """After a frame of the screen at a zoom not yet drawn ahead from: draw ahead once
+        the chart is idle (a timer runs after the frame)."""
+        planned = (scale, ratio, self._background_version)
+        if planned != self._ahead_for and ratio == self.devicePixelRatioF():
+            self._ahead_for = planned
+            self._ahead = []
+            self._ahead_timer.start()
+
+    def _plan_ahead(self) -> None:
+        """The backgrounds the next wheel notch in and out may need, the way the last zoom
+        went first: at that zoom, every view the notch can show from here, whatever the
+        point under the mouse. Zoomed in, a notch's view lies inside this one; out, inside
+        this one grown by the notch on every side; either way moved inside the scene, or
+        centred on it when the scene is smaller than the window (Qt's own rules for a
+        view). Only at a whole pixel ratio (a fractional one puts the views of one zoom
+        between each other's device pixels) and where the pictures stay small."""
+        ratio = float(self._ahead_for[1]) if self._ahead_for else 1.0
+        if ratio != round(ratio) or not self.isVisible():
+            return
+        seen = self.mapToScene(self.viewport().rect()).boundingRect()
+        scene = self.sceneRect()
+        size = self.viewport().size()
+        budget = AHEAD_PIXELS * size.width() * size.height()
+        notches = (1.0, -1.0) if self._zoomed_in else (-1.0, 1.0)
+        for notch in notches:
+            factor = self._zoom_factor(WHEEL_STEP**notch)
+            if factor == 1.0:
+                continue
+            zoom = QTransform(self.transform()).scale(factor, factor)
+            scale = (zoom.m11(), zoom.m22())
+            grow = max(1.0 / factor - 1.0, 0.0)
+            x = _reach(
+                seen.left(), seen.right(), scene.left(), scene.right(), grow, scale[0], size.width()
+            )
+            y = _reach(
+                seen.top(),
+                seen.bottom(),
+                scene.top(),
+                scene.bottom(),
+                grow,
+                scale[1],
+                size.height(),
+            )
+            region = QRect(x[0], y[0], x[1] - x[0], y[1] - y[0])
+            if region.width() * region.height() > budget:
+                continue
+            if any(
+                b.scale == scale and b.ratio == ratio and b.region.contains(region)
+                for b in self._backdrops
+                if b.version == self._background_version
+            ):
+                continue
+            picture = QPixmap(region.width() * int(ratio), region.height() * int(ratio))
+            picture.setDevicePixelRatio(ratio)
+            # bands of about half a window each, so a notch waits for little
+            rows = math.ceil(2 * region.width() * region.height() / (size.width() * size.height()))
+            step = math.ceil(region.height() / rows)
+            bands = [
+                QRect(region.x(), top, region.width(), min(step, region.bottom() + 1 - top))
+                for top in range(region.y(), region.bottom() + 1, step)
+            ]
+            self._ahead.append(
+                _Ahead(scale, ratio, self._background_version, region, picture, bands)
+            )
+
+    def _draw_ahead(self) -> None:
+        """One band of the background drawn ahead (the timer runs again for the next)."""
+        if not self._ahead and self._ahead_for:
+            self._plan_ahead()
+        while self._ahead and self._ahead[0].version != self._background_version:
+            self._ahead.pop(0)
+        if not self._ahead:
+            return
+        job = self._ahead[0]
+        self._paint_region(job.picture, job.scale, job.region, job.bands.pop(0))
+        if not job.bands:
+            self._ahead.pop(0)
+            self._keep(_Backdrop(job.scale, job.ratio, job.version, job.region, job.picture))
+        if self._ahead:
+            self._ahead_timer.start()
 
     def _paint_background(self, painter: QPainter, rect: QRectF) -> None:
         chart = self.sceneRect()
@@ -2323,11 +2512,12 @@ class SeaChart(QGraphicsView):
         if self._land_span is None and not self._sea:
             return
         painter.save()
-        painter.setClipRect(chart)
+        painter.setClipRect(chart, Qt.ClipOperation.IntersectClip)
         # fills need no antialiasing: the antialiased borders and coast cover their edges
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         painter.setPen(Qt.PenStyle.NoPen)
-        grid = outline_grid(self.px_per_degree())
+        # thinned for the zoom painted (a picture drawn ahead is at another than the view's)
+        grid = outline_grid(painter.worldTransform().m11() * DEG)
         tints, borders = self._sea_outlines(grid)
         for bounds, tint, path in tints:
             if bounds.intersects(rect):
@@ -2353,6 +2543,10 @@ class SeaChart(QGraphicsView):
         coast_pen = _cosmetic(style.COAST, 0.7)
         for _bounds, _fill, coast in shown:
             painter.strokePath(coast, coast_pen)
+        # the links between the areas, then the routes (the selected one's halo first)
+        for layer in (self._adjacency, self._route_layer):
+            if layer is not None and layer.shown:
+                layer.draw(painter, rect)
         painter.restore()
 
     def _land_at_zoom(self, grid: float) -> list[Tile]:
@@ -2556,6 +2750,22 @@ def _add_outline(
             path.moveTo(a[0] / 1000.0, a[1] / 1000.0)
             drawing = True
         path.lineTo(b[0] / 1000.0, b[1] / 1000.0)
+
+
+def _reach(
+    low: float, high: float, first: float, last: float, grow: float, scale: float, window: int
+) -> tuple[int, int]:
+    """Along one axis, the pixels of the scene at zoom ``scale`` that a view ``window``
+    pixels long can show after a notch from the view seeing ``low`` to ``high`` (scene
+    units) in a scene from ``first`` to ``last``: that view grown by ``grow`` of its length
+    on each side, kept inside the scene; or, when the scene is shorter than the window, the
+    window centred on the scene. Two pixels more each side for Qt's rounding to a pixel."""
+    if (last - first) * scale <= window:
+        middle = (first + last) / 2 * scale
+        return math.floor(middle - window / 2) - 2, math.ceil(middle + window / 2) + 2
+    extra = (high - low) * grow
+    low, high = max(low - extra, first), min(high + extra, last)
+    return math.floor(low * scale) - 2, math.ceil(high * scale) + 2
 
 
 def _area_size(ring: Sequence[tuple[float, float]]) -> float:

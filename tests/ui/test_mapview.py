@@ -12,9 +12,19 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QCoreApplication, QPoint, QRectF, QSettings, QStandardPaths, Qt
-from PySide6.QtGui import QColor, QImage
+from PySide6.QtCore import (
+    QCoreApplication,
+    QPoint,
+    QPointF,
+    QRect,
+    QRectF,
+    QSettings,
+    QStandardPaths,
+    Qt,
+)
+from PySide6.QtGui import QColor, QImage, QWheelEvent
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
 
 from campaign import paths
 from campaign.orders import CardPlay, load_orders
@@ -22,6 +32,7 @@ from tests.ui.newprocess import run_python
 from ui import style
 from ui.details import DetailsPanel
 from ui.mapview import (
+    WHEEL_STEP,
     SeaChart,
     _artificial,
     chart_lon,
@@ -254,10 +265,16 @@ def test_team_view_hides_other_nations_task_forces(chart: SeaChart, session: Gam
 
 
 def test_adjacency_can_be_hidden(chart: SeaChart) -> None:
+    """The links between the areas are part of the background: hiding them draws it again
+    without them, showing them again brings back the very same frame."""
+    chart.zoom_to("Pacific")
+    shown = _frame(chart)
+    assert _frame(chart) == shown  # copied
     chart.set_show_adjacency(False)
-    assert chart._adjacency is not None and not chart._adjacency.isVisible()
+    hidden = _frame(chart)
+    assert hidden != shown and _frame(chart) == hidden
     chart.set_show_adjacency(True)
-    assert chart._adjacency.isVisible()
+    assert _frame(chart) == shown
 
 
 def test_labels_never_overlap(chart: SeaChart) -> None:
@@ -405,6 +422,130 @@ def test_a_view_drawn_again_is_the_same_and_shows_a_change_of_shading(
     moved = _frame(chart)
     assert moved != closer and _frame(chart) == moved and _frame(chart) == moved
     assert _frame(fresh) == moved
+
+
+def _show(chart: SeaChart, view: str) -> None:
+    if view == "fit":
+        chart.fit_world()
+    elif view == "close":
+        chart.zoom_to("East Indies")
+        chart.zoom_by(40.0 / chart.px_per_degree())
+    else:
+        assert chart.zoom_to(view)
+
+
+def _idle(chart: SeaChart, qtbot: object) -> None:
+    """Give the chart the idle time it draws ahead in (a band each turn of the loop)."""
+    qtbot.waitUntil(  # type: ignore[attr-defined]
+        lambda: not chart._ahead and not chart._ahead_timer.isActive(), timeout=10_000
+    )
+
+
+def _wheel(chart: SeaChart, notches: int) -> None:
+    """Move the mouse to the middle of the chart and turn the wheel (notches > 0: in)."""
+    at = QPointF(chart.viewport().rect().center())
+    QTest.mouseMove(chart.viewport(), at.toPoint())
+    QApplication.sendEvent(
+        chart.viewport(),
+        QWheelEvent(
+            at,
+            QPointF(chart.viewport().mapToGlobal(at.toPoint())),
+            QPoint(),
+            QPoint(0, 120 * notches),
+            Qt.MouseButton.NoButton,
+            Qt.KeyboardModifier.NoModifier,
+            Qt.ScrollPhase.NoScrollPhase,
+            False,
+        ),
+    )
+
+
+def _apart(one: bytes, other: bytes, width: int) -> tuple[int, float]:
+    """How far two frames of ``width`` premultiplied pixels are apart: the largest
+    difference of a colour level more than 8 pixels inside the edges, and the share of
+    levels that differ anywhere."""
+    height = len(one) // 4 // width
+    inner, differ = 0, 0
+    for i, (a, b) in enumerate(zip(one, other, strict=True)):
+        if a != b:
+            differ += 1
+            x, y = i // 4 % width, i // 4 // width
+            if 8 <= x < width - 8 and 8 <= y < height - 8:
+                inner = max(inner, abs(a - b))
+    return inner, differ / len(one)
+
+
+@pytest.mark.parametrize(
+    ("view", "notches"), [("fit", 1), ("fit", -1), ("Pacific", 1), ("Atlantic", -1), ("close", 1)]
+)
+def test_a_wheel_notch_after_idle_time_copies_the_background_drawn_ahead(
+    chart: SeaChart,
+    session: GameSession,
+    qtbot: object,
+    monkeypatch: pytest.MonkeyPatch,
+    view: str,
+    notches: int,
+) -> None:
+    """While the chart is idle after a frame, the next notch's background in and out is
+    drawn ahead: the notch's frame draws no background, and it is the frame a chart drawing
+    that view for the first time paints — but for the antialiasing of lines that cross the
+    window's edge (Qt cuts a line at the edge of what it paints before drawing it, and the
+    picture's edge is elsewhere: a few levels along such a line, and the first dash of a
+    dashed route at the edge)."""
+    _show(chart, view)
+    _frame(chart)
+    _idle(chart, qtbot)
+    drawn: list[QRectF] = []
+    draw = chart._paint_background
+    monkeypatch.setattr(chart, "_paint_background", lambda p, r: (drawn.append(r), draw(p, r)))
+    _wheel(chart, notches)
+    ahead = _frame(chart)
+    assert drawn == []  # copied
+    fresh = SeaChart(session)
+    qtbot.addWidget(fresh)  # type: ignore[attr-defined]
+    fresh.resize(W, H)
+    fresh.show()
+    fresh.setTransform(chart.transform())
+    fresh.horizontalScrollBar().setValue(chart.horizontalScrollBar().value())
+    fresh.verticalScrollBar().setValue(chart.verticalScrollBar().value())
+    assert fresh.viewportTransform() == chart.viewportTransform()
+    fresh._layout_labels()  # as a zoom does
+    inner, share = _apart(ahead, _frame(fresh), W)
+    assert inner <= 4 and share < 0.005
+
+
+@pytest.mark.parametrize("view", ["fit", "Pacific", "close"])
+@pytest.mark.parametrize("notches", [1, -1])
+def test_the_backgrounds_drawn_ahead_hold_every_view_a_notch_can_show(
+    chart: SeaChart, qtbot: object, view: str, notches: int
+) -> None:
+    """Wherever the mouse is over the chart (its corners, its middle), the notch's view
+    (the point under the mouse kept there, the view kept inside the scene or centred on
+    it) has all its pixels in one of the backgrounds drawn ahead."""
+    _show(chart, view)
+    _frame(chart)
+    _idle(chart, qtbot)
+    start = (
+        chart.transform(),
+        chart.horizontalScrollBar().value(),
+        chart.verticalScrollBar().value(),
+    )
+    box = chart.viewport().rect()
+    every = QRect(0, 0, box.width(), box.height())
+    corners = (box.topLeft(), box.topRight(), box.bottomLeft(), box.bottomRight())
+    for anchor in (*corners, box.center()):
+        transform, x, y = start
+        chart.setTransform(transform)
+        chart.horizontalScrollBar().setValue(x)
+        chart.verticalScrollBar().setValue(y)
+        chart.zoom_by(WHEEL_STEP**notches, around=QPointF(anchor))
+        now = chart.viewportTransform()
+        assert now.m11() != transform.m11()
+        scroll = QPoint(round(-now.dx()), round(-now.dy()))
+        assert any(
+            b.scale == (now.m11(), now.m22()) and b.source(scroll, every) is not None
+            for b in chart._backdrops
+        ), (anchor, scroll)
 
 
 @pytest.mark.parametrize("scale", ["2", "1.25"])
