@@ -16,8 +16,10 @@ Speed (see ``bench/map_bench.py``): land and the repeated areas are painted in
 path item costs milliseconds of hit-testing on every mouse move; no item accepts hover
 events (tooltips are built when Qt asks for one); labels and symbols are small cached
 items whose visibility is decided once per zoom step, not on every frame; routes and the
-adjacency lines are drawn as separate lines (``QPainter.drawLines``), which Qt's raster
-engine draws far faster than a stroked path.
+adjacency lines are drawn with the background as separate lines (``QPainter.drawLines``),
+which Qt's raster engine draws far faster than a stroked path. The background is copied
+from a picture when a view is drawn again, and while the chart is idle the background of
+the next wheel notch in and out is drawn ahead (:meth:`SeaChart.drawBackground`).
 """
 
 from __future__ import annotations
@@ -105,8 +107,10 @@ PUBLIC = "public"
 MAX_PX_PER_DEG = 120.0
 #: the zoom of one notch of the mouse wheel (a turn of several notches zooms by its power)
 WHEEL_STEP = 1.2
+#: names drawn ahead at a time while the chart is idle (about a millisecond and a half)
+NAMES_AHEAD = 16
 #: backgrounds kept for copying (the view's, and the next wheel notch in and out)
-BACKDROPS = 4
+BACKDROPS = 3
 #: a background drawn ahead for the next notch is at most this many times the view's
 #: pixels (farther in, the regions a notch can reach grow with the chart)
 AHEAD_PIXELS = 2.5
@@ -1258,7 +1262,8 @@ class SeaChart(QGraphicsView):
         self._background_version = 0
         #: the backgrounds of the next notch in and out, drawn a band at a time when idle
         self._ahead: list[_Ahead] = []
-        self._ahead_for: tuple[object, ...] = ()
+        #: the zoom, pixel ratio and background version drawn ahead from
+        self._ahead_for: tuple[tuple[float, float], float, int] | None = None
         self._ahead_timer = QTimer(self)
         self._ahead_timer.setSingleShot(True)
         self._ahead_timer.setInterval(0)
@@ -1352,6 +1357,7 @@ class SeaChart(QGraphicsView):
             return
         self._zoomed_in = factor > 1.0
         anchor = QGraphicsView.ViewportAnchor
+
         if around is None:
             self.setTransformationAnchor(anchor.AnchorViewCenter)
             self.scale(factor, factor)
@@ -1534,6 +1540,7 @@ class SeaChart(QGraphicsView):
         self._base_cells: _Cells[str] = _Cells(CELL)
         self._label_cells: _Cells[str] = _Cells(CELL)
         self._area_order, self._base_order = [], []  # another scenario's places: laid out anew
+        self._undrawn: list[_Label] = []  # names to draw ahead (the last first)
         if not self.session.is_open:
             self._world_rect = QRectF()
             self.viewport().update()
@@ -1567,13 +1574,17 @@ class SeaChart(QGraphicsView):
         self._lands = {}  # built when first drawn
         self._build_ghosts(west, east)
         self.marks.refresh()
+        # drawn ahead when idle, area names (the largest first) before base names
+        self._undrawn = [self.base_labels[b] for b in reversed(self._base_order)]
+        self._undrawn += [self.area_labels[a] for a in reversed(self._area_order)]
         self._layout_scale = -1.0  # the labels once more, now every place is in the order
         self.viewport().update()
         self.fit_world()
 
     def _add_mark_layers(self) -> None:
         """The items that paint the names and base symbols (z 12 to 20, as they stack) and
-        their repeats past the edges (under the adjacency lines)."""
+        their repeats past the edges (z 1.5: over the background, its links and routes
+        included, under everything else)."""
         self._mark_layer = _MarkLayer(12)
         self._ghost_layer = _MarkLayer(1.5)
         self.scene().addItem(self._mark_layer)
@@ -2357,7 +2368,8 @@ class SeaChart(QGraphicsView):
     def _backdrop(
         self, scale: tuple[float, float], ratio: float, scroll: QPoint, pixels: QRect
     ) -> tuple[_Backdrop, QRect] | None:
-        """A kept background holding a view's device ``pixels``, and where in it."""
+        """A kept background holding a view's device ``pixels``, and where in it (kept
+        the longest from now: the least recently used goes first)."""
         for backdrop in reversed(self._backdrops):
             if (backdrop.scale, backdrop.ratio, backdrop.version) == (
                 scale,
@@ -2366,6 +2378,8 @@ class SeaChart(QGraphicsView):
             ):
                 source = backdrop.source(scroll, pixels)
                 if source is not None:
+                    self._backdrops.remove(backdrop)
+                    self._backdrops.append(backdrop)
                     return backdrop, source
         return None
 
@@ -2422,7 +2436,9 @@ class SeaChart(QGraphicsView):
         centred on it when the scene is smaller than the window (Qt's own rules for a
         view). Only at a whole pixel ratio (a fractional one puts the views of one zoom
         between each other's device pixels) and where the pictures stay small."""
-        ratio = float(self._ahead_for[1]) if self._ahead_for else 1.0
+        if self._ahead_for is None:
+            return
+        ratio = self._ahead_for[1]
         if ratio != round(ratio) or not self.isVisible():
             return
         seen = self.mapToScene(self.viewport().rect()).boundingRect()
@@ -2452,11 +2468,20 @@ class SeaChart(QGraphicsView):
             region = QRect(x[0], y[0], x[1] - x[0], y[1] - y[0])
             if region.width() * region.height() > budget:
                 continue
-            if any(
-                b.scale == scale and b.ratio == ratio and b.region.contains(region)
+            held = [
+                b
                 for b in self._backdrops
-                if b.version == self._background_version
-            ):
+                if (b.scale, b.ratio, b.version) == (scale, ratio, self._background_version)
+                and b.region.contains(region)
+            ]
+            if held:  # drawn already: kept the longest from now
+                self._backdrops.remove(held[0])
+                self._backdrops.append(held[0])
+                continue
+            grid = outline_grid(scale[0] * DEG)
+            if grid not in self._outlines or grid not in self._lands:
+                # the outlines not yet thinned for that zoom (hundreds of milliseconds in a
+                # big world): left to the notch, not done while the chart looks idle
                 continue
             picture = QPixmap(region.width() * int(ratio), region.height() * int(ratio))
             picture.setDevicePixelRatio(ratio)
@@ -2472,19 +2497,25 @@ class SeaChart(QGraphicsView):
             )
 
     def _draw_ahead(self) -> None:
-        """One band of the background drawn ahead (the timer runs again for the next)."""
-        if not self._ahead and self._ahead_for:
+        """One piece of drawing ahead: a band of a background, or else a few names not yet
+        drawn (the timer runs again while there is more)."""
+        if not self._ahead:
             self._plan_ahead()
         while self._ahead and self._ahead[0].version != self._background_version:
             self._ahead.pop(0)
-        if not self._ahead:
-            return
-        job = self._ahead[0]
-        self._paint_region(job.picture, job.scale, job.region, job.bands.pop(0))
-        if not job.bands:
-            self._ahead.pop(0)
-            self._keep(_Backdrop(job.scale, job.ratio, job.version, job.region, job.picture))
         if self._ahead:
+            job = self._ahead[0]
+            self._paint_region(job.picture, job.scale, job.region, job.bands.pop(0))
+            if not job.bands:
+                self._ahead.pop(0)
+                self._keep(_Backdrop(job.scale, job.ratio, job.version, job.region, job.picture))
+            self._ahead_timer.start()
+        elif self._undrawn:
+            # a name is drawn the first time it is shown: done here, a zoom that shows
+            # new names (the first turns of the wheel in) has none to draw
+            for label in self._undrawn[-NAMES_AHEAD:]:
+                label.drawing(self._ratio)
+            del self._undrawn[-NAMES_AHEAD:]
             self._ahead_timer.start()
 
     def _paint_background(self, painter: QPainter, rect: QRectF) -> None:

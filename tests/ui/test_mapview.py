@@ -29,7 +29,7 @@ from PySide6.QtWidgets import QApplication
 from campaign import paths
 from campaign.orders import CardPlay, load_orders
 from tests.ui.newprocess import run_python
-from ui import style
+from ui import mapview, style
 from ui.details import DetailsPanel
 from ui.mapview import (
     WHEEL_STEP,
@@ -512,6 +512,32 @@ def test_a_wheel_notch_after_idle_time_copies_the_background_drawn_ahead(
     fresh._layout_labels()  # as a zoom does
     inner, share = _apart(ahead, _frame(fresh), W)
     assert inner <= 4 and share < 0.005
+
+
+def test_names_are_drawn_ahead_so_the_wheel_draws_none(
+    chart: SeaChart, qtbot: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A name is drawn the first time it is shown, unless the chart was idle first: then
+    it is drawn ahead, and turning the wheel in from the whole world to a close look
+    draws no name (it shows many for the first time)."""
+    drawn: list[str] = []
+    real = mapview._halo_text
+    monkeypatch.setattr(
+        mapview,
+        "_halo_text",
+        lambda p, at, text, *rest: (drawn.append(text), real(p, at, text, *rest)),
+    )
+    _frame(chart)
+    _idle(chart, qtbot)
+    assert drawn  # the names were drawn, ahead
+    drawn.clear()
+    shown = {label for label in chart.area_labels.values() if label.isVisible()}
+    for _ in range(10):
+        _wheel(chart, 1)
+        _frame(chart)
+    now = {label for label in chart.area_labels.values() if label.isVisible()}
+    now |= {label for label in chart.base_labels.values() if label.isVisible()}
+    assert len(now - shown) > 10 and drawn == []
 
 
 @pytest.mark.parametrize("view", ["fit", "Pacific", "close"])
