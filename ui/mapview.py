@@ -1530,7 +1530,7 @@ class SeaChart(QGraphicsView):
         self._ghosts: list[_Ghost] = []
         self._ghost_cells = _Cells(CELL)
         self._outlines = {}
-        self._background_version += 1  # another game: its background drawn afresh
+        self._background_changed()  # another game: its background drawn afresh
         self._range = set()
         self._adjacency = self._route_layer = None
         self._route_halo.shown = False
