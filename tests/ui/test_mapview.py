@@ -639,6 +639,68 @@ def test_a_view_drawn_again_on_a_high_density_screen_is_the_same(
     assert white == ["white", "0"]
 
 
+@pytest.mark.parametrize("scale", ["2", "1.25"])
+def test_a_wheel_notch_on_a_high_density_screen_after_idle_time(tmp_path: Path, scale: str) -> None:
+    """At two device pixels a pixel the next notch's background is drawn ahead (for the
+    screen's density) and copied, and the frame is what a chart drawing it afresh paints
+    (within the antialiasing of lines cut at the window's edge); at one and a quarter
+    nothing is drawn ahead (the views of one zoom fall between each other's device
+    pixels) and the notch draws its frame."""
+    code = (
+        "import time\n"
+        "from PySide6.QtCore import QPoint, QPointF, Qt\n"
+        "from PySide6.QtGui import QImage, QWheelEvent\n"
+        "from PySide6.QtWidgets import QApplication\n"
+        "from ui.mapview import SeaChart\n"
+        "from ui.session import GameSession\n"
+        "app = QApplication([])\n"
+        "session = GameSession()\n"
+        "session.new_game()\n"
+        "charts = [SeaChart(session), SeaChart(session)]\n"
+        "for chart in charts:\n"
+        "    chart.resize(800, 500)\n"
+        "    chart.show()\n"
+        "    chart.zoom_to('Pacific')\n"
+        "app.processEvents()\n"
+        "chart, fresh = charts\n"
+        "ratio = chart.devicePixelRatioF()\n"
+        "def frame(view):\n"
+        "    size = (int(800 * ratio), int(500 * ratio))\n"
+        "    image = QImage(*size, QImage.Format.Format_ARGB32_Premultiplied)\n"
+        "    image.setDevicePixelRatio(ratio)\n"
+        "    view.viewport().render(image)\n"
+        "    return bytes(image.constBits())\n"
+        "frame(chart)\n"
+        "end = time.time() + 5\n"
+        "while time.time() < end and (chart._ahead or chart._ahead_timer.isActive()):\n"
+        "    app.processEvents()\n"
+        "kept = len(chart._backdrops)\n"
+        "drawn = []\n"
+        "paint = chart._paint_background\n"
+        "chart._paint_background = lambda p, r: (drawn.append(r), paint(p, r))\n"
+        "at = QPointF(300, 200)\n"
+        "wheel = QWheelEvent(at, at, QPoint(), QPoint(0, 120), Qt.MouseButton.NoButton,\n"
+        "    Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False)\n"
+        "QApplication.sendEvent(chart.viewport(), wheel)\n"
+        "ahead = frame(chart)\n"
+        "fresh.setTransform(chart.transform())\n"
+        "fresh.horizontalScrollBar().setValue(chart.horizontalScrollBar().value())\n"
+        "fresh.verticalScrollBar().setValue(chart.verticalScrollBar().value())\n"
+        "fresh._layout_labels()\n"
+        "other = frame(fresh)\n"
+        "apart = [abs(a - b) for a, b in zip(ahead, other) if a != b]\n"
+        "print(kept, len(drawn), max(apart, default=0), len(apart) / len(ahead))\n"
+        "session.close()\n"
+    )
+    kept, drawn, apart, share = run_python(code, tmp_path, QT_SCALE_FACTOR=scale).split()
+    if scale == "2":
+        assert int(kept) == 3 and drawn == "0"  # the view's, and the notch in and out
+        assert int(apart) <= 24 and float(share) < 0.005
+    else:
+        assert int(kept) == 1 and drawn == "1"  # the view's own (drawn twice): no more
+        assert apart == "0"
+
+
 def _dense(chart: SeaChart) -> bytes:
     """A frame rendered into an image of two device pixels a pixel."""
     image = QImage(chart.viewport().size() * 2, QImage.Format.Format_ARGB32_Premultiplied)
