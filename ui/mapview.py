@@ -30,11 +30,11 @@ import math
 from abc import abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache, partial
 from html import escape
 from typing import TYPE_CHECKING, Generic, NamedTuple, TypeVar
 
-from PySide6.QtCore import QEvent, QLineF, QPoint, QPointF, QRect, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QLineF, QPoint, QPointF, QRect, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -111,9 +111,8 @@ WHEEL_STEP = 1.2
 NAMES_AHEAD = 16
 #: backgrounds kept for copying (the view's, and the next wheel notch in and out)
 BACKDROPS = 3
-#: a background drawn ahead for the next notch is at most this many times the view's
-#: pixels (farther in, the regions a notch can reach grow with the chart)
-AHEAD_PIXELS = 2.5
+#: how long a view rests after a pan or a resize before the next notches are drawn ahead
+PAN_REST_MS = 150
 #: level of detail: the grids (degrees) outlines are thinned to when far out, coarsest
 #: first; a frame draws the coarsest one whose cell is at most a pixel (see outline_grid)
 OUTLINE_GRIDS = (1.6, 1.2, 0.8, 0.4)
@@ -342,16 +341,28 @@ class _SeaPiece(NamedTuple):
     bounds: QRectF
 
 
-class _Backdrop(NamedTuple):
+class _Backdrop:
     """The background of a region of the chart at one zoom, drawn once and copied by every
     frame at that zoom inside it. Qt scrolls a view by whole pixels, so two views at one
     zoom are parts of one picture of the scene at that zoom, one whole pixel apart."""
 
-    scale: tuple[float, float]  # the view transform's m11 and m22
-    ratio: float  # device pixels a pixel
-    version: int  # what it shows (the chart's _background_version)
-    region: QRect  # in pixels of the scene at this zoom (scene units × scale)
-    picture: QPixmap  # the region at ``ratio`` device pixels a pixel
+    def __init__(
+        self, scale: tuple[float, float], ratio: float, version: int, region: QRect
+    ) -> None:
+        self.scale = scale  # the view transform's m11 and m22
+        self.ratio = ratio  # device pixels a pixel
+        self.version = version  # what it shows (the chart's _background_version)
+        self.region = region  # in pixels of the scene at this zoom (scene units × scale)
+
+    @cached_property
+    def picture(self) -> QPixmap:
+        """The region at ``ratio`` device pixels a pixel (made when first painted)."""
+        picture = QPixmap(
+            math.ceil(self.region.width() * self.ratio),
+            math.ceil(self.region.height() * self.ratio),
+        )
+        picture.setDevicePixelRatio(self.ratio)
+        return picture
 
     def source(self, scroll: QPoint, pixels: QRect) -> QRect | None:
         """Where the view scrolled to ``scroll`` finds its device ``pixels`` in the
@@ -361,18 +372,29 @@ class _Backdrop(NamedTuple):
         if abs(dx - round(dx)) > 1e-6 or abs(dy - round(dy)) > 1e-6:
             return None
         source = pixels.translated(round(dx), round(dy))
-        return source if self.picture.rect().contains(source) else None
+        whole = QRect(
+            0,
+            0,
+            math.ceil(self.region.width() * self.ratio),
+            math.ceil(self.region.height() * self.ratio),
+        )
+        return source if whole.contains(source) else None
+
+    def covers(self, region: QRect) -> bool:
+        return self.region.contains(region)
+
+    @property
+    def begun(self) -> bool:
+        """Whether its picture is made (it is at its first band drawn)."""
+        return "picture" in vars(self)
 
 
 @dataclass
 class _Ahead:
-    """A background being drawn ahead, a band at a time while the chart is idle."""
+    """A background being drawn ahead, a band at a time while the chart is idle: usable
+    once its last band is drawn."""
 
-    scale: tuple[float, float]
-    ratio: float
-    version: int
-    region: QRect
-    picture: QPixmap
+    backdrop: _Backdrop
     bands: list[QRect]  # still to draw, in the region's pixels
 
 
@@ -1149,6 +1171,29 @@ class _Lines:
                 painter.drawLines(lines.lines)
 
 
+class _SelectedRoute(_Layer):
+    """The selected route over the background: its halo, then its lines again over that.
+    The routes are drawn with the background, which a selection leaves as it is: a click
+    on a route repaints the route, not the chart afresh (nor what was drawn ahead)."""
+
+    def __init__(self) -> None:
+        super().__init__(10)
+        pen = _cosmetic(style.SELECTION, 8.0)
+        pen.setCapStyle(Qt.PenCapStyle.SquareCap)
+        self.halo = _LineSet(pen, [])
+        self.lines = _Lines()
+
+    def show_route(self, route: _LineSet | None) -> None:
+        """Show this route selected (None: no route)."""
+        self.halo.set_lines(route.lines if route is not None else [])
+        self.lines.sets = [self.halo, route] if route is not None else []
+        self.set_bounds(self.halo.box)
+        self.update()
+
+    def draw(self, painter: QPainter, exposed: QRectF) -> None:
+        self.lines.draw(painter, exposed)
+
+
 def _tiled(lines: list[QLineF], pen: QPen) -> list[_LineSet]:
     """The lines in sets by the piece of the chart (:data:`TILE`) they start in, so a frame
     of a part of the chart skips the rest."""
@@ -1227,7 +1272,8 @@ class SeaChart(QGraphicsView):
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
         # not Qt's cached background: a zoom redraws it anyway, and drawing it into the
         # cache and copying that cost a zoom step more than it saved (bench/map_bench.py);
-        # the chart keeps its own, made only when a view is drawn twice (drawBackground)
+        # the chart keeps its own pictures: of a view drawn twice, and of the next wheel
+        # notches, drawn ahead when idle (drawBackground)
         self.setCacheMode(QGraphicsView.CacheModeFlag.CacheNone)
         self.setOptimizationFlag(QGraphicsView.OptimizationFlag.DontAdjustForAntialiasing)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -1242,7 +1288,7 @@ class SeaChart(QGraphicsView):
         self.area_labels: dict[str, _Label] = {}
         self.bases: dict[str, _BaseSymbol] = {}
         self.base_labels: dict[str, _Label] = {}
-        #: each route's lines and pen, drawn by one item (``_route_layer``)
+        #: each route's lines and pen, drawn with the background (``_route_layer``)
         self.routes: dict[str, _LineSet] = {}
         self.counters: dict[str, _Counter] = {}
         self.label_points: dict[str, QPointF] = {}
@@ -1263,22 +1309,21 @@ class SeaChart(QGraphicsView):
         #: the backgrounds of the next notch in and out, drawn a band at a time when idle
         self._ahead: list[_Ahead] = []
         #: the zoom, pixel ratio and background version drawn ahead from
-        self._ahead_for: tuple[tuple[float, float], float, int] | None = None
+        #: the view drawn ahead from: zoom, pixel ratio, background version, scroll, size
+        self._ahead_for: tuple[object, ...] | None = None
         self._ahead_timer = QTimer(self)
         self._ahead_timer.setSingleShot(True)
         self._ahead_timer.setInterval(0)
         self._ahead_timer.timeout.connect(self._draw_ahead)
         self._zoomed_in = True  # the last zoom's way, drawn ahead first
+        self._whole_notches = True  # the wheel turned by whole notches (not a touchpad's)
+        self._undrawn: list[_Label] = []  # names to draw ahead (the last first)
         #: the sea's tints and borders and the land, by outline grid (see outline_grid)
         self._outlines: dict[float, SeaOutlines] = {}
         self._lands: dict[float, list[Tile]] = {}
         self._land_span: tuple[float, float] | None = None
         self._adjacency: _Lines | None = None
         self._route_layer: _Lines | None = None
-        #: the selected route's halo, drawn under the routes
-        halo = _cosmetic(style.SELECTION, 8.0)
-        halo.setCapStyle(Qt.PenCapStyle.SquareCap)
-        self._route_halo = _LineSet(halo, [], shown=False)
         self._show_adjacency = True
         self._team: str | None = None
         self._selection: tuple[str, str] | None = None
@@ -1533,14 +1578,13 @@ class SeaChart(QGraphicsView):
         self._background_changed()  # another game: its background drawn afresh
         self._range = set()
         self._adjacency = self._route_layer = None
-        self._route_halo.shown = False
         self._layout_scale = -1.0
         self._laid_out = QRectF()
         self._near_bases, self._named, self._ghosts_shown = set(), set(), set()
         self._base_cells: _Cells[str] = _Cells(CELL)
         self._label_cells: _Cells[str] = _Cells(CELL)
         self._area_order, self._base_order = [], []  # another scenario's places: laid out anew
-        self._undrawn: list[_Label] = []  # names to draw ahead (the last first)
+        self._undrawn = []
         if not self.session.is_open:
             self._world_rect = QRectF()
             self.viewport().update()
@@ -1582,13 +1626,14 @@ class SeaChart(QGraphicsView):
         self.fit_world()
 
     def _add_mark_layers(self) -> None:
-        """The items that paint the names and base symbols (z 12 to 20, as they stack) and
+        """The items that paint the names and base symbols (z 12 to 20, as they stack),
         their repeats past the edges (z 1.5: over the background, its links and routes
-        included, under everything else)."""
+        included, under everything else) and the selected route (z 10)."""
         self._mark_layer = _MarkLayer(12)
         self._ghost_layer = _MarkLayer(1.5)
-        self.scene().addItem(self._mark_layer)
-        self.scene().addItem(self._ghost_layer)
+        self._selected_route = _SelectedRoute()
+        for item in (self._mark_layer, self._ghost_layer, self._selected_route):
+            self.scene().addItem(item)
 
     def _build_areas(self, world: World) -> None:
         colours = greedy_colouring(world)
@@ -1937,7 +1982,7 @@ class SeaChart(QGraphicsView):
                 pen.setCapStyle(Qt.PenCapStyle.SquareCap)
             item.pen = pen
         if self._route_layer is not None:
-            self._route_layer.sets = [self._route_halo, *self.routes.values()]
+            self._route_layer.sets = list(self.routes.values())
             self._background_changed()
         if self._selection and self._selection[0] == "route":
             self._highlight("route", self._selection[1], True)
@@ -2030,10 +2075,8 @@ class SeaChart(QGraphicsView):
             self.bases[key].set_highlighted(on)
         elif kind == "task_force" and key in self.counters:
             self.counters[key].set_highlighted(on)
-        elif kind == "route" and key in self.routes and self._route_layer is not None:
-            self._route_halo.set_lines(self.routes[key].lines if on else [])
-            self._route_halo.shown = on
-            self._background_changed()
+        elif kind == "route" and key in self.routes:
+            self._selected_route.show_route(self.routes[key] if on else None)
 
     def _fit_ppd(self) -> float:
         if self._world_rect.isEmpty():
@@ -2262,6 +2305,7 @@ class SeaChart(QGraphicsView):
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         steps = event.angleDelta().y() / 120.0
+        self._whole_notches = steps == round(steps)
         if steps:
             self.zoom_by(WHEEL_STEP**steps, around=event.position())
         event.accept()
@@ -2318,13 +2362,13 @@ class SeaChart(QGraphicsView):
             self._layout_labels()
 
     def drawBackground(self, painter: QPainter, rect: QRectF | QRect) -> None:
-        """The sea, its areas and the land. The first frame of a view draws them; a second
-        frame of the same view draws them once into a picture of the whole view, which
-        that and later frames copy until the shading or the game changes (a redraw for a
-        selection or a highlight then costs a copy). While the chart is idle after a frame
-        at a new zoom, the background of the next wheel notch in and out is drawn ahead,
-        a band at a time, for every view a notch from here can show (see _plan_ahead):
-        the notch then copies it too."""
+        """The sea, its areas, the land, the links between the areas and the routes. The
+        first frame of a view draws them; a second frame of the same view draws them once
+        into a picture of the whole view, which that and later frames copy until what they
+        show changes (a redraw for a selection or a highlight then costs a copy). While
+        the chart is idle after a frame, the background of the next wheel notch in and out
+        is drawn ahead, a band at a time, for every view a notch from here can show (see
+        _plan_ahead): the notch then copies it too."""
         # Qt passes a QRectF; the stubs also allow a QRect
         rect = rect if isinstance(rect, QRectF) else QRectF(rect)
         transform = self.viewportTransform()
@@ -2336,6 +2380,7 @@ class SeaChart(QGraphicsView):
         scale = (transform.m11(), transform.m22())
         # the view's scroll: whole pixels of the scene at this zoom
         scroll = QPoint(round(-transform.dx()), round(-transform.dy()))
+        self._plan_ahead_after(scale, ratio, scroll, size)
         # the part asked for, widened to whole device pixels (at a fractional pixel ratio
         # whole view pixels would leave a device column at its edge unpainted)
         to_device = QTransform.fromScale(ratio, ratio)
@@ -2343,19 +2388,18 @@ class SeaChart(QGraphicsView):
         pixels &= QRect(0, 0, math.ceil(size.width() * ratio), math.ceil(size.height() * ratio))
         if pixels.isEmpty():
             return
-        found = self._backdrop(scale, ratio, scroll, pixels)
-        if found is None:
+        backdrop = self._held(scale, ratio, lambda b: b.source(scroll, pixels) is not None)
+        if backdrop is None:
             view = (transform, size.width(), size.height(), ratio, self._background_version)
             if view != self._background_seen:  # a new view: draw it (no copy made)
                 self._background_seen = view
                 self._paint_background(painter, rect)
-                self._plan_ahead_after(scale, ratio)
                 return
-            backdrop = self._draw_backdrop(scale, ratio, QRect(scroll, size))
+            backdrop = _Backdrop(scale, ratio, self._background_version, QRect(scroll, size))
             self._keep(backdrop)
-            found = backdrop, pixels
-        self._plan_ahead_after(scale, ratio)
-        backdrop, source = found
+            self._paint_region(backdrop, backdrop.region)
+        source = backdrop.source(scroll, pixels)
+        assert source is not None  # the view lies in its own picture
         # copied as it is: no smoothing, no antialiased edge
         painter.save()
         painter.resetTransform()
@@ -2365,26 +2409,25 @@ class SeaChart(QGraphicsView):
         painter.drawPixmap(back.mapRect(QRectF(pixels)), backdrop.picture, QRectF(source))
         painter.restore()
 
-    def _backdrop(
-        self, scale: tuple[float, float], ratio: float, scroll: QPoint, pixels: QRect
-    ) -> tuple[_Backdrop, QRect] | None:
-        """A kept background holding a view's device ``pixels``, and where in it (kept
-        the longest from now: the least recently used goes first)."""
+    def _held(
+        self, scale: tuple[float, float], ratio: float, holds: Callable[[_Backdrop], bool]
+    ) -> _Backdrop | None:
+        """A kept background of this zoom, density and version for which ``holds`` is
+        true, kept the longest from now (the least recently used is let go first)."""
         for backdrop in reversed(self._backdrops):
             if (backdrop.scale, backdrop.ratio, backdrop.version) == (
                 scale,
                 ratio,
                 self._background_version,
-            ):
-                source = backdrop.source(scroll, pixels)
-                if source is not None:
-                    self._backdrops.remove(backdrop)
-                    self._backdrops.append(backdrop)
-                    return backdrop, source
+            ) and holds(backdrop):
+                self._backdrops.remove(backdrop)
+                self._backdrops.append(backdrop)
+                return backdrop
         return None
 
     def _keep(self, backdrop: _Backdrop) -> None:
-        """Keep a background for copying (the oldest and the out of date let go)."""
+        """Keep a background for copying (the least recently used and the out of date let
+        go: at most :data:`BACKDROPS` pictures, this one's included, ever held)."""
         kept = [
             b
             for b in self._backdrops
@@ -2392,25 +2435,16 @@ class SeaChart(QGraphicsView):
         ]
         self._backdrops = [*kept[-(BACKDROPS - 1) :], backdrop]
 
-    def _draw_backdrop(self, scale: tuple[float, float], ratio: float, region: QRect) -> _Backdrop:
-        """The background of ``region`` (pixels of the scene at zoom ``scale``) at ``ratio``
-        device pixels a pixel."""
-        picture = QPixmap(math.ceil(region.width() * ratio), math.ceil(region.height() * ratio))
-        picture.setDevicePixelRatio(ratio)
-        self._paint_region(picture, scale, region, region)
-        return _Backdrop(scale, ratio, self._background_version, region, picture)
-
-    def _paint_region(
-        self, picture: QPixmap, scale: tuple[float, float], region: QRect, part: QRect
-    ) -> None:
-        """Paint ``part`` of ``region``'s picture: what the view draws there, the scene
-        taken a pixel past it on every side so its edge pixels are wholly painted (not the
-        antialiased edge of a fill ending there)."""
-        drawer = QPainter(picture)
+    def _paint_region(self, backdrop: _Backdrop, part: QRect) -> None:
+        """Paint ``part`` of a background's region into its picture: what the view draws
+        there, the scene taken a pixel past it on every side so its edge pixels are wholly
+        painted (not the antialiased edge of a fill ending there)."""
+        region = backdrop.region
+        drawer = QPainter(backdrop.picture)
         drawer.setRenderHints(self.renderHints())
         if part != region:
             drawer.setClipRect(part.translated(-region.topLeft()))
-        sx, sy = scale
+        sx, sy = backdrop.scale
         drawer.setTransform(QTransform(sx, 0, 0, sy, -region.x(), -region.y()))
         wide = QRectF(part.adjusted(-1, -1, 1, 1))
         self._paint_background(
@@ -2419,14 +2453,22 @@ class SeaChart(QGraphicsView):
         drawer.end()
 
     # -- drawing ahead -------------------------------------------------------------------------
-    def _plan_ahead_after(self, scale: tuple[float, float], ratio: float) -> None:
-        """After a frame of the screen at a zoom not yet drawn ahead from: draw ahead once
-        the chart is idle (a timer runs after the frame)."""
-        planned = (scale, ratio, self._background_version)
-        if planned != self._ahead_for and ratio == self.devicePixelRatioF():
-            self._ahead_for = planned
-            self._ahead = []
-            self._ahead_timer.start()
+    def _plan_ahead_after(
+        self, scale: tuple[float, float], ratio: float, scroll: QPoint, size: QSize
+    ) -> None:
+        """After a frame of the screen: draw ahead for it once the chart is idle — at once
+        after a zoom (a timer runs after the frame), after a pan or a resize only when the
+        view has rested a moment (a drag paints many frames)."""
+        if ratio != self.devicePixelRatioF():
+            return  # a render into another image
+        at_zoom = (scale, ratio, self._background_version)
+        view = (*at_zoom, scroll.x(), scroll.y(), size.width(), size.height())
+        if view == self._ahead_for:
+            return
+        rested = self._ahead_for is not None and self._ahead_for[:3] == at_zoom
+        self._ahead_for = view
+        self._ahead = []
+        self._ahead_timer.start(PAN_REST_MS if rested else 0)
 
     def _plan_ahead(self) -> None:
         """The backgrounds the next wheel notch in and out may need, the way the last zoom
@@ -2434,57 +2476,35 @@ class SeaChart(QGraphicsView):
         point under the mouse. Zoomed in, a notch's view lies inside this one; out, inside
         this one grown by the notch on every side; either way moved inside the scene, or
         centred on it when the scene is smaller than the window (Qt's own rules for a
-        view). Only at a whole pixel ratio (a fractional one puts the views of one zoom
-        between each other's device pixels) and where the pictures stay small."""
-        if self._ahead_for is None:
-            return
-        ratio = self._ahead_for[1]
-        if ratio != round(ratio) or not self.isVisible():
+        view). Each picture is at most half as large again as the window. Only at a whole
+        pixel ratio (a fractional one puts the views of one zoom between each other's
+        device pixels), and not after a wheel's part-notch (a touchpad's, whose zooms a
+        whole notch never meets)."""
+        ratio = self.devicePixelRatioF()
+        if ratio != round(ratio) or not self.isVisible() or not self._whole_notches:
             return
         seen = self.mapToScene(self.viewport().rect()).boundingRect()
         scene = self.sceneRect()
         size = self.viewport().size()
-        budget = AHEAD_PIXELS * size.width() * size.height()
-        notches = (1.0, -1.0) if self._zoomed_in else (-1.0, 1.0)
-        for notch in notches:
+        for notch in (1.0, -1.0) if self._zoomed_in else (-1.0, 1.0):
             factor = self._zoom_factor(WHEEL_STEP**notch)
             if factor == 1.0:
                 continue
             zoom = QTransform(self.transform()).scale(factor, factor)
             scale = (zoom.m11(), zoom.m22())
             grow = max(1.0 / factor - 1.0, 0.0)
-            x = _reach(
-                seen.left(), seen.right(), scene.left(), scene.right(), grow, scale[0], size.width()
-            )
-            y = _reach(
-                seen.top(),
-                seen.bottom(),
-                scene.top(),
-                scene.bottom(),
-                grow,
-                scale[1],
-                size.height(),
-            )
-            region = QRect(x[0], y[0], x[1] - x[0], y[1] - y[0])
-            if region.width() * region.height() > budget:
-                continue
-            held = [
-                b
-                for b in self._backdrops
-                if (b.scale, b.ratio, b.version) == (scale, ratio, self._background_version)
-                and b.region.contains(region)
-            ]
-            if held:  # drawn already: kept the longest from now
-                self._backdrops.remove(held[0])
-                self._backdrops.append(held[0])
-                continue
+            across = (seen.left(), seen.right()), (scene.left(), scene.right())
+            left, right = _reach(*across, grow, scale[0], size.width())
+            down = (seen.top(), seen.bottom()), (scene.top(), scene.bottom())
+            top, bottom = _reach(*down, grow, scale[1], size.height())
+            region = QRect(left, top, right - left, bottom - top)
+            if self._held(scale, ratio, partial(_Backdrop.covers, region=region)) is not None:
+                continue  # drawn already (and now kept the longest)
             grid = outline_grid(scale[0] * DEG)
             if grid not in self._outlines or grid not in self._lands:
                 # the outlines not yet thinned for that zoom (hundreds of milliseconds in a
                 # big world): left to the notch, not done while the chart looks idle
                 continue
-            picture = QPixmap(region.width() * int(ratio), region.height() * int(ratio))
-            picture.setDevicePixelRatio(ratio)
             # bands of about half a window each, so a notch waits for little
             rows = math.ceil(2 * region.width() * region.height() / (size.width() * size.height()))
             step = math.ceil(region.height() / rows)
@@ -2492,31 +2512,33 @@ class SeaChart(QGraphicsView):
                 QRect(region.x(), top, region.width(), min(step, region.bottom() + 1 - top))
                 for top in range(region.y(), region.bottom() + 1, step)
             ]
-            self._ahead.append(
-                _Ahead(scale, ratio, self._background_version, region, picture, bands)
-            )
+            backdrop = _Backdrop(scale, ratio, self._background_version, region)
+            self._ahead.append(_Ahead(backdrop, bands))
 
     def _draw_ahead(self) -> None:
         """One piece of drawing ahead: a band of a background, or else a few names not yet
-        drawn (the timer runs again while there is more)."""
+        drawn (the timer runs again while there is more). A background's picture is made
+        at its first band, the least recently used one let go first."""
         if not self._ahead:
             self._plan_ahead()
-        while self._ahead and self._ahead[0].version != self._background_version:
-            self._ahead.pop(0)
+        while self._ahead and self._ahead[0].backdrop.version != self._background_version:
+            self._ahead.pop(0)  # what it shows changed since
         if self._ahead:
             job = self._ahead[0]
-            self._paint_region(job.picture, job.scale, job.region, job.bands.pop(0))
+            if not job.backdrop.begun:  # its first band: room made for its picture
+                self._backdrops = self._backdrops[-(BACKDROPS - 1) :]
+            self._paint_region(job.backdrop, job.bands.pop(0))
             if not job.bands:
                 self._ahead.pop(0)
-                self._keep(_Backdrop(job.scale, job.ratio, job.version, job.region, job.picture))
-            self._ahead_timer.start()
+                self._keep(job.backdrop)
+            self._ahead_timer.start(0)
         elif self._undrawn:
             # a name is drawn the first time it is shown: done here, a zoom that shows
             # new names (the first turns of the wheel in) has none to draw
             for label in self._undrawn[-NAMES_AHEAD:]:
                 label.drawing(self._ratio)
             del self._undrawn[-NAMES_AHEAD:]
-            self._ahead_timer.start()
+            self._ahead_timer.start(0)
 
     def _paint_background(self, painter: QPainter, rect: QRectF) -> None:
         chart = self.sceneRect()
@@ -2574,7 +2596,7 @@ class SeaChart(QGraphicsView):
         coast_pen = _cosmetic(style.COAST, 0.7)
         for _bounds, _fill, coast in shown:
             painter.strokePath(coast, coast_pen)
-        # the links between the areas, then the routes (the selected one's halo first)
+        # the links between the areas, then the routes (the selected one is an item over)
         for layer in (self._adjacency, self._route_layer):
             if layer is not None and layer.shown:
                 layer.draw(painter, rect)
@@ -2784,13 +2806,19 @@ def _add_outline(
 
 
 def _reach(
-    low: float, high: float, first: float, last: float, grow: float, scale: float, window: int
+    seen: tuple[float, float],
+    scene: tuple[float, float],
+    grow: float,
+    scale: float,
+    window: int,
 ) -> tuple[int, int]:
     """Along one axis, the pixels of the scene at zoom ``scale`` that a view ``window``
-    pixels long can show after a notch from the view seeing ``low`` to ``high`` (scene
-    units) in a scene from ``first`` to ``last``: that view grown by ``grow`` of its length
-    on each side, kept inside the scene; or, when the scene is shorter than the window, the
-    window centred on the scene. Two pixels more each side for Qt's rounding to a pixel."""
+    pixels long can show after a notch from the view that ``seen`` (from, to: scene units)
+    in a ``scene`` (from, to): that view grown by ``grow`` of its length on each side, kept
+    inside the scene; or, when the scene is shorter than the window, the window centred
+    on the scene. Two pixels more each side for Qt's rounding to a pixel."""
+    low, high = seen
+    first, last = scene
     if (last - first) * scale <= window:
         middle = (first + last) / 2 * scale
         return math.floor(middle - window / 2) - 2, math.ceil(middle + window / 2) + 2

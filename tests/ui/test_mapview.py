@@ -425,13 +425,17 @@ def test_a_view_drawn_again_is_the_same_and_shows_a_change_of_shading(
 
 
 def _show(chart: SeaChart, view: str) -> None:
-    """The whole world ("fit"), a theatre, or the East Indies four times closer ("close")."""
+    """The whole world ("fit"), a theatre, the East Indies four times closer ("close"), or
+    the Pacific's zoom at the scene's top left corner ("corner")."""
     if view == "fit":
         chart.fit_world()
         return
-    assert chart.zoom_to("East Indies" if view == "close" else view)
+    assert chart.zoom_to({"close": "East Indies", "corner": "Pacific"}.get(view, view))
     if view == "close":
         chart.zoom_by(4.0)
+    if view == "corner":
+        for bar in (chart.horizontalScrollBar(), chart.verticalScrollBar()):
+            bar.setValue(bar.minimum())
 
 
 def _idle(chart: SeaChart, qtbot: object) -> None:
@@ -511,7 +515,48 @@ def test_a_wheel_notch_after_idle_time_copies_the_background_drawn_ahead(
     assert fresh.viewportTransform() == chart.viewportTransform()
     fresh._layout_labels()  # as a zoom does
     inner, share = _apart(ahead, _frame(fresh), W)
-    assert inner <= 24 and share < 0.005  # a picture a pixel off is 100 levels off
+    assert inner <= 12 and share < 0.005  # a picture a pixel off is 100 levels off
+
+
+def test_a_pan_draws_ahead_again_once_the_view_rests(
+    chart: SeaChart, qtbot: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After a pan (or a resize) the next notches are drawn ahead again for the view the
+    chart rests at: the notch after it copies its background."""
+    _show(chart, "Pacific")
+    _frame(chart)
+    _idle(chart, qtbot)
+    bar = chart.horizontalScrollBar()
+    bar.setValue(bar.value() + 400)
+    _frame(chart)
+    _idle(chart, qtbot)
+    drawn: list[QRectF] = []
+    draw = chart._paint_background
+    monkeypatch.setattr(chart, "_paint_background", lambda p, r: (drawn.append(r), draw(p, r)))
+    _wheel(chart, 1)
+    _frame(chart)
+    assert drawn == []
+
+
+def test_selecting_a_route_keeps_the_background_and_what_was_drawn_ahead(
+    chart: SeaChart, qtbot: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The selected route is drawn over the background (its halo, then the route again):
+    selecting one changes the frame but draws no background, and keeps the notches drawn
+    ahead."""
+    _show(chart, "Pacific")
+    plain = _frame(chart)
+    _idle(chart, qtbot)
+    kept = list(chart._backdrops)
+    drawn: list[QRectF] = []
+    draw = chart._paint_background
+    monkeypatch.setattr(chart, "_paint_background", lambda p, r: (drawn.append(r), draw(p, r)))
+    route = next(iter(chart.routes))
+    chart.set_selection("route", route)
+    assert _frame(chart) != plain
+    chart.set_selection(None, None)
+    assert _frame(chart) == plain
+    assert drawn == [] and set(chart._backdrops) == set(kept) and len(kept) == 3
 
 
 def test_names_are_drawn_ahead_so_the_wheel_draws_none(
@@ -540,7 +585,7 @@ def test_names_are_drawn_ahead_so_the_wheel_draws_none(
     assert len(now - shown) > 10 and drawn == []
 
 
-@pytest.mark.parametrize("view", ["fit", "Pacific", "close"])
+@pytest.mark.parametrize("view", ["fit", "Pacific", "close", "corner"])
 @pytest.mark.parametrize("notches", [1, -1])
 def test_the_backgrounds_drawn_ahead_hold_every_view_a_notch_can_show(
     chart: SeaChart, qtbot: object, view: str, notches: int
@@ -695,7 +740,7 @@ def test_a_wheel_notch_on_a_high_density_screen_after_idle_time(tmp_path: Path, 
     kept, drawn, apart, share = run_python(code, tmp_path, QT_SCALE_FACTOR=scale).split()
     if scale == "2":
         assert int(kept) == 3 and drawn == "0"  # the view's, and the notch in and out
-        assert int(apart) <= 24 and float(share) < 0.005
+        assert int(apart) <= 12 and float(share) < 0.005
     else:
         assert int(kept) == 1 and drawn == "1"  # the view's own (drawn twice): no more
         assert apart == "0"
