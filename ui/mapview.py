@@ -1413,7 +1413,14 @@ class SeaChart(QGraphicsView):
             # the point centred (Qt's centerOn puts it half the window from its corner)
             # so that ``under`` comes back to ``around``
             middle = QPointF(self.viewport().width() / 2, self.viewport().height() / 2)
+            # as Qt's own anchors do (inside its change of transform), without scrolling
+            # the window's old picture first: the whole view is painted afresh after a
+            # zoom, and Qt's accelerated scroll moves every pixel of the window (1.5 ms at
+            # 1920×1080, measured)
+            update = self.viewportUpdateMode()
+            self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.FullViewportUpdate)
             self.centerOn(under + (middle - around) / self.transform().m11())
+            self.setViewportUpdateMode(update)
         self.setTransformationAnchor(anchor.AnchorUnderMouse)
         self._zoom_changed()
 
