@@ -12,6 +12,16 @@ view in turn ("fit" is the whole world in the window). The synthetic world stack
 copies of the 1942 scenario (sea areas, bases, routes, units and land) one above the
 other. "Hover" is 200 mouse moves over the chart plus the hit-test a tooltip makes.
 
+A *zoom step* gives the chart no idle time: each is drawn afresh, as in the fastest spin
+of a wheel. A *wheel notch by hand* is a real wheel event over the chart and the frame
+painted on the screen after it, with 50 ms between notches (a brisk turn of the wheel):
+in that time the chart draws the background of the next notch in and out ahead, and the
+notch copies it. Beside it, the slowest notch, how many of the 12 copied a background
+drawn ahead (the others drew theirs), and the longest band of that drawing ahead (the
+longest a notch arriving sooner can wait for the loop). The notches run after the zoom
+steps, which have thinned the outlines for every zoom they visit: a notch to a zoom never
+drawn before also thins them (nothing is thinned ahead).
+
 Targets (issue 14): a frame of the whole world and a zoom step at most 6 ms at every
 zoom of the 1942 world, 12 ms for the 10× world; 1 ms a mouse move.
 """
@@ -29,8 +39,8 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QCoreApplication, QPoint, QPointF, QSettings, QStandardPaths, Qt
-from PySide6.QtGui import QImage, QMouseEvent
+from PySide6.QtCore import QCoreApplication, QPoint, QPointF, QRectF, QSettings, QStandardPaths, Qt
+from PySide6.QtGui import QImage, QMouseEvent, QPainter, QWheelEvent
 from PySide6.QtWidgets import QApplication
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,6 +57,8 @@ from ui.session import GameSession  # noqa: E402
 
 W, H = 1920, 1080
 FRAME_MS, BIG_FRAME_MS, MOVE_MS = 6.0, 12.0, 1.0
+#: idle time between wheel notches turned by hand (a brisk turn of the wheel)
+PACE_MS = 50.0
 #: the views zoom steps start from: the whole world, the named theatres, a close look
 VIEWS = ("fit", "Pacific", "Atlantic", "Mediterranean", "East Indies", "close")
 #: alternate wheel steps in and out; their product is not 1, so no zoom comes back
@@ -189,6 +201,86 @@ def zoom_steps(chart: SeaChart, image: QImage, view: str, steps: int = 12) -> tu
     return statistics.median(times), statistics.median(cpu)
 
 
+def settle(app: QCoreApplication, ms: float) -> None:
+    """Let the event loop run for ``ms`` (what a hand leaves between wheel notches)."""
+    end = time.perf_counter() + ms / 1000.0
+    while time.perf_counter() < end:
+        app.processEvents()
+        time.sleep(0.001)
+
+
+def wheel_notches(
+    app: QCoreApplication, chart: SeaChart, view: str, notches: int = 12
+) -> tuple[float, float, float, int, float]:
+    """A wheel turned by hand around ``view``: each notch the wheel's event over the chart
+    (zoom and layout) and the frame painted on the screen after it, with :data:`PACE_MS`
+    of idle time between notches (in which the chart draws the next notch's background
+    ahead). Median ms (wall clock, CPU), the slowest notch, how many notches copied a
+    background drawn ahead, and the longest the chart kept the loop busy drawing ahead
+    (what a notch coming sooner may wait)."""
+    vp = chart.viewport()
+    at = QPointF(vp.width() * 0.4, vp.height() * 0.6)
+    show(chart, view)
+    vp.repaint()
+    busy: list[float] = []
+    fresh: list[bool] = []
+    draw_ahead, paint = chart._draw_ahead, chart._paint_background
+
+    def timed_ahead() -> None:
+        t0 = time.perf_counter()
+        draw_ahead()
+        busy.append((time.perf_counter() - t0) * 1000.0)
+
+    def painted(painter: QPainter, rect: QRectF) -> None:
+        fresh.append(True)
+        paint(painter, rect)
+
+    chart._ahead_timer.timeout.disconnect()
+    chart._ahead_timer.timeout.connect(timed_ahead)
+    times, cpu, copied = [], [], 0
+    try:
+        settle(app, PACE_MS)
+        for i in range(notches + 1):
+            event = QWheelEvent(
+                at,
+                QPointF(vp.mapToGlobal(at.toPoint())),
+                QPoint(),
+                QPoint(0, 120 if i % 3 != 2 else -120),  # in, in, out: a walk inwards
+                Qt.MouseButton.NoButton,
+                Qt.KeyboardModifier.NoModifier,
+                Qt.ScrollPhase.NoScrollPhase,
+                False,
+            )
+            fresh.clear()
+            chart._paint_background = painted  # type: ignore[method-assign]
+            t0, c0 = time.perf_counter(), time.process_time()
+            QCoreApplication.sendEvent(vp, event)
+            vp.repaint()
+            if i:  # the first is a warm-up
+                times.append((time.perf_counter() - t0) * 1000.0)
+                cpu.append((time.process_time() - c0) * 1000.0)
+                copied += not fresh
+            chart._paint_background = paint  # type: ignore[method-assign]
+            settle(app, PACE_MS)
+    finally:
+        chart._paint_background = paint  # type: ignore[method-assign]
+        chart._ahead_timer.timeout.disconnect()
+        chart._ahead_timer.timeout.connect(draw_ahead)
+    return (
+        statistics.median(times),
+        statistics.median(cpu),
+        max(times),
+        copied,
+        max(busy, default=0.0),
+    )
+
+
+def notch(app: QCoreApplication, chart: SeaChart, view: str, name: str, target: float) -> None:
+    wall, cpu, slowest, copied, busy = wheel_notches(app, chart, view)
+    line(name, wall, target, cpu)
+    print(f"  slowest {slowest:.2f} ms; copied ahead {copied} of 12; longest band {busy:.2f} ms")
+
+
 def hover(chart: SeaChart, moves: int = 200) -> float:
     """ms per mouse move (the event through the view) with a tooltip's hit-test each."""
     vp = chart.viewport()
@@ -252,6 +344,8 @@ def main() -> int:
         for view in VIEWS:
             wall, cpu = zoom_steps(chart, image, view)
             line(f"zoom step, {view}", wall, FRAME_MS, cpu)
+        for view in VIEWS:
+            notch(app, chart, view, f"wheel notch by hand, {view}", FRAME_MS)
         chart.fit_world()
         line("mouse move + hit-test (200), fit", hover(chart), MOVE_MS)
         chart.zoom_to("East Indies")
@@ -276,6 +370,9 @@ def main() -> int:
         for view in VIEWS:
             wall, cpu = zoom_steps(big_chart, image, view)
             line(f"zoom step, {COPIES}x world, {view}", wall, BIG_FRAME_MS, cpu)
+        for view in VIEWS:
+            name = f"wheel notch by hand, {COPIES}x world, {view}"
+            notch(app, big_chart, view, name, BIG_FRAME_MS)
         big_chart.fit_world()
         line(f"mouse move + hit-test (200), {COPIES}x", hover(big_chart), MOVE_MS)
         session.close()

@@ -16,8 +16,10 @@ Speed (see ``bench/map_bench.py``): land and the repeated areas are painted in
 path item costs milliseconds of hit-testing on every mouse move; no item accepts hover
 events (tooltips are built when Qt asks for one); labels and symbols are small cached
 items whose visibility is decided once per zoom step, not on every frame; routes and the
-adjacency lines are drawn as separate lines (``QPainter.drawLines``), which Qt's raster
-engine draws far faster than a stroked path.
+adjacency lines are drawn with the background as separate lines (``QPainter.drawLines``),
+which Qt's raster engine draws far faster than a stroked path. The background is copied
+from a picture when a view is drawn again, and while the chart is idle the background of
+the next wheel notch in and out is drawn ahead (:meth:`SeaChart.drawBackground`).
 """
 
 from __future__ import annotations
@@ -28,11 +30,11 @@ import math
 from abc import abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache, partial
 from html import escape
 from typing import TYPE_CHECKING, Generic, NamedTuple, TypeVar
 
-from PySide6.QtCore import QEvent, QLineF, QPoint, QPointF, QRect, QRectF, Qt, Signal
+from PySide6.QtCore import QEvent, QLineF, QPoint, QPointF, QRect, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -103,6 +105,14 @@ FULL_COUNTERS_FROM = 6.0
 #: the first part of the key of another nation's task force counter in a team view
 PUBLIC = "public"
 MAX_PX_PER_DEG = 120.0
+#: the zoom of one notch of the mouse wheel (a turn of several notches zooms by its power)
+WHEEL_STEP = 1.2
+#: names drawn ahead at a time while the chart is idle (about a millisecond and a half)
+NAMES_AHEAD = 16
+#: backgrounds kept for copying (the view's, and the next wheel notch in and out)
+BACKDROPS = 3
+#: how long a view rests after a pan or a resize before the next notches are drawn ahead
+PAN_REST_MS = 150
 #: level of detail: the grids (degrees) outlines are thinned to when far out, coarsest
 #: first; a frame draws the coarsest one whose cell is at most a pixel (see outline_grid)
 OUTLINE_GRIDS = (1.6, 1.2, 0.8, 0.4)
@@ -329,6 +339,63 @@ class _SeaPiece(NamedTuple):
     ring: list[tuple[float, float]]  # degrees, moved by the turns of the repeat
     polygon: QPolygonF  # scene units
     bounds: QRectF
+
+
+class _Backdrop:
+    """The background of a region of the chart at one zoom, drawn once and copied by every
+    frame at that zoom inside it. Qt scrolls a view by whole pixels, so two views at one
+    zoom are parts of one picture of the scene at that zoom, one whole pixel apart."""
+
+    def __init__(
+        self, scale: tuple[float, float], ratio: float, version: int, region: QRect
+    ) -> None:
+        self.scale = scale  # the view transform's m11 and m22
+        self.ratio = ratio  # device pixels a pixel
+        self.version = version  # what it shows (the chart's _background_version)
+        self.region = region  # in pixels of the scene at this zoom (scene units × scale)
+
+    @cached_property
+    def picture(self) -> QPixmap:
+        """The region at ``ratio`` device pixels a pixel (made when first painted)."""
+        picture = QPixmap(
+            math.ceil(self.region.width() * self.ratio),
+            math.ceil(self.region.height() * self.ratio),
+        )
+        picture.setDevicePixelRatio(self.ratio)
+        return picture
+
+    def source(self, scroll: QPoint, pixels: QRect) -> QRect | None:
+        """Where the view scrolled to ``scroll`` finds its device ``pixels`` in the
+        picture: None if they are not all in it, or fall between its device pixels."""
+        dx = (scroll.x() - self.region.x()) * self.ratio
+        dy = (scroll.y() - self.region.y()) * self.ratio
+        if abs(dx - round(dx)) > 1e-6 or abs(dy - round(dy)) > 1e-6:
+            return None
+        source = pixels.translated(round(dx), round(dy))
+        whole = QRect(
+            0,
+            0,
+            math.ceil(self.region.width() * self.ratio),
+            math.ceil(self.region.height() * self.ratio),
+        )
+        return source if whole.contains(source) else None
+
+    def covers(self, region: QRect) -> bool:
+        return self.region.contains(region)
+
+    @property
+    def begun(self) -> bool:
+        """Whether its picture is made (it is at its first band drawn)."""
+        return "picture" in vars(self)
+
+
+@dataclass
+class _Ahead:
+    """A background being drawn ahead, a band at a time while the chart is idle: usable
+    once its last band is drawn."""
+
+    backdrop: _Backdrop
+    bands: list[QRect]  # still to draw, in the region's pixels
 
 
 #: the sea as a frame paints it: tints (bounds, colour, path) and borders (bounds, path)
@@ -1081,8 +1148,10 @@ class _LineSet:
         self.box = ends.boundingRect().adjusted(-pad, -pad, pad, pad) if lines else QRectF()
 
 
-class _Lines(_Layer):
-    """Sets of lines painted in order, each with its pen, by ``QPainter.drawLines``.
+class _Lines:
+    """Sets of lines painted in order, each with its pen, by ``QPainter.drawLines``: a
+    part of the chart's background (see SeaChart._paint_background), so a frame that
+    copies the background copies them too.
 
     Qt's raster engine draws separate lines through its line rasterizer, solid or dashed
     and at any width; a path (a ``QGraphicsPathItem``) goes through the general stroker,
@@ -1091,24 +1160,38 @@ class _Lines(_Layer):
     distance in pixels.
     """
 
-    def __init__(self, z: float) -> None:
-        super().__init__(z)
-        self.sets: list[_LineSet] = []
-
-    def set_sets(self, sets: list[_LineSet]) -> None:
-        """Show these sets (or the same ones changed: new lines, pens or visibility)."""
-        self.sets = sets
-        box = QRectF()
-        for lines in sets:
-            box = box.united(lines.box)
-        self.set_bounds(box)
-        self.update()
+    def __init__(self, sets: list[_LineSet] | None = None, shown: bool = True) -> None:
+        self.sets: list[_LineSet] = sets or []
+        self.shown = shown
 
     def draw(self, painter: QPainter, exposed: QRectF) -> None:
         for lines in self.sets:
             if lines.shown and lines.box.intersects(exposed):
                 painter.setPen(lines.pen)
                 painter.drawLines(lines.lines)
+
+
+class _SelectedRoute(_Layer):
+    """The selected route over the background: its halo, then its lines again over that.
+    The routes are drawn with the background, which a selection leaves as it is: a click
+    on a route repaints the route, not the chart afresh (nor what was drawn ahead)."""
+
+    def __init__(self) -> None:
+        super().__init__(10)
+        pen = _cosmetic(style.SELECTION, 8.0)
+        pen.setCapStyle(Qt.PenCapStyle.SquareCap)
+        self.halo = _LineSet(pen, [])
+        self.lines = _Lines()
+
+    def show_route(self, route: _LineSet | None) -> None:
+        """Show this route selected (None: no route)."""
+        self.halo.set_lines(route.lines if route is not None else [])
+        self.lines.sets = [self.halo, route] if route is not None else []
+        self.set_bounds(self.halo.box)
+        self.update()
+
+    def draw(self, painter: QPainter, exposed: QRectF) -> None:
+        self.lines.draw(painter, exposed)
 
 
 def _tiled(lines: list[QLineF], pen: QPen) -> list[_LineSet]:
@@ -1189,7 +1272,8 @@ class SeaChart(QGraphicsView):
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
         # not Qt's cached background: a zoom redraws it anyway, and drawing it into the
         # cache and copying that cost a zoom step more than it saved (bench/map_bench.py);
-        # the chart keeps its own, made only when a view is drawn twice (drawBackground)
+        # the chart keeps its own pictures: of a view drawn twice, and of the next wheel
+        # notches, drawn ahead when idle (drawBackground)
         self.setCacheMode(QGraphicsView.CacheModeFlag.CacheNone)
         self.setOptimizationFlag(QGraphicsView.OptimizationFlag.DontAdjustForAntialiasing)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -1204,7 +1288,7 @@ class SeaChart(QGraphicsView):
         self.area_labels: dict[str, _Label] = {}
         self.bases: dict[str, _BaseSymbol] = {}
         self.base_labels: dict[str, _Label] = {}
-        #: each route's lines and pen, drawn by one item (``_route_layer``)
+        #: each route's lines and pen, drawn with the background (``_route_layer``)
         self.routes: dict[str, _LineSet] = {}
         self.counters: dict[str, _Counter] = {}
         self.label_points: dict[str, QPointF] = {}
@@ -1216,23 +1300,30 @@ class SeaChart(QGraphicsView):
         #: every area and its repeats past the edges, as the background paints them and a
         #: click finds them
         self._sea: list[_SeaPiece] = []
-        #: the background as last drawn for a whole view, and what it was drawn for (the
-        #: view's transform and size, the screen's density, what it shows): a redraw of the
-        #: same view (a selection, a highlight, a name shown) copies it
-        self._background = QPixmap()
-        self._background_for: tuple[object, ...] = ()
+        #: backgrounds drawn for copying, the latest last: a view drawn again (a selection,
+        #: a highlight, a name shown) and the next wheel notch in or out copy one
+        self._backdrops: list[_Backdrop] = []
+        #: the last view drawn afresh (its transform and size, the density, what it shows)
         self._background_seen: tuple[object, ...] = ()
         self._background_version = 0
+        #: the backgrounds of the next notch in and out, drawn a band at a time when idle
+        self._ahead: list[_Ahead] = []
+        #: the zoom, pixel ratio and background version drawn ahead from
+        #: the view drawn ahead from: zoom, pixel ratio, background version, scroll, size
+        self._ahead_for: tuple[object, ...] | None = None
+        self._ahead_timer = QTimer(self)
+        self._ahead_timer.setSingleShot(True)
+        self._ahead_timer.setInterval(0)
+        self._ahead_timer.timeout.connect(self._draw_ahead)
+        self._zoomed_in = True  # the last zoom's way, drawn ahead first
+        self._whole_notches = True  # the wheel turned by whole notches (not a touchpad's)
+        self._undrawn: list[_Label] = []  # names to draw ahead (the last first)
         #: the sea's tints and borders and the land, by outline grid (see outline_grid)
         self._outlines: dict[float, SeaOutlines] = {}
         self._lands: dict[float, list[Tile]] = {}
         self._land_span: tuple[float, float] | None = None
         self._adjacency: _Lines | None = None
         self._route_layer: _Lines | None = None
-        #: the selected route's halo, drawn under the routes
-        halo = _cosmetic(style.SELECTION, 8.0)
-        halo.setCapStyle(Qt.PenCapStyle.SquareCap)
-        self._route_halo = _LineSet(halo, [], shown=False)
         self._show_adjacency = True
         self._team: str | None = None
         self._selection: tuple[str, str] | None = None
@@ -1301,21 +1392,44 @@ class SeaChart(QGraphicsView):
                 return True
         return False
 
-    def zoom_by(self, factor: float, around_mouse: bool = False) -> None:
-        """Zoom by ``factor`` around the view's centre (or the mouse, for the wheel),
-        between a little less than the whole world and :data:`MAX_PX_PER_DEG`."""
-        ppd = self.px_per_degree()
-        fit = self._fit_ppd()
-        factor = max(min(factor, MAX_PX_PER_DEG / ppd), 0.7 * fit / ppd)
-        if abs(factor - 1.0) < 1e-3:
+    def zoom_by(self, factor: float, around: QPointF | None = None) -> None:
+        """Zoom by ``factor`` around the view's centre, or keeping the chart's point at
+        viewport position ``around`` where it is (the wheel: the point under the mouse, as
+        the wheel's event gives it), between a little less than the whole world and
+        :data:`MAX_PX_PER_DEG`. The view stays inside the scene (Qt's scroll limits)."""
+        factor = self._zoom_factor(factor)
+        if factor == 1.0:
             return
+        self._zoomed_in = factor > 1.0
         anchor = QGraphicsView.ViewportAnchor
-        self.setTransformationAnchor(
-            anchor.AnchorUnderMouse if around_mouse else anchor.AnchorViewCenter
-        )
-        self.scale(factor, factor)
+
+        if around is None:
+            self.setTransformationAnchor(anchor.AnchorViewCenter)
+            self.scale(factor, factor)
+        else:
+            under = self.viewportTransform().inverted()[0].map(around)
+            self.setTransformationAnchor(anchor.NoAnchor)
+            self.scale(factor, factor)
+            # the point centred (Qt's centerOn puts it half the window from its corner)
+            # so that ``under`` comes back to ``around``
+            middle = QPointF(self.viewport().width() / 2, self.viewport().height() / 2)
+            # as Qt's own anchors do (inside its change of transform), without scrolling
+            # the window's old picture first: the whole view is painted afresh after a
+            # zoom, and Qt's accelerated scroll moves every pixel of the window (1.5 ms at
+            # 1920×1080, measured)
+            update = self.viewportUpdateMode()
+            self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.FullViewportUpdate)
+            self.centerOn(under + (middle - around) / self.transform().m11())
+            self.setViewportUpdateMode(update)
         self.setTransformationAnchor(anchor.AnchorUnderMouse)
         self._zoom_changed()
+
+    def _zoom_factor(self, factor: float) -> float:
+        """``factor`` kept between a little less than the whole world and the closest zoom
+        (1.0: no zoom left that way)."""
+        ppd = self.px_per_degree()
+        factor = max(min(factor, MAX_PX_PER_DEG / ppd), 0.7 * self._fit_ppd() / ppd)
+        return 1.0 if abs(factor - 1.0) < 1e-3 else factor
 
     def find_place(self, text: str) -> bool:
         """Centre on the base or sea area named ``text`` (case-insensitive; a prefix or an
@@ -1335,7 +1449,8 @@ class SeaChart(QGraphicsView):
     def set_show_adjacency(self, show: bool) -> None:
         self._show_adjacency = show
         if self._adjacency is not None:
-            self._adjacency.setVisible(show)
+            self._adjacency.shown = show
+            self._background_changed()
 
     def set_team(self, nation: str | None) -> None:
         """A team's view or Game Control's (``None``: everything). A team's chart is drawn
@@ -1467,16 +1582,16 @@ class SeaChart(QGraphicsView):
         self._ghosts: list[_Ghost] = []
         self._ghost_cells = _Cells(CELL)
         self._outlines = {}
-        self._background_version += 1  # another game: its background drawn afresh
+        self._background_changed()  # another game: its background drawn afresh
         self._range = set()
         self._adjacency = self._route_layer = None
-        self._route_halo.shown = False
         self._layout_scale = -1.0
         self._laid_out = QRectF()
         self._near_bases, self._named, self._ghosts_shown = set(), set(), set()
         self._base_cells: _Cells[str] = _Cells(CELL)
         self._label_cells: _Cells[str] = _Cells(CELL)
         self._area_order, self._base_order = [], []  # another scenario's places: laid out anew
+        self._undrawn = []
         if not self.session.is_open:
             self._world_rect = QRectF()
             self.viewport().update()
@@ -1501,8 +1616,7 @@ class SeaChart(QGraphicsView):
             layer.set_bounds(frame.adjusted(-180 * DEG, -90 * DEG, 180 * DEG, 90 * DEG))
         self._build_adjacency(world)
         self._build_bases(board)
-        self._route_layer = _Lines(10)
-        scene.addItem(self._route_layer)
+        self._route_layer = _Lines()
         self._refresh_routes(board)
         self._sync_counters(self.session.all_orders(), board.state)
         west = frame.left() / DEG - 10
@@ -1511,17 +1625,22 @@ class SeaChart(QGraphicsView):
         self._lands = {}  # built when first drawn
         self._build_ghosts(west, east)
         self.marks.refresh()
+        # drawn ahead when idle, area names (the largest first) before base names
+        self._undrawn = [self.base_labels[b] for b in reversed(self._base_order)]
+        self._undrawn += [self.area_labels[a] for a in reversed(self._area_order)]
         self._layout_scale = -1.0  # the labels once more, now every place is in the order
         self.viewport().update()
         self.fit_world()
 
     def _add_mark_layers(self) -> None:
-        """The items that paint the names and base symbols (z 12 to 20, as they stack) and
-        their repeats past the edges (under the adjacency lines)."""
+        """The items that paint the names and base symbols (z 12 to 20, as they stack),
+        their repeats past the edges (z 1.5: over the background, its links and routes
+        included, under everything else) and the selected route (z 10)."""
         self._mark_layer = _MarkLayer(12)
         self._ghost_layer = _MarkLayer(1.5)
-        self.scene().addItem(self._mark_layer)
-        self.scene().addItem(self._ghost_layer)
+        self._selected_route = _SelectedRoute()
+        for item in (self._mark_layer, self._ghost_layer, self._selected_route):
+            self.scene().addItem(item)
 
     def _build_areas(self, world: World) -> None:
         colours = greedy_colouring(world)
@@ -1590,12 +1709,10 @@ class SeaChart(QGraphicsView):
             target.extend(self._with_copies(legs))
         # opaque colours: blending translucent strokes costs more than drawing them
         sea_pen = _cosmetic(_blend(style.SEA, _alpha(style.ADJACENCY, 0.45)), 0.8)
-        self._adjacency = _Lines(2)
-        self._adjacency.set_sets(
-            _tiled(sea, sea_pen) + _tiled(straits, _cosmetic(style.STRAIT, 1.4, dash=True))
+        self._adjacency = _Lines(
+            _tiled(sea, sea_pen) + _tiled(straits, _cosmetic(style.STRAIT, 1.4, dash=True)),
+            self._show_adjacency,
         )
-        self._adjacency.setVisible(self._show_adjacency)
-        self.scene().addItem(self._adjacency)
 
     def _build_bases(self, board: Board) -> None:
         for base_id, row in board.bases.items():
@@ -1872,7 +1989,8 @@ class SeaChart(QGraphicsView):
                 pen.setCapStyle(Qt.PenCapStyle.SquareCap)
             item.pen = pen
         if self._route_layer is not None:
-            self._route_layer.set_sets([self._route_halo, *self.routes.values()])
+            self._route_layer.sets = list(self.routes.values())
+            self._background_changed()
         if self._selection and self._selection[0] == "route":
             self._highlight("route", self._selection[1], True)
 
@@ -1940,7 +2058,13 @@ class SeaChart(QGraphicsView):
     def _paint_area(self, area: str) -> None:
         """The areas are painted in the background (under the land, so coasts stay
         crisp): a change of shading redraws the chart."""
+        self._background_changed()
+
+    def _background_changed(self) -> None:
+        """What the background shows changed (shading, links, routes): the next frame
+        draws it afresh, and nothing kept or drawn ahead for the old one is copied."""
         self._background_version += 1
+        self._backdrops = []
         self.viewport().update()
 
     def area_fill(self, area: str) -> QColor:
@@ -1958,10 +2082,8 @@ class SeaChart(QGraphicsView):
             self.bases[key].set_highlighted(on)
         elif kind == "task_force" and key in self.counters:
             self.counters[key].set_highlighted(on)
-        elif kind == "route" and key in self.routes and self._route_layer is not None:
-            self._route_halo.set_lines(self.routes[key].lines if on else [])
-            self._route_halo.shown = on
-            self._route_layer.set_sets(self._route_layer.sets)
+        elif kind == "route" and key in self.routes:
+            self._selected_route.show_route(self.routes[key] if on else None)
 
     def _fit_ppd(self) -> float:
         if self._world_rect.isEmpty():
@@ -2190,8 +2312,9 @@ class SeaChart(QGraphicsView):
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         steps = event.angleDelta().y() / 120.0
+        self._whole_notches = steps == round(steps)
         if steps:
-            self.zoom_by(1.2**steps, around_mouse=True)
+            self.zoom_by(WHEEL_STEP**steps, around=event.position())
         event.accept()
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
@@ -2246,57 +2369,183 @@ class SeaChart(QGraphicsView):
             self._layout_labels()
 
     def drawBackground(self, painter: QPainter, rect: QRectF | QRect) -> None:
-        """The sea, its areas and the land. The first frame of a view draws them; a second
-        frame of the same view draws them once into a picture of the whole view, which
-        that and later frames copy until the view or the shading changes (a zoom step, a
-        pan, a resize): a redraw for a selection or a highlight then costs a copy, and a
-        zoom step no more than before."""
+        """The sea, its areas, the land, the links between the areas and the routes. The
+        first frame of a view draws them; a second frame of the same view draws them once
+        into a picture of the whole view, which that and later frames copy until what they
+        show changes (a redraw for a selection or a highlight then costs a copy). While
+        the chart is idle after a frame, the background of the next wheel notch in and out
+        is drawn ahead, a band at a time, for every view a notch from here can show (see
+        _plan_ahead): the notch then copies it too."""
         # Qt passes a QRectF; the stubs also allow a QRect
         rect = rect if isinstance(rect, QRectF) else QRectF(rect)
         transform = self.viewportTransform()
-        ratio = _painted_ratio(painter)
-        size = self.viewport().size()
-        view = (transform, size.width(), size.height(), ratio, self._background_version)
         if painter.worldTransform() != transform:  # not a frame of the view: draw it
             self._paint_background(painter, rect)
             return
-        if view != self._background_for:
+        ratio = _painted_ratio(painter)
+        size = self.viewport().size()
+        scale = (transform.m11(), transform.m22())
+        # the view's scroll: whole pixels of the scene at this zoom
+        scroll = QPoint(round(-transform.dx()), round(-transform.dy()))
+        self._plan_ahead_after(scale, ratio, scroll, size)
+        # the part asked for, widened to whole device pixels (at a fractional pixel ratio
+        # whole view pixels would leave a device column at its edge unpainted)
+        to_device = QTransform.fromScale(ratio, ratio)
+        pixels = to_device.mapRect(transform.mapRect(rect)).toAlignedRect()
+        pixels &= QRect(0, 0, math.ceil(size.width() * ratio), math.ceil(size.height() * ratio))
+        if pixels.isEmpty():
+            return
+        backdrop = self._held(scale, ratio, lambda b: b.source(scroll, pixels) is not None)
+        if backdrop is None:
+            view = (transform, size.width(), size.height(), ratio, self._background_version)
             if view != self._background_seen:  # a new view: draw it (no copy made)
                 self._background_seen = view
                 self._paint_background(painter, rect)
                 return
-            self._background = self._background_picture(painter, ratio)
-            self._background_for = view
-        # the part asked for, widened to whole device pixels (at a fractional pixel ratio
-        # whole view pixels would leave a device column at its edge unpainted), copied as
-        # it is: no smoothing, no antialiased edge
-        to_device = QTransform.fromScale(ratio, ratio)
-        pixels = to_device.mapRect(transform.mapRect(rect)).toAlignedRect()
-        pixels = pixels.intersected(self._background.rect())
-        if pixels.isEmpty():
-            return
+            backdrop = _Backdrop(scale, ratio, self._background_version, QRect(scroll, size))
+            self._keep(backdrop)
+            self._paint_region(backdrop, backdrop.region)
+        source = backdrop.source(scroll, pixels)
+        assert source is not None  # the view lies in its own picture
+        # copied as it is: no smoothing, no antialiased edge
         painter.save()
         painter.resetTransform()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
         back = QTransform.fromScale(1 / ratio, 1 / ratio)
-        painter.drawPixmap(back.mapRect(QRectF(pixels)), self._background, QRectF(pixels))
+        painter.drawPixmap(back.mapRect(QRectF(pixels)), backdrop.picture, QRectF(source))
         painter.restore()
 
-    def _background_picture(self, painter: QPainter, ratio: float) -> QPixmap:
-        """The background of the whole view, at ``ratio`` device pixels a pixel, drawn a
-        pixel past the view on every side so its edge pixels are wholly painted (not the
-        antialiased edge of a fill ending there)."""
-        size = self.viewport().size()
-        picture = QPixmap(math.ceil(size.width() * ratio), math.ceil(size.height() * ratio))
-        picture.setDevicePixelRatio(ratio)
-        drawer = QPainter(picture)
-        drawer.setRenderHints(painter.renderHints())
-        drawer.setTransform(self.viewportTransform())
-        whole = self.viewport().rect().adjusted(-1, -1, 1, 1)
-        self._paint_background(drawer, self.mapToScene(whole).boundingRect())
+    def _held(
+        self, scale: tuple[float, float], ratio: float, holds: Callable[[_Backdrop], bool]
+    ) -> _Backdrop | None:
+        """A kept background of this zoom, density and version for which ``holds`` is
+        true, kept the longest from now (the least recently used is let go first)."""
+        for backdrop in reversed(self._backdrops):
+            if (backdrop.scale, backdrop.ratio, backdrop.version) == (
+                scale,
+                ratio,
+                self._background_version,
+            ) and holds(backdrop):
+                self._backdrops.remove(backdrop)
+                self._backdrops.append(backdrop)
+                return backdrop
+        return None
+
+    def _keep(self, backdrop: _Backdrop) -> None:
+        """Keep a background for copying (the least recently used and the out of date let
+        go: at most :data:`BACKDROPS` pictures, this one's included, ever held)."""
+        kept = [
+            b
+            for b in self._backdrops
+            if b.version == self._background_version and b.ratio == backdrop.ratio
+        ]
+        self._backdrops = [*kept[-(BACKDROPS - 1) :], backdrop]
+
+    def _paint_region(self, backdrop: _Backdrop, part: QRect) -> None:
+        """Paint ``part`` of a background's region into its picture: what the view draws
+        there, the scene taken a pixel past it on every side so its edge pixels are wholly
+        painted (not the antialiased edge of a fill ending there)."""
+        region = backdrop.region
+        drawer = QPainter(backdrop.picture)
+        drawer.setRenderHints(self.renderHints())
+        if part != region:
+            drawer.setClipRect(part.translated(-region.topLeft()))
+        sx, sy = backdrop.scale
+        drawer.setTransform(QTransform(sx, 0, 0, sy, -region.x(), -region.y()))
+        wide = QRectF(part.adjusted(-1, -1, 1, 1))
+        self._paint_background(
+            drawer, QRectF(wide.x() / sx, wide.y() / sy, wide.width() / sx, wide.height() / sy)
+        )
         drawer.end()
-        return picture
+
+    # -- drawing ahead -------------------------------------------------------------------------
+    def _plan_ahead_after(
+        self, scale: tuple[float, float], ratio: float, scroll: QPoint, size: QSize
+    ) -> None:
+        """After a frame of the screen: draw ahead for it once the chart is idle — at once
+        after a zoom (a timer runs after the frame), after a pan or a resize only when the
+        view has rested a moment (a drag paints many frames)."""
+        if ratio != self.devicePixelRatioF():
+            return  # a render into another image
+        at_zoom = (scale, ratio, self._background_version)
+        view = (*at_zoom, scroll.x(), scroll.y(), size.width(), size.height())
+        if view == self._ahead_for:
+            return
+        rested = self._ahead_for is not None and self._ahead_for[:3] == at_zoom
+        self._ahead_for = view
+        self._ahead = []
+        self._ahead_timer.start(PAN_REST_MS if rested else 0)
+
+    def _plan_ahead(self) -> None:
+        """The backgrounds the next wheel notch in and out may need, the way the last zoom
+        went first: at that zoom, every view the notch can show from here, whatever the
+        point under the mouse. Zoomed in, a notch's view lies inside this one; out, inside
+        this one grown by the notch on every side; either way moved inside the scene, or
+        centred on it when the scene is smaller than the window (Qt's own rules for a
+        view). Each picture is at most half as large again as the window. Only at a whole
+        pixel ratio (a fractional one puts the views of one zoom between each other's
+        device pixels), and not after a wheel's part-notch (a touchpad's, whose zooms a
+        whole notch never meets)."""
+        ratio = self.devicePixelRatioF()
+        if ratio != round(ratio) or not self.isVisible() or not self._whole_notches:
+            return
+        seen = self.mapToScene(self.viewport().rect()).boundingRect()
+        scene = self.sceneRect()
+        size = self.viewport().size()
+        for notch in (1.0, -1.0) if self._zoomed_in else (-1.0, 1.0):
+            factor = self._zoom_factor(WHEEL_STEP**notch)
+            if factor == 1.0:
+                continue
+            zoom = QTransform(self.transform()).scale(factor, factor)
+            scale = (zoom.m11(), zoom.m22())
+            grow = max(1.0 / factor - 1.0, 0.0)
+            across = (seen.left(), seen.right()), (scene.left(), scene.right())
+            left, right = _reach(*across, grow, scale[0], size.width())
+            down = (seen.top(), seen.bottom()), (scene.top(), scene.bottom())
+            top, bottom = _reach(*down, grow, scale[1], size.height())
+            region = QRect(left, top, right - left, bottom - top)
+            if self._held(scale, ratio, partial(_Backdrop.covers, region=region)) is not None:
+                continue  # drawn already (and now kept the longest)
+            grid = outline_grid(scale[0] * DEG)
+            if grid not in self._outlines or grid not in self._lands:
+                # the outlines not yet thinned for that zoom (hundreds of milliseconds in a
+                # big world): left to the notch, not done while the chart looks idle
+                continue
+            # bands of about half a window each, so a notch waits for little
+            rows = math.ceil(2 * region.width() * region.height() / (size.width() * size.height()))
+            step = math.ceil(region.height() / rows)
+            bands = [
+                QRect(region.x(), top, region.width(), min(step, region.bottom() + 1 - top))
+                for top in range(region.y(), region.bottom() + 1, step)
+            ]
+            backdrop = _Backdrop(scale, ratio, self._background_version, region)
+            self._ahead.append(_Ahead(backdrop, bands))
+
+    def _draw_ahead(self) -> None:
+        """One piece of drawing ahead: a band of a background, or else a few names not yet
+        drawn (the timer runs again while there is more). A background's picture is made
+        at its first band, the least recently used one let go first."""
+        if not self._ahead:
+            self._plan_ahead()
+        while self._ahead and self._ahead[0].backdrop.version != self._background_version:
+            self._ahead.pop(0)  # what it shows changed since
+        if self._ahead:
+            job = self._ahead[0]
+            if not job.backdrop.begun:  # its first band: room made for its picture
+                self._backdrops = self._backdrops[-(BACKDROPS - 1) :]
+            self._paint_region(job.backdrop, job.bands.pop(0))
+            if not job.bands:
+                self._ahead.pop(0)
+                self._keep(job.backdrop)
+            self._ahead_timer.start(0)
+        elif self._undrawn:
+            # a name is drawn the first time it is shown: done here, a zoom that shows
+            # new names (the first turns of the wheel in) has none to draw
+            for label in self._undrawn[-NAMES_AHEAD:]:
+                label.drawing(self._ratio)
+            del self._undrawn[-NAMES_AHEAD:]
+            self._ahead_timer.start(0)
 
     def _paint_background(self, painter: QPainter, rect: QRectF) -> None:
         chart = self.sceneRect()
@@ -2323,11 +2572,12 @@ class SeaChart(QGraphicsView):
         if self._land_span is None and not self._sea:
             return
         painter.save()
-        painter.setClipRect(chart)
+        painter.setClipRect(chart, Qt.ClipOperation.IntersectClip)
         # fills need no antialiasing: the antialiased borders and coast cover their edges
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         painter.setPen(Qt.PenStyle.NoPen)
-        grid = outline_grid(self.px_per_degree())
+        # thinned for the zoom painted (a picture drawn ahead is at another than the view's)
+        grid = outline_grid(painter.worldTransform().m11() * DEG)
         tints, borders = self._sea_outlines(grid)
         for bounds, tint, path in tints:
             if bounds.intersects(rect):
@@ -2353,6 +2603,10 @@ class SeaChart(QGraphicsView):
         coast_pen = _cosmetic(style.COAST, 0.7)
         for _bounds, _fill, coast in shown:
             painter.strokePath(coast, coast_pen)
+        # the links between the areas, then the routes (the selected one is an item over)
+        for layer in (self._adjacency, self._route_layer):
+            if layer is not None and layer.shown:
+                layer.draw(painter, rect)
         painter.restore()
 
     def _land_at_zoom(self, grid: float) -> list[Tile]:
@@ -2556,6 +2810,28 @@ def _add_outline(
             path.moveTo(a[0] / 1000.0, a[1] / 1000.0)
             drawing = True
         path.lineTo(b[0] / 1000.0, b[1] / 1000.0)
+
+
+def _reach(
+    seen: tuple[float, float],
+    scene: tuple[float, float],
+    grow: float,
+    scale: float,
+    window: int,
+) -> tuple[int, int]:
+    """Along one axis, the pixels of the scene at zoom ``scale`` that a view ``window``
+    pixels long can show after a notch from the view that ``seen`` (from, to: scene units)
+    in a ``scene`` (from, to): that view grown by ``grow`` of its length on each side, kept
+    inside the scene; or, when the scene is shorter than the window, the window centred
+    on the scene. Two pixels more each side for Qt's rounding to a pixel."""
+    low, high = seen
+    first, last = scene
+    if (last - first) * scale <= window:
+        middle = (first + last) / 2 * scale
+        return math.floor(middle - window / 2) - 2, math.ceil(middle + window / 2) + 2
+    extra = (high - low) * grow
+    low, high = max(low - extra, first), min(high + extra, last)
+    return math.floor(low * scale) - 2, math.ceil(high * scale) + 2
 
 
 def _area_size(ring: Sequence[tuple[float, float]]) -> float:

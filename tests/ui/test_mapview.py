@@ -12,16 +12,27 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QCoreApplication, QPoint, QRectF, QSettings, QStandardPaths, Qt
-from PySide6.QtGui import QColor, QImage
+from PySide6.QtCore import (
+    QCoreApplication,
+    QPoint,
+    QPointF,
+    QRect,
+    QRectF,
+    QSettings,
+    QStandardPaths,
+    Qt,
+)
+from PySide6.QtGui import QColor, QImage, QWheelEvent
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
 
 from campaign import paths
 from campaign.orders import CardPlay, load_orders
 from tests.ui.newprocess import run_python
-from ui import style
+from ui import mapview, style
 from ui.details import DetailsPanel
 from ui.mapview import (
+    WHEEL_STEP,
     SeaChart,
     _artificial,
     chart_lon,
@@ -254,10 +265,16 @@ def test_team_view_hides_other_nations_task_forces(chart: SeaChart, session: Gam
 
 
 def test_adjacency_can_be_hidden(chart: SeaChart) -> None:
+    """The links between the areas are part of the background: hiding them draws it again
+    without them, showing them again brings back the very same frame."""
+    chart.zoom_to("Pacific")
+    shown = _frame(chart)
+    assert _frame(chart) == shown  # copied
     chart.set_show_adjacency(False)
-    assert chart._adjacency is not None and not chart._adjacency.isVisible()
+    hidden = _frame(chart)
+    assert hidden != shown and _frame(chart) == hidden
     chart.set_show_adjacency(True)
-    assert chart._adjacency.isVisible()
+    assert _frame(chart) == shown
 
 
 def test_labels_never_overlap(chart: SeaChart) -> None:
@@ -407,6 +424,201 @@ def test_a_view_drawn_again_is_the_same_and_shows_a_change_of_shading(
     assert _frame(fresh) == moved
 
 
+def _show(chart: SeaChart, view: str) -> None:
+    """The whole world ("fit"), a theatre, the East Indies four times closer ("close"), or
+    the Pacific's zoom at the scene's top left corner ("corner")."""
+    if view == "fit":
+        chart.fit_world()
+        return
+    assert chart.zoom_to({"close": "East Indies", "corner": "Pacific"}.get(view, view))
+    if view == "close":
+        chart.zoom_by(4.0)
+    if view == "corner":
+        for bar in (chart.horizontalScrollBar(), chart.verticalScrollBar()):
+            bar.setValue(bar.minimum())
+
+
+def _idle(chart: SeaChart, qtbot: object) -> None:
+    """Give the chart the idle time it draws ahead in (a band each turn of the loop)."""
+    qtbot.waitUntil(  # type: ignore[attr-defined]
+        lambda: not chart._ahead and not chart._ahead_timer.isActive(), timeout=10_000
+    )
+
+
+def _wheel(chart: SeaChart, notches: int) -> None:
+    """Move the mouse to the middle of the chart and turn the wheel (notches > 0: in)."""
+    at = QPointF(chart.viewport().rect().center())
+    QTest.mouseMove(chart.viewport(), at.toPoint())
+    QApplication.sendEvent(
+        chart.viewport(),
+        QWheelEvent(
+            at,
+            QPointF(chart.viewport().mapToGlobal(at.toPoint())),
+            QPoint(),
+            QPoint(0, 120 * notches),
+            Qt.MouseButton.NoButton,
+            Qt.KeyboardModifier.NoModifier,
+            Qt.ScrollPhase.NoScrollPhase,
+            False,
+        ),
+    )
+
+
+def _apart(one: bytes, other: bytes, width: int) -> tuple[int, float]:
+    """How far two frames of ``width`` premultiplied pixels are apart: the largest
+    difference of a colour level more than 8 pixels inside the edges, and the share of
+    levels that differ anywhere."""
+    height = len(one) // 4 // width
+    inner, differ = 0, 0
+    for i, (a, b) in enumerate(zip(one, other, strict=True)):
+        if a != b:
+            differ += 1
+            x, y = i // 4 % width, i // 4 // width
+            if 8 <= x < width - 8 and 8 <= y < height - 8:
+                inner = max(inner, abs(a - b))
+    return inner, differ / len(one)
+
+
+@pytest.mark.parametrize(
+    ("view", "notches"), [("fit", 1), ("fit", -1), ("Pacific", 1), ("Atlantic", -1), ("close", 1)]
+)
+def test_a_wheel_notch_after_idle_time_copies_the_background_drawn_ahead(
+    chart: SeaChart,
+    session: GameSession,
+    qtbot: object,
+    monkeypatch: pytest.MonkeyPatch,
+    view: str,
+    notches: int,
+) -> None:
+    """While the chart is idle after a frame, the next notch's background in and out is
+    drawn ahead: the notch's frame draws no background, and it is the frame a chart drawing
+    that view for the first time paints — but for the antialiasing of lines that cross the
+    window's edge (Qt cuts a line at the edge of what it paints before drawing it, and the
+    picture's edge is elsewhere: a few levels along such a line, rarely ten, and the first
+    dash of a dashed route at the edge)."""
+    _show(chart, view)
+    _frame(chart)
+    _idle(chart, qtbot)
+    drawn: list[QRectF] = []
+    draw = chart._paint_background
+    monkeypatch.setattr(chart, "_paint_background", lambda p, r: (drawn.append(r), draw(p, r)))
+    _wheel(chart, notches)
+    ahead = _frame(chart)
+    assert drawn == []  # copied
+    fresh = SeaChart(session)
+    qtbot.addWidget(fresh)  # type: ignore[attr-defined]
+    fresh.resize(W, H)
+    fresh.show()
+    fresh.setTransform(chart.transform())
+    fresh.horizontalScrollBar().setValue(chart.horizontalScrollBar().value())
+    fresh.verticalScrollBar().setValue(chart.verticalScrollBar().value())
+    assert fresh.viewportTransform() == chart.viewportTransform()
+    fresh._layout_labels()  # as a zoom does
+    inner, share = _apart(ahead, _frame(fresh), W)
+    assert inner <= 12 and share < 0.005  # a picture a pixel off is 100 levels off
+
+
+def test_a_pan_draws_ahead_again_once_the_view_rests(
+    chart: SeaChart, qtbot: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After a pan (or a resize) the next notches are drawn ahead again for the view the
+    chart rests at: the notch after it copies its background."""
+    _show(chart, "Pacific")
+    _frame(chart)
+    _idle(chart, qtbot)
+    bar = chart.horizontalScrollBar()
+    bar.setValue(bar.value() + 400)
+    _frame(chart)
+    _idle(chart, qtbot)
+    drawn: list[QRectF] = []
+    draw = chart._paint_background
+    monkeypatch.setattr(chart, "_paint_background", lambda p, r: (drawn.append(r), draw(p, r)))
+    _wheel(chart, 1)
+    _frame(chart)
+    assert drawn == []
+
+
+def test_selecting_a_route_keeps_the_background_and_what_was_drawn_ahead(
+    chart: SeaChart, qtbot: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The selected route is drawn over the background (its halo, then the route again):
+    selecting one changes the frame but draws no background, and keeps the notches drawn
+    ahead."""
+    _show(chart, "Pacific")
+    plain = _frame(chart)
+    _idle(chart, qtbot)
+    kept = list(chart._backdrops)
+    drawn: list[QRectF] = []
+    draw = chart._paint_background
+    monkeypatch.setattr(chart, "_paint_background", lambda p, r: (drawn.append(r), draw(p, r)))
+    route = next(iter(chart.routes))
+    chart.set_selection("route", route)
+    assert _frame(chart) != plain
+    chart.set_selection(None, None)
+    assert _frame(chart) == plain
+    assert drawn == [] and set(chart._backdrops) == set(kept) and len(kept) == 3
+
+
+def test_names_are_drawn_ahead_so_the_wheel_draws_none(
+    chart: SeaChart, qtbot: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A name is drawn the first time it is shown, unless the chart was idle first: then
+    it is drawn ahead, and turning the wheel in from the whole world to a close look
+    draws no name (it shows many for the first time)."""
+    drawn: list[str] = []
+    real = mapview._halo_text
+    monkeypatch.setattr(
+        mapview,
+        "_halo_text",
+        lambda p, at, text, *rest: (drawn.append(text), real(p, at, text, *rest)),
+    )
+    _frame(chart)
+    _idle(chart, qtbot)
+    assert drawn  # the names were drawn, ahead
+    drawn.clear()
+    shown = {label for label in chart.area_labels.values() if label.isVisible()}
+    for _ in range(10):
+        _wheel(chart, 1)
+        _frame(chart)
+    now = {label for label in chart.area_labels.values() if label.isVisible()}
+    now |= {label for label in chart.base_labels.values() if label.isVisible()}
+    assert len(now - shown) > 10 and drawn == []
+
+
+@pytest.mark.parametrize("view", ["fit", "Pacific", "close", "corner"])
+@pytest.mark.parametrize("notches", [1, -1])
+def test_the_backgrounds_drawn_ahead_hold_every_view_a_notch_can_show(
+    chart: SeaChart, qtbot: object, view: str, notches: int
+) -> None:
+    """Wherever the mouse is over the chart (its corners, its middle), the notch's view
+    (the point under the mouse kept there, the view kept inside the scene or centred on
+    it) has all its pixels in one of the backgrounds drawn ahead."""
+    _show(chart, view)
+    _frame(chart)
+    _idle(chart, qtbot)
+    start = (
+        chart.transform(),
+        chart.horizontalScrollBar().value(),
+        chart.verticalScrollBar().value(),
+    )
+    box = chart.viewport().rect()
+    every = QRect(0, 0, box.width(), box.height())
+    corners = (box.topLeft(), box.topRight(), box.bottomLeft(), box.bottomRight())
+    for anchor in (*corners, box.center()):
+        transform, x, y = start
+        chart.setTransform(transform)
+        chart.horizontalScrollBar().setValue(x)
+        chart.verticalScrollBar().setValue(y)
+        chart.zoom_by(WHEEL_STEP**notches, around=QPointF(anchor))
+        now = chart.viewportTransform()
+        assert now.m11() != transform.m11()
+        scroll = QPoint(round(-now.dx()), round(-now.dy()))
+        assert any(
+            b.scale == (now.m11(), now.m22()) and b.source(scroll, every) is not None
+            for b in chart._backdrops
+        ), (anchor, scroll)
+
+
 @pytest.mark.parametrize("scale", ["2", "1.25"])
 def test_a_view_drawn_again_on_a_high_density_screen_is_the_same(
     tmp_path: Path, scale: str
@@ -470,6 +682,68 @@ def test_a_view_drawn_again_on_a_high_density_screen_is_the_same(
     assert (fit, fit_again, pacific, pacific_again) == ("fit", "True", "Pacific", "True")
     assert fit_apart in ("0", shade) and pacific_apart in ("0", shade)
     assert white == ["white", "0"]
+
+
+@pytest.mark.parametrize("scale", ["2", "1.25"])
+def test_a_wheel_notch_on_a_high_density_screen_after_idle_time(tmp_path: Path, scale: str) -> None:
+    """At two device pixels a pixel the next notch's background is drawn ahead (for the
+    screen's density) and copied, and the frame is what a chart drawing it afresh paints
+    (within the antialiasing of lines cut at the window's edge); at one and a quarter
+    nothing is drawn ahead (the views of one zoom fall between each other's device
+    pixels) and the notch draws its frame."""
+    code = (
+        "import time\n"
+        "from PySide6.QtCore import QPoint, QPointF, Qt\n"
+        "from PySide6.QtGui import QImage, QWheelEvent\n"
+        "from PySide6.QtWidgets import QApplication\n"
+        "from ui.mapview import SeaChart\n"
+        "from ui.session import GameSession\n"
+        "app = QApplication([])\n"
+        "session = GameSession()\n"
+        "session.new_game()\n"
+        "charts = [SeaChart(session), SeaChart(session)]\n"
+        "for chart in charts:\n"
+        "    chart.resize(800, 500)\n"
+        "    chart.show()\n"
+        "    chart.zoom_to('Pacific')\n"
+        "app.processEvents()\n"
+        "chart, fresh = charts\n"
+        "ratio = chart.devicePixelRatioF()\n"
+        "def frame(view):\n"
+        "    size = (int(800 * ratio), int(500 * ratio))\n"
+        "    image = QImage(*size, QImage.Format.Format_ARGB32_Premultiplied)\n"
+        "    image.setDevicePixelRatio(ratio)\n"
+        "    view.viewport().render(image)\n"
+        "    return bytes(image.constBits())\n"
+        "frame(chart)\n"
+        "end = time.time() + 5\n"
+        "while time.time() < end and (chart._ahead or chart._ahead_timer.isActive()):\n"
+        "    app.processEvents()\n"
+        "kept = len(chart._backdrops)\n"
+        "drawn = []\n"
+        "paint = chart._paint_background\n"
+        "chart._paint_background = lambda p, r: (drawn.append(r), paint(p, r))\n"
+        "at = QPointF(300, 200)\n"
+        "wheel = QWheelEvent(at, at, QPoint(), QPoint(0, 120), Qt.MouseButton.NoButton,\n"
+        "    Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False)\n"
+        "QApplication.sendEvent(chart.viewport(), wheel)\n"
+        "ahead = frame(chart)\n"
+        "fresh.setTransform(chart.transform())\n"
+        "fresh.horizontalScrollBar().setValue(chart.horizontalScrollBar().value())\n"
+        "fresh.verticalScrollBar().setValue(chart.verticalScrollBar().value())\n"
+        "fresh._layout_labels()\n"
+        "other = frame(fresh)\n"
+        "apart = [abs(a - b) for a, b in zip(ahead, other) if a != b]\n"
+        "print(kept, len(drawn), max(apart, default=0), len(apart) / len(ahead))\n"
+        "session.close()\n"
+    )
+    kept, drawn, apart, share = run_python(code, tmp_path, QT_SCALE_FACTOR=scale).split()
+    if scale == "2":
+        assert int(kept) == 3 and drawn == "0"  # the view's, and the notch in and out
+        assert int(apart) <= 12 and float(share) < 0.005
+    else:
+        assert int(kept) == 1 and drawn == "1"  # the view's own (drawn twice): no more
+        assert apart == "0"
 
 
 def _dense(chart: SeaChart) -> bytes:
