@@ -1424,6 +1424,12 @@ class SeaChart(QGraphicsView):
         self.setTransformationAnchor(anchor.AnchorUnderMouse)
         self._zoom_changed()
 
+    def zoom_notches(self, notches: float, around: QPointF | None = None) -> None:
+        """Zoom as that many turns of the mouse wheel do (negative: out), around the
+        view's centre or ``around``: the wheel and *View → Zoom in / out*, whose next
+        notch the chart draws ahead while idle."""
+        self.zoom_by(WHEEL_STEP**notches, around)
+
     def _zoom_factor(self, factor: float) -> float:
         """``factor`` kept between a little less than the whole world and the closest zoom
         (1.0: no zoom left that way)."""
@@ -2314,7 +2320,7 @@ class SeaChart(QGraphicsView):
         steps = event.angleDelta().y() / 120.0
         self._whole_notches = steps == round(steps)
         if steps:
-            self.zoom_by(WHEEL_STEP**steps, around=event.position())
+            self.zoom_notches(steps, around=event.position())
         event.accept()
 
     def mousePressEvent(self, event: QMouseEvent) -> None:

@@ -518,6 +518,25 @@ def test_a_wheel_notch_after_idle_time_copies_the_background_drawn_ahead(
     assert inner <= 12 and share < 0.005  # a picture a pixel off is 100 levels off
 
 
+def test_the_keys_zoom_as_the_wheel_and_copy_what_was_drawn_ahead(
+    chart: SeaChart, qtbot: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """*View → Zoom in / out* turn the wheel by a notch about the view's centre: a notch's
+    zoom, whose background was drawn ahead while the chart was idle."""
+    _show(chart, "Atlantic")
+    _frame(chart)
+    _idle(chart, qtbot)
+    start = chart.px_per_degree()
+    drawn: list[QRectF] = []
+    draw = chart._paint_background
+    monkeypatch.setattr(chart, "_paint_background", lambda p, r: (drawn.append(r), draw(p, r)))
+    chart.zoom_notches(1)
+    _frame(chart)
+    assert chart.px_per_degree() == pytest.approx(start * WHEEL_STEP) and drawn == []
+    chart.zoom_notches(-1)
+    assert chart.px_per_degree() == pytest.approx(start)
+
+
 def test_a_pan_draws_ahead_again_once_the_view_rests(
     chart: SeaChart, qtbot: object, monkeypatch: pytest.MonkeyPatch
 ) -> None:
