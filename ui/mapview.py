@@ -2518,8 +2518,10 @@ class SeaChart(QGraphicsView):
                 # the outlines not yet thinned for that zoom (hundreds of milliseconds in a
                 # big world): left to the notch, not done while the chart looks idle
                 continue
-            # bands of about half a window each, so a notch waits for little
-            rows = math.ceil(2 * region.width() * region.height() / (size.width() * size.height()))
+            # bands of about half a window's device pixels at one device pixel a pixel
+            # (an eighth of the window at two), so a notch waits for little
+            area = region.width() * region.height() * ratio * ratio
+            rows = math.ceil(2 * area / (size.width() * size.height()))
             step = math.ceil(region.height() / rows)
             bands = [
                 QRect(region.x(), top, region.width(), min(step, region.bottom() + 1 - top))
