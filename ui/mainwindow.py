@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -384,6 +385,11 @@ class MainWindow(QMainWindow):
 
         view = bar.addMenu("&View")
         self._action(view, "&Fit the world", self.chart.fit_world, "Ctrl+0")
+        for text, notches, zoom_key in (
+            ("Zoom &in", 1.0, QKeySequence.StandardKey.ZoomIn),
+            ("Zoom o&ut", -1.0, QKeySequence.StandardKey.ZoomOut),
+        ):
+            self._action(view, text, partial(self.chart.zoom_notches, notches), zoom_key)
         theatres = view.addMenu("&Theatre")
         for name in THEATRES:
             label = name.replace("&", "&&")  # "North Sea & Arctic", not a shortcut

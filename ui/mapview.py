@@ -34,7 +34,19 @@ from functools import cached_property, lru_cache, partial
 from html import escape
 from typing import TYPE_CHECKING, Generic, NamedTuple, TypeVar
 
-from PySide6.QtCore import QEvent, QLineF, QPoint, QPointF, QRect, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import (
+    QEvent,
+    QLineF,
+    QPoint,
+    QPointF,
+    QRect,
+    QRectF,
+    QSize,
+    QSizeF,
+    Qt,
+    QTimer,
+    Signal,
+)
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -1007,13 +1019,8 @@ class _BaseSymbol(_Mark):
         self.garrison = 0
         self.badges = False
         self.highlighted = False
-        #: the badges' box as (left, top, right, bottom) pixels from the base, if any show
-        self.badge_edges: tuple[float, float, float, float] | None = None
-        #: (badge edges, box, pixmap) by (colour, highlighted, air and garrison shown)
-        self._looks: dict[
-            tuple[int, bool, int, int],
-            tuple[tuple[float, float, float, float] | None, QRectF, QPixmap],
-        ] = {}
+        #: (box, pixmap) by (colour, highlighted, air and garrison shown)
+        self._looks: dict[tuple[int, bool, int, int], tuple[QRectF, QPixmap]] = {}
         self.setZValue(20 if kind == "fleet_base" else 18)
         self._redraw()
 
@@ -1032,20 +1039,22 @@ class _BaseSymbol(_Mark):
             self.highlighted = on
             self._redraw()
 
+    def badge_edges_for(self, badges: bool) -> tuple[float, float, float, float] | None:
+        """The badges' box (left, top, right, bottom pixels from the base) with badges
+        shown or not (None: no badge shows)."""
+        box = _badge_rect(self.air, self.garrison) if badges else QRectF()
+        return None if box.isEmpty() else _edges(box)
+
     def _redraw(self) -> None:
         shown = (self.air, self.garrison) if self.badges else (0, 0)
         look = (self.colour.rgb(), self.highlighted, *shown)
         drawn = self._looks.get(look)
         if drawn is None:
             # zooming across BADGES_FROM swaps two looks of every base: remembered here
-            badges = _badge_rect(*shown)
-            edges = None if badges.isEmpty() else _edges(badges)
-            box, pixmap = _symbol_drawing(
+            drawn = self._looks[look] = _symbol_drawing(
                 self.kind, self.colour, self.ratio, self.highlighted, *shown
             )
-            drawn = self._looks[look] = (edges, box, pixmap)
-        self.badge_edges = drawn[0]
-        self.show_drawing(drawn[1], drawn[2])
+        self.show_drawing(*drawn)
 
 
 class _Counter(_Mark):
@@ -1067,10 +1076,11 @@ class _Counter(_Mark):
         self._drawings: dict[tuple[str, int, bool, int, bool], tuple[QRectF, QPixmap]] = {}
         self.setZValue(40)
 
-    def text(self) -> str:
+    def text(self, compact: bool | None = None) -> str:
+        """What it reads, compact (the CV only) or not (None: as it is now)."""
         if self.cv is None:  # another nation's counter: its card is not the team's
             return "TF"
-        if self.compact:
+        if self.compact if compact is None else compact:
             return str(self.cv)
         name = self.name if len(self.name) <= 22 else self.name[:21].rstrip() + "…"
         return f"{name}  {self.cv}"
@@ -1083,8 +1093,12 @@ class _Counter(_Mark):
             return
         self.name, self.cv, self.colour, self.flagged = name, cv, QColor(colour), flagged
         self.slot, self.compact = slot, compact
-        self._w = QFontMetricsF(style.ui_font(7.0, bold=True)).horizontalAdvance(self.text()) + 8
+        self._w = self._width(self.text())
         self._redraw()
+
+    @staticmethod
+    def _width(text: str) -> float:
+        return QFontMetricsF(style.ui_font(7.0, bold=True)).horizontalAdvance(text) + 8
 
     def set_highlighted(self, on: bool) -> None:
         if on != self.highlighted:
@@ -1094,6 +1108,12 @@ class _Counter(_Mark):
     def rect(self) -> QRectF:
         """The counter in item (pixel) coordinates: up and right of the base, stacked."""
         return QRectF(7.0, -7.0 - (self.slot + 1) * (self.H + 2), self._w, self.H)
+
+    def rect_for(self, compact: bool) -> QRectF:
+        """:meth:`rect` when compact (or not)."""
+        if compact == self.compact:
+            return self.rect()
+        return QRectF(self.rect().topLeft(), QSizeF(self._width(self.text(compact)), self.H))
 
     def _redraw(self) -> None:
         look = (self.text(), self.colour.rgb(), self.flagged, self.slot, self.highlighted)
@@ -1316,6 +1336,11 @@ class SeaChart(QGraphicsView):
         self._ahead_timer.setInterval(0)
         self._ahead_timer.timeout.connect(self._draw_ahead)
         self._zoomed_in = True  # the last zoom's way, drawn ahead first
+        #: the label layouts of the next notch in and out, made ahead when idle (after the
+        #: backgrounds), and the zooms and parts of the scene still to lay out
+        self._layouts_ahead: list[_Layout] = []
+        self._layouts_to_plan: list[tuple[float, QRectF]] = []
+        self._planned = True  # what to draw ahead is planned for the view drawn last
         self._whole_notches = True  # the wheel turned by whole notches (not a touchpad's)
         self._undrawn: list[_Label] = []  # names to draw ahead (the last first)
         #: the sea's tints and borders and the land, by outline grid (see outline_grid)
@@ -1423,6 +1448,12 @@ class SeaChart(QGraphicsView):
             self.setViewportUpdateMode(update)
         self.setTransformationAnchor(anchor.AnchorUnderMouse)
         self._zoom_changed()
+
+    def zoom_notches(self, notches: float, around: QPointF | None = None) -> None:
+        """Zoom as that many turns of the mouse wheel do (negative: out), around the
+        view's centre or ``around``: the wheel and *View → Zoom in / out*, whose next
+        notch the chart draws ahead while idle."""
+        self.zoom_by(WHEEL_STEP**notches, around)
 
     def _zoom_factor(self, factor: float) -> float:
         """``factor`` kept between a little less than the whole world and the closest zoom
@@ -2101,31 +2132,36 @@ class SeaChart(QGraphicsView):
         Greedy placement in screen space — symbols and counters first as obstacles, then
         area names by size, then fleet bases, ports and islands (each tried right, left,
         above and below its symbol) — so labels never overlap. Run once per zoom step, for
-        the part of the chart in view and around it (a pan beyond that lays it out again).
-        Plain numbers throughout, and Qt is told only what changes: this runs on every
-        wheel step, in Python.
+        the part of the chart in view and around it (a pan beyond that lays it out again),
+        or taken from a layout made ahead for this zoom while the chart was idle (see
+        _plan_ahead). Plain numbers throughout, and Qt is told only what changes: this
+        runs on every wheel step, in Python.
         """
         scale = self.transform().m11()
         seen = self.mapToScene(self.viewport().rect()).boundingRect()
         if abs(scale - self._layout_scale) < 1e-9 and self._laid_out.contains(seen):
             return
-        self._layout_scale = scale
+        ahead = [
+            plan
+            for plan in self._layouts_ahead
+            if plan.scale == scale and plan.region.contains(seen)
+        ]
+        if ahead:
+            self._apply_layout(ahead[0])
+            return
         # the view and a quarter of it again on every side: a pan within that needs no new
         # layout (a farther one lays out again, a millisecond or two); names beyond it
         # would only be laid out to be hidden
         w, h = seen.width() / 4, seen.height() / 4
-        region = seen.adjusted(-w, -h, w, h)
-        self._laid_out = region
-        region = region.intersected(self.sceneRect())
+        self._apply_layout(self._plan_layout(scale, seen.adjusted(-w, -h, w, h)))
+
+    def _plan_layout(self, scale: float, laid_out: QRectF) -> _Layout:
+        """What the zoom ``scale`` shows in the part ``laid_out`` of the scene, decided
+        without showing it (the chart shows what it showed until it is applied)."""
+        region = laid_out.intersected(self.sceneRect())
         bases, base_labels, area_labels = self.bases, self.base_labels, self.area_labels
         near_bases = set(self._base_cells.within(region))
         near_areas = set(self._label_cells.within(region))
-        for base_id in self._near_bases - near_bases:
-            if base_id in bases:
-                bases[base_id].setVisible(False)
-        self._near_bases = near_bases
-        # names shown this time; the others shown last time are hidden at the end
-        named: set[_Label] = set()
         ppd = scale * DEG
         grid = _Grid(GRID_CELL)
         claim, add = grid.claim, grid.add
@@ -2133,31 +2169,25 @@ class SeaChart(QGraphicsView):
         # symbols and counters are obstacles only to names: none show this far out
         names = ppd >= min(AREA_LABELS_FROM, BASE_LABELS_FROM * 0.7)
         xy = self._base_xy
-        for base_id in self._base_order:
-            if base_id not in near_bases:
-                continue
-            symbol = bases[base_id]
-            shown = minor or symbol.kind == "fleet_base"
-            if symbol.shown != shown:
-                symbol.setVisible(shown)
-            if symbol.badges != badges:
-                symbol.set_badges(badges)
-            if shown and names:
-                px, py = xy[base_id]
-                x, y = px * scale, py * scale
-                add(x - 5, y - 5, x + 5, y + 5)
-                marks = symbol.badge_edges
-                if marks is not None:
-                    add(x + marks[0], y + marks[1], x + marks[2], y + marks[3])
-        compact = ppd < FULL_COUNTERS_FROM
-        for counter in self.counters.values():
-            if counter.compact != compact:
-                counter.set_look(
-                    counter.name, counter.cv, counter.colour, counter.flagged, counter.slot, compact
-                )
-            if counter.shown and names:
-                p = counter.pos()
-                add(*_edges(counter.rect(), p.x() * scale, p.y() * scale))
+        if names:
+            for base_id in self._base_order:
+                if base_id not in near_bases:
+                    continue
+                symbol = bases[base_id]
+                if minor or symbol.kind == "fleet_base":
+                    px, py = xy[base_id]
+                    x, y = px * scale, py * scale
+                    add(x - 5, y - 5, x + 5, y + 5)
+                    marks = symbol.badge_edges_for(badges)
+                    if marks is not None:
+                        add(x + marks[0], y + marks[1], x + marks[2], y + marks[3])
+            compact = ppd < FULL_COUNTERS_FROM
+            for counter in self.counters.values():
+                if counter.shown:
+                    p = counter.pos()
+                    add(*_edges(counter.rect_for(compact), p.x() * scale, p.y() * scale))
+        #: the names shown, a base's with where it goes beside its symbol
+        named: dict[_Label, tuple[float, float] | None] = {}
         if ppd >= AREA_LABELS_FROM:
             label_xy = self._label_xy
             for area_id in self._area_order:
@@ -2167,55 +2197,97 @@ class SeaChart(QGraphicsView):
                 px, py = label_xy[area_id]
                 left, top = px * scale - label.w / 2, py * scale - label.h / 2
                 if claim(left, top, left + label.w, top + label.h):
-                    named.add(label)
+                    named[label] = None
         for base_id in self._base_order if names else ():
             if base_id not in near_bases:
                 continue
-            label = base_labels[base_id]
             symbol = bases[base_id]
             need = BASE_LABELS_FROM if symbol.kind != "fleet_base" else BASE_LABELS_FROM * 0.7
-            if ppd < need or not symbol.shown:
+            if ppd < need or not (minor or symbol.kind == "fleet_base"):
                 continue
+            label = base_labels[base_id]
             px, py = xy[base_id]
             x, y = px * scale, py * scale
             w, h = label.w, label.h
             for dx, dy in ((7, -h / 2), (-7 - w, -h / 2), (-w / 2, -7 - h), (-w / 2, 6)):
                 left, top = x + dx, y + dy
                 if claim(left, top, left + w, top + h):
-                    label.place(dx, dy)
-                    named.add(label)
+                    named[label] = (dx, dy)
                     break
-        for label in self._named - named:
-            label.setVisible(False)
-        for label in named:
-            label.setVisible(True)
-        self._named = named
-        self._layout_ghosts(grid, ppd >= AREA_LABELS_FROM, region)
+        layout = _Layout(scale, laid_out, near_bases, minor, badges, named, [])
+        self._plan_ghosts(layout, grid, ppd >= AREA_LABELS_FROM, region)
+        return layout
 
-    def _layout_ghosts(self, grid: _Grid, shown: bool, region: QRectF) -> None:
+    def _plan_ghosts(self, layout: _Layout, grid: _Grid, shown: bool, region: QRectF) -> None:
         """The bases and names of the areas repeated past the edges, at screen size, so the
         far side of the seam reads like the chart itself (clicks there pick the original).
         Farther out than area names they are specks; a repeated name never covers a real
         one or another repeat."""
-        scale = self._layout_scale
+        scale = layout.scale
         drawn = _Grid(GRID_CELL)
         west, north, east, south = _edges(region)
-        seen: set[_Shown] = set()  # the repeats shown this time
         for index in sorted(self._ghost_cells.within(region)) if shown else ():
             ghost = self._ghosts[index]
             symbol = self.bases.get(ghost.key) if ghost.kind == "base" else None
             label = (self.area_labels if ghost.kind == "area" else self.base_labels).get(ghost.key)
             if label is None or not (west <= ghost.x <= east and north <= ghost.y <= south):
                 continue  # out of the region laid out (or a fleet train gone since)
-            if ghost.mark is not None and symbol is not None and symbol.shown:
-                seen.add(ghost.mark)
-            if label.shown and (symbol is None or symbol.shown):
-                left = ghost.x * scale + label.cx
-                top = ghost.y * scale + label.cy
+            symbol_shown = symbol is None or (
+                layout.minor or symbol.kind == "fleet_base"
+                if ghost.key in layout.near_bases
+                else symbol.shown and ghost.key not in self._near_bases  # hidden when applied
+            )
+            if ghost.mark is not None and symbol is not None and symbol_shown:
+                layout.ghosts.append((ghost.mark, None))
+            if label in layout.named and symbol_shown:
+                place = layout.named[label]
+                cx, cy = place if place is not None else (label.cx, label.cy)
+                left, top = ghost.x * scale + cx, ghost.y * scale + cy
                 edges = (left, top, left + label.w, top + label.h)
                 if grid.free(*edges) and drawn.claim(*edges):
-                    ghost.name.show_at(*label.drawn_at(), label.drawing(self._ratio))
-                    seen.add(ghost.name)
+                    across, down = _Label.HALO
+                    drawing = (cx - across, cy - down, label.drawing(self._ratio))
+                    layout.ghosts.append((ghost.name, drawing))
+
+    def _apply_layout(self, layout: _Layout) -> None:
+        """Show what a layout decided (Qt told of what changes only); the layouts made
+        ahead are let go (they were made from what the chart showed before)."""
+        self._layouts_ahead = []
+        self._layout_scale = layout.scale
+        self._laid_out = layout.region
+        bases = self.bases
+        for base_id in self._near_bases - layout.near_bases:
+            if base_id in bases:
+                bases[base_id].setVisible(False)
+        self._near_bases = layout.near_bases
+        minor, badges = layout.minor, layout.badges
+        for base_id in layout.near_bases:
+            symbol = bases[base_id]
+            shown = minor or symbol.kind == "fleet_base"
+            if symbol.shown != shown:
+                symbol.setVisible(shown)
+            if symbol.badges != badges:
+                symbol.set_badges(badges)
+        compact = layout.scale * DEG < FULL_COUNTERS_FROM
+        for counter in self.counters.values():
+            if counter.compact != compact:
+                counter.set_look(
+                    counter.name, counter.cv, counter.colour, counter.flagged, counter.slot, compact
+                )
+        named = layout.named
+        for label, place in named.items():
+            if place is not None:
+                label.place(*place)
+        for label in self._named - named.keys():
+            label.setVisible(False)
+        for label in named:
+            label.setVisible(True)
+        self._named = set(named)
+        seen: set[_Shown] = set()
+        for mark, drawing in layout.ghosts:
+            if drawing is not None:
+                mark.show_at(*drawing)
+            seen.add(mark)
         for item in self._ghosts_shown - seen:
             item.setVisible(False)
         for item in seen:
@@ -2314,7 +2386,7 @@ class SeaChart(QGraphicsView):
         steps = event.angleDelta().y() / 120.0
         self._whole_notches = steps == round(steps)
         if steps:
-            self.zoom_by(WHEEL_STEP**steps, around=event.position())
+            self.zoom_notches(steps, around=event.position())
         event.accept()
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
@@ -2474,7 +2546,7 @@ class SeaChart(QGraphicsView):
             return
         rested = self._ahead_for is not None and self._ahead_for[:3] == at_zoom
         self._ahead_for = view
-        self._ahead = []
+        self._ahead, self._layouts_to_plan, self._planned = [], [], False
         self._ahead_timer.start(PAN_REST_MS if rested else 0)
 
     def _plan_ahead(self) -> None:
@@ -2486,7 +2558,9 @@ class SeaChart(QGraphicsView):
         view). Each picture is at most half as large again as the window. Only at a whole
         pixel ratio (a fractional one puts the views of one zoom between each other's
         device pixels), and not after a wheel's part-notch (a touchpad's, whose zooms a
-        whole notch never meets)."""
+        whole notch never meets). The names' layouts of those zooms are made ahead too, for
+        the same views and a quarter of the window more on every side (as a zoom lays
+        out)."""
         ratio = self.devicePixelRatioF()
         if ratio != round(ratio) or not self.isVisible() or not self._whole_notches:
             return
@@ -2505,6 +2579,20 @@ class SeaChart(QGraphicsView):
             down = (seen.top(), seen.bottom()), (scene.top(), scene.bottom())
             top, bottom = _reach(*down, grow, scale[1], size.height())
             region = QRect(left, top, right - left, bottom - top)
+            w, h = size.width() / 4, size.height() / 4
+            laid_out = QRectF(region).adjusted(-w, -h, w, h)
+            sx, sy = scale
+            self._layouts_to_plan.append(
+                (
+                    sx,
+                    QRectF(
+                        laid_out.x() / sx,
+                        laid_out.y() / sy,
+                        laid_out.width() / sx,
+                        laid_out.height() / sy,
+                    ),
+                )
+            )
             if self._held(scale, ratio, partial(_Backdrop.covers, region=region)) is not None:
                 continue  # drawn already (and now kept the longest)
             grid = outline_grid(scale[0] * DEG)
@@ -2512,8 +2600,10 @@ class SeaChart(QGraphicsView):
                 # the outlines not yet thinned for that zoom (hundreds of milliseconds in a
                 # big world): left to the notch, not done while the chart looks idle
                 continue
-            # bands of about half a window each, so a notch waits for little
-            rows = math.ceil(2 * region.width() * region.height() / (size.width() * size.height()))
+            # bands of about half a window's device pixels at one device pixel a pixel
+            # (an eighth of the window at two), so a notch waits for little
+            area = region.width() * region.height() * ratio * ratio
+            rows = math.ceil(2 * area / (size.width() * size.height()))
             step = math.ceil(region.height() / rows)
             bands = [
                 QRect(region.x(), top, region.width(), min(step, region.bottom() + 1 - top))
@@ -2523,10 +2613,12 @@ class SeaChart(QGraphicsView):
             self._ahead.append(_Ahead(backdrop, bands))
 
     def _draw_ahead(self) -> None:
-        """One piece of drawing ahead: a band of a background, or else a few names not yet
-        drawn (the timer runs again while there is more). A background's picture is made
-        at its first band, the least recently used one let go first."""
-        if not self._ahead:
+        """One piece of drawing ahead: a band of a background, else the layout of a notch's
+        names, else a few names not yet drawn (the timer runs again while there is more).
+        A background's picture is made at its first band, the least recently used one let
+        go first."""
+        if not self._planned:
+            self._planned = True
             self._plan_ahead()
         while self._ahead and self._ahead[0].backdrop.version != self._background_version:
             self._ahead.pop(0)  # what it shows changed since
@@ -2538,6 +2630,10 @@ class SeaChart(QGraphicsView):
             if not job.bands:
                 self._ahead.pop(0)
                 self._keep(job.backdrop)
+            self._ahead_timer.start(0)
+        elif self._layouts_to_plan:
+            scale, laid_out = self._layouts_to_plan.pop(0)
+            self._layouts_ahead.append(self._plan_layout(scale, laid_out))
             self._ahead_timer.start(0)
         elif self._undrawn:
             # a name is drawn the first time it is shown: done here, a zoom that shows
@@ -2685,6 +2781,22 @@ class _Cells(Generic[T]):
                         seen.add(thing)
                         out.append(thing)
         return out
+
+
+@dataclass
+class _Layout:
+    """What a zoom shows, decided for a part of the scene (SeaChart._plan_layout) and
+    applied at once (SeaChart._apply_layout)."""
+
+    scale: float
+    region: QRectF  # laid out (scene units): a pan within it keeps the layout
+    near_bases: set[str]  # the bases in it (their symbols shown or not by the zoom)
+    minor: bool  # ports and islands shown
+    badges: bool  # Air Point and garrison badges shown
+    #: the names shown, a base's with where it goes beside its symbol (pixels)
+    named: dict[_Label, tuple[float, float] | None]
+    #: the repeats past the edges shown: a symbol, or a name with its drawing and place
+    ghosts: list[tuple[_Shown, tuple[float, float, QPixmap] | None]]
 
 
 @dataclass

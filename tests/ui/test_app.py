@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QLabel, QMessageBox
 
 from campaign.losses import SpreadLosses
@@ -15,6 +16,7 @@ from tests.gamefiles import die
 from tests.ui.newprocess import run_python
 from ui.battle import BattleWindow
 from ui.mainwindow import MainWindow
+from ui.mapview import WHEEL_STEP
 
 
 def choose_nation(w: MainWindow, nation: str) -> None:
@@ -307,3 +309,16 @@ def test_start_up_loads_no_more_than_a_painted_chart_needs(tmp_path: Path) -> No
     )
     out = run_python(code, tmp_path)
     assert out.strip().splitlines()[-1] == "[]"
+
+
+def test_the_keyboard_zooms_the_chart(window: MainWindow, qtbot: object) -> None:
+    """Ctrl++ and Ctrl+- (View → Zoom in / out) zoom the chart a wheel's notch."""
+    chart = window.chart
+    qtbot.waitExposed(window)  # type: ignore[attr-defined]
+    chart.zoom_to("Pacific")
+    start = chart.px_per_degree()
+    chart.setFocus()
+    QTest.keyClick(chart, Qt.Key.Key_Plus, Qt.KeyboardModifier.ControlModifier)
+    assert chart.px_per_degree() == pytest.approx(start * WHEEL_STEP)
+    QTest.keyClick(chart, Qt.Key.Key_Minus, Qt.KeyboardModifier.ControlModifier)
+    assert chart.px_per_degree() == pytest.approx(start)

@@ -518,6 +518,79 @@ def test_a_wheel_notch_after_idle_time_copies_the_background_drawn_ahead(
     assert inner <= 12 and share < 0.005  # a picture a pixel off is 100 levels off
 
 
+def test_the_keys_zoom_as_the_wheel_and_copy_what_was_drawn_ahead(
+    chart: SeaChart, qtbot: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """*View → Zoom in / out* turn the wheel by a notch about the view's centre: a notch's
+    zoom, whose background was drawn ahead while the chart was idle."""
+    _show(chart, "Atlantic")
+    _frame(chart)
+    _idle(chart, qtbot)
+    start = chart.px_per_degree()
+    drawn: list[QRectF] = []
+    draw = chart._paint_background
+    monkeypatch.setattr(chart, "_paint_background", lambda p, r: (drawn.append(r), draw(p, r)))
+    chart.zoom_notches(1)
+    _frame(chart)
+    assert chart.px_per_degree() == pytest.approx(start * WHEEL_STEP) and drawn == []
+    chart.zoom_notches(-1)
+    assert chart.px_per_degree() == pytest.approx(start)
+
+
+def _names(chart: SeaChart) -> dict[str, QRectF]:
+    """The names shown and where each stands in the window (pixels)."""
+    out = {}
+    for kind, labels, points in (
+        ("area", chart.area_labels, chart.label_points),
+        ("base", chart.base_labels, chart.base_points),
+    ):
+        for key, label in labels.items():
+            if label.isVisible():
+                at = chart.viewportTransform().map(points[key])
+                out[f"{kind}:{key}"] = QRectF(
+                    at.x() + label.cx, at.y() + label.cy, label.w, label.h
+                )
+    return out
+
+
+@pytest.mark.parametrize(("view", "notches"), [("fit", 1), ("Pacific", -1), ("close", 1)])
+def test_a_notch_after_idle_time_shows_the_names_laid_out_ahead(
+    chart: SeaChart,
+    session: GameSession,
+    qtbot: object,
+    monkeypatch: pytest.MonkeyPatch,
+    view: str,
+    notches: int,
+) -> None:
+    """The names of the next notch in and out are laid out ahead while the chart is idle:
+    the notch lays out nothing, and the window shows the names (each where it stands) that
+    a chart laying out that view itself shows (laid out for every view the notch could
+    show, beyond the window the two may differ)."""
+    _show(chart, view)
+    _frame(chart)
+    _idle(chart, qtbot)
+    assert len(chart._layouts_ahead) == 2
+    planned: list[float] = []
+    plan = chart._plan_layout
+    monkeypatch.setattr(chart, "_plan_layout", lambda s, r: (planned.append(s), plan(s, r))[1])
+    _wheel(chart, notches)
+    assert planned == [] and chart._layouts_ahead == []  # applied, and the others let go
+    fresh = SeaChart(session)
+    qtbot.addWidget(fresh)  # type: ignore[attr-defined]
+    fresh.resize(W, H)
+    fresh.show()
+    fresh.setTransform(chart.transform())
+    fresh.horizontalScrollBar().setValue(chart.horizontalScrollBar().value())
+    fresh.verticalScrollBar().setValue(chart.verticalScrollBar().value())
+    fresh._layout_labels()
+    window = QRectF(chart.viewport().rect())
+    shown, own = (
+        {key: box for key, box in _names(view).items() if window.intersects(box)}
+        for view in (chart, fresh)
+    )
+    assert own and shown == own
+
+
 def test_a_pan_draws_ahead_again_once_the_view_rests(
     chart: SeaChart, qtbot: object, monkeypatch: pytest.MonkeyPatch
 ) -> None:
