@@ -345,9 +345,8 @@ class GameFile:
         if game.integrity.altered and version >= 3 and not altered_ok:
             raise GameFileError(f"{path}: {game.integrity.summary()}")
         game._seen = game._data_version()
-        trusted = game.integrity.verified  # written last by this machine, as sealed
         try:
-            game._read_all(version, trusted)
+            game._read_all(version)
         except GameFileError as exc:
             if game.integrity.altered and game.integrity.problems:
                 raise GameFileError(
@@ -358,9 +357,11 @@ class GameFile:
             raise
         return game
 
-    def _read_all(self, version: int, trusted: bool) -> None:
-        """Migrate an older file, then read its scenario and state (checked), and, unless
-        this machine sealed it, every other record too."""
+    def _read_all(self, version: int) -> None:
+        """Migrate an older file, then read its scenario and state (checked) and every
+        other record, as the program reads them: even one this machine sealed last, whose
+        damaged record (a program's fault, or a hand holding this machine's key) would
+        otherwise break a report or a team's view in the middle of the game."""
         self.db.execute("PRAGMA journal_mode=DELETE")
         while version < SCHEMA_VERSION:
             with self._writing(migrating=version + 1):
@@ -372,13 +373,8 @@ class GameFile:
         except InputError as exc:
             raise GameFileError(f"{self.path}: the scenario inside is invalid:\n{exc}") from None
         self.state()
-        if not trusted and (problems := self.unreadable()):
+        if problems := self.unreadable(again=False):
             raise GameFileError(f"{self.path} is damaged: " + "; ".join(problems[:8]))
-        if trusted:
-            # the turn starts even so: the score and every report read them, so one that
-            # cannot be read is found here, in words, not in the middle of a report
-            for turn in self.turns():
-                self.turn_start(turn)
 
     def _verify(self) -> Integrity:
         links = [
@@ -488,11 +484,13 @@ class GameFile:
             problems.append("the dice log cannot be read")
         return problems
 
-    def unreadable(self) -> list[str]:
+    def unreadable(self, again: bool = True) -> list[str]:
         """Records the program could not read: the meta it needs, every turn's starting
-        state, every orders record, every event."""
+        state, every orders record, every event (``again``: the current state read with
+        suspicion again, not taken as checked when this file was opened)."""
         problems = [f"its meta table has no '{k}'" for k in REQUIRED_META if not self.meta(k)]
-        self._checked_state = None
+        if again:
+            self._checked_state = None
         try:
             self.state()
         except GameFileError as exc:

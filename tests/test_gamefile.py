@@ -249,7 +249,13 @@ def _save_forever(path: Path, ready: int) -> None:
         game.save(
             state,
             events=[
-                {"turn": 1, "step": 1, "kind": "marker", "nation": "blue", "data": str(marker)}
+                {
+                    "turn": 1,
+                    "step": 1,
+                    "kind": "marker",
+                    "nation": "blue",
+                    "data": json.dumps({"marker": marker}),  # an event's data: an object
+                }
             ],
         )
 
@@ -278,7 +284,7 @@ def test_killing_a_process_mid_save_never_damages_the_game(game_path: Path) -> N
         with GameFile.open(game_path) as game:
             marker = game.state().tonnage["blue"]
             events = game.events()
-            last = int(events[-1]["data"]) if events else 10
+            last = json.loads(events[-1]["data"])["marker"] if events else 10
             assert marker == last
             assert len(events) == marker - 10
         markers.append(marker)

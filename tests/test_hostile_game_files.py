@@ -584,6 +584,29 @@ def test_a_damaged_turn_start_is_refused_at_open_even_when_sealed_here(
         GameFile.open(path)
 
 
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        ("UPDATE events SET data = 0 WHERE rowid = (SELECT min(rowid) FROM events)", "event"),
+        ("UPDATE events SET turn = 'x' WHERE rowid = (SELECT max(rowid) FROM events)", "event"),
+        ("UPDATE orders SET data = '[1]' WHERE rowid = (SELECT min(rowid) FROM orders)", "orders"),
+    ],
+)
+def test_a_damaged_record_is_refused_at_open_even_when_sealed_here(
+    template: Path, tmp_path: Path, change: str, said: str
+) -> None:
+    """A file this machine sealed last is read whole when it is opened all the same: an
+    event or an orders record that cannot be read (the mutation test found an event whose
+    data is a number, in a file resealed with this machine's key, open and then break the
+    report) is refused then, in words."""
+    path = tmp_path / "resealed.seacontrol"
+    shutil.copyfile(template, path)
+    sql(path, change)
+    forge(path, seal.machine_key())
+    with pytest.raises(GameFileError, match=f"is damaged: .*{said}"):
+        GameFile.open(path)
+
+
 def test_a_game_without_mutations_opens_cleanly(template: Path) -> None:
     _opens_cleanly(template, altered_ok=False)
     assert load_scenario(MINI)
