@@ -464,6 +464,29 @@ def _wheel(chart: SeaChart, notches: int) -> None:
     )
 
 
+def _backgrounds_drawn(chart: SeaChart, monkeypatch: pytest.MonkeyPatch) -> list[QRectF]:
+    """From now on, the parts of the scene the chart draws its background for afresh (a
+    frame that copies one draws none)."""
+    drawn: list[QRectF] = []
+    draw = chart._paint_background
+    monkeypatch.setattr(chart, "_paint_background", lambda p, r: (drawn.append(r), draw(p, r)))
+    return drawn
+
+
+def _twin(chart: SeaChart, session: GameSession, qtbot: object) -> SeaChart:
+    """A second chart of the game showing the chart's view, drawn and laid out afresh."""
+    fresh = SeaChart(session)
+    qtbot.addWidget(fresh)  # type: ignore[attr-defined]
+    fresh.resize(W, H)
+    fresh.show()
+    fresh.setTransform(chart.transform())
+    fresh.horizontalScrollBar().setValue(chart.horizontalScrollBar().value())
+    fresh.verticalScrollBar().setValue(chart.verticalScrollBar().value())
+    assert fresh.viewportTransform() == chart.viewportTransform()
+    fresh._layout_labels()  # as a zoom does
+    return fresh
+
+
 def _apart(one: bytes, other: bytes, width: int) -> tuple[int, float]:
     """How far two frames of ``width`` premultiplied pixels are apart: the largest
     difference of a colour level more than 8 pixels inside the edges, and the share of
@@ -480,9 +503,10 @@ def _apart(one: bytes, other: bytes, width: int) -> tuple[int, float]:
 
 
 @pytest.mark.parametrize(
-    ("view", "notches"), [("fit", 1), ("fit", -1), ("Pacific", 1), ("Atlantic", -1), ("close", 1)]
+    ("view", "notches"),
+    [("fit", 1), ("fit", -1), ("Pacific", 1), ("Pacific", -1), ("Atlantic", -1), ("close", 1)],
 )
-def test_a_wheel_notch_after_idle_time_copies_the_background_drawn_ahead(
+def test_a_wheel_notch_after_idle_time_copies_what_was_drawn_ahead(
     chart: SeaChart,
     session: GameSession,
     qtbot: object,
@@ -491,29 +515,32 @@ def test_a_wheel_notch_after_idle_time_copies_the_background_drawn_ahead(
     notches: int,
 ) -> None:
     """While the chart is idle after a frame, the next notch's background in and out is
-    drawn ahead: the notch's frame draws no background, and it is the frame a chart drawing
-    that view for the first time paints — but for the antialiasing of lines that cross the
-    window's edge (Qt cuts a line at the edge of what it paints before drawing it, and the
-    picture's edge is elsewhere: a few levels along such a line, rarely ten, and the first
-    dash of a dashed route at the edge)."""
+    drawn ahead and its names laid out: the notch draws no background and lays out no name.
+    The window shows the names (each where it stands) a chart laying out that view itself
+    shows (laid out for every view the notch could show, beyond the window the two may
+    differ), and the frame is the one a chart drawing the view for the first time paints —
+    but for the antialiasing of lines that cross the window's edge (Qt cuts a line at the
+    edge of what it paints before drawing it, and the picture's edge is elsewhere: a few
+    levels along such a line, rarely ten, and the first dash of a dashed route there)."""
     _show(chart, view)
     _frame(chart)
     _idle(chart, qtbot)
-    drawn: list[QRectF] = []
-    draw = chart._paint_background
-    monkeypatch.setattr(chart, "_paint_background", lambda p, r: (drawn.append(r), draw(p, r)))
+    assert len(chart._layouts_ahead) == 2
+    drawn = _backgrounds_drawn(chart, monkeypatch)
+    planned: list[float] = []
+    plan = chart._plan_layout
+    monkeypatch.setattr(chart, "_plan_layout", lambda s, r: (planned.append(s), plan(s, r))[1])
     _wheel(chart, notches)
     ahead = _frame(chart)
-    assert drawn == []  # copied
-    fresh = SeaChart(session)
-    qtbot.addWidget(fresh)  # type: ignore[attr-defined]
-    fresh.resize(W, H)
-    fresh.show()
-    fresh.setTransform(chart.transform())
-    fresh.horizontalScrollBar().setValue(chart.horizontalScrollBar().value())
-    fresh.verticalScrollBar().setValue(chart.verticalScrollBar().value())
-    assert fresh.viewportTransform() == chart.viewportTransform()
-    fresh._layout_labels()  # as a zoom does
+    assert drawn == [] and planned == []  # copied, and laid out ahead
+    assert chart._layouts_ahead == []  # the other notch's let go
+    fresh = _twin(chart, session, qtbot)
+    window = QRectF(chart.viewport().rect())
+    shown, own = (
+        {key: box for key, box in _names(view).items() if window.intersects(box)}
+        for view in (chart, fresh)
+    )
+    assert own and shown == own
     inner, share = _apart(ahead, _frame(fresh), W)
     assert inner <= 12 and share < 0.005  # a picture a pixel off is 100 levels off
 
@@ -527,9 +554,7 @@ def test_the_keys_zoom_as_the_wheel_and_copy_what_was_drawn_ahead(
     _frame(chart)
     _idle(chart, qtbot)
     start = chart.px_per_degree()
-    drawn: list[QRectF] = []
-    draw = chart._paint_background
-    monkeypatch.setattr(chart, "_paint_background", lambda p, r: (drawn.append(r), draw(p, r)))
+    drawn = _backgrounds_drawn(chart, monkeypatch)
     chart.zoom_notches(1)
     _frame(chart)
     assert chart.px_per_degree() == pytest.approx(start * WHEEL_STEP) and drawn == []
@@ -553,44 +578,6 @@ def _names(chart: SeaChart) -> dict[str, QRectF]:
     return out
 
 
-@pytest.mark.parametrize(("view", "notches"), [("fit", 1), ("Pacific", -1), ("close", 1)])
-def test_a_notch_after_idle_time_shows_the_names_laid_out_ahead(
-    chart: SeaChart,
-    session: GameSession,
-    qtbot: object,
-    monkeypatch: pytest.MonkeyPatch,
-    view: str,
-    notches: int,
-) -> None:
-    """The names of the next notch in and out are laid out ahead while the chart is idle:
-    the notch lays out nothing, and the window shows the names (each where it stands) that
-    a chart laying out that view itself shows (laid out for every view the notch could
-    show, beyond the window the two may differ)."""
-    _show(chart, view)
-    _frame(chart)
-    _idle(chart, qtbot)
-    assert len(chart._layouts_ahead) == 2
-    planned: list[float] = []
-    plan = chart._plan_layout
-    monkeypatch.setattr(chart, "_plan_layout", lambda s, r: (planned.append(s), plan(s, r))[1])
-    _wheel(chart, notches)
-    assert planned == [] and chart._layouts_ahead == []  # applied, and the others let go
-    fresh = SeaChart(session)
-    qtbot.addWidget(fresh)  # type: ignore[attr-defined]
-    fresh.resize(W, H)
-    fresh.show()
-    fresh.setTransform(chart.transform())
-    fresh.horizontalScrollBar().setValue(chart.horizontalScrollBar().value())
-    fresh.verticalScrollBar().setValue(chart.verticalScrollBar().value())
-    fresh._layout_labels()
-    window = QRectF(chart.viewport().rect())
-    shown, own = (
-        {key: box for key, box in _names(view).items() if window.intersects(box)}
-        for view in (chart, fresh)
-    )
-    assert own and shown == own
-
-
 def test_a_pan_draws_ahead_again_once_the_view_rests(
     chart: SeaChart, qtbot: object, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -603,9 +590,7 @@ def test_a_pan_draws_ahead_again_once_the_view_rests(
     bar.setValue(bar.value() + 400)
     _frame(chart)
     _idle(chart, qtbot)
-    drawn: list[QRectF] = []
-    draw = chart._paint_background
-    monkeypatch.setattr(chart, "_paint_background", lambda p, r: (drawn.append(r), draw(p, r)))
+    drawn = _backgrounds_drawn(chart, monkeypatch)
     _wheel(chart, 1)
     _frame(chart)
     assert drawn == []
@@ -621,9 +606,7 @@ def test_selecting_a_route_keeps_the_background_and_what_was_drawn_ahead(
     plain = _frame(chart)
     _idle(chart, qtbot)
     kept = list(chart._backdrops)
-    drawn: list[QRectF] = []
-    draw = chart._paint_background
-    monkeypatch.setattr(chart, "_paint_background", lambda p, r: (drawn.append(r), draw(p, r)))
+    drawn = _backgrounds_drawn(chart, monkeypatch)
     route = next(iter(chart.routes))
     chart.set_selection("route", route)
     assert _frame(chart) != plain
@@ -692,6 +675,28 @@ def test_the_backgrounds_drawn_ahead_hold_every_view_a_notch_can_show(
         ), (anchor, scroll)
 
 
+#: a new process's start (the screen's pixel ratio set before Qt starts): a new game, and
+#: a frame of an 800×500 chart as the window paints it, at the screen's density
+_DENSE = (
+    "import time\n"
+    "from PySide6.QtCore import QPoint, QPointF, QRect, Qt\n"
+    "from PySide6.QtGui import QImage, QWheelEvent\n"
+    "from PySide6.QtWidgets import QApplication\n"
+    "from ui.mapview import SeaChart\n"
+    "from ui.session import GameSession\n"
+    "app = QApplication([])\n"
+    "session = GameSession()\n"
+    "session.new_game()\n"
+    "def frame(view):\n"
+    "    ratio = view.devicePixelRatioF()\n"
+    "    size = (int(800 * ratio), int(500 * ratio))\n"
+    "    image = QImage(*size, QImage.Format.Format_ARGB32_Premultiplied)\n"
+    "    image.setDevicePixelRatio(ratio)\n"
+    "    view.viewport().render(image)\n"
+    "    return bytes(image.constBits())\n"
+)
+
+
 @pytest.mark.parametrize("scale", ["2", "1.25"])
 def test_a_view_drawn_again_on_a_high_density_screen_is_the_same(
     tmp_path: Path, scale: str
@@ -701,27 +706,12 @@ def test_a_view_drawn_again_on_a_high_density_screen_is_the_same(
     column and row (at 1.25 the raster engine leaves the last device column of a picture
     a shade apart: at most one level of one colour); a repaint of part of the window copies
     whole device pixels (no column of the window's own white left at its edge)."""
-    code = (
-        "import time\n"
-        "from PySide6.QtCore import QRect\n"
-        "from PySide6.QtGui import QImage\n"
-        "from PySide6.QtWidgets import QApplication\n"
-        "from ui.mapview import SeaChart\n"
-        "from ui.session import GameSession\n"
-        "app = QApplication([])\n"
-        "session = GameSession()\n"
-        "session.new_game()\n"
+    code = _DENSE + (
         "chart = SeaChart(session)\n"
         "chart.resize(800, 500)\n"
         "chart.show()\n"
         "app.processEvents()\n"
         "ratio = chart.devicePixelRatioF()\n"
-        "def frame():\n"
-        "    size = (int(800 * ratio), int(500 * ratio))\n"
-        "    image = QImage(*size, QImage.Format.Format_ARGB32_Premultiplied)\n"
-        "    image.setDevicePixelRatio(ratio)\n"
-        "    chart.viewport().render(image)\n"
-        "    return bytes(image.constBits())\n"
         "def settle():\n"
         "    for _ in range(4):\n"
         "        app.processEvents()\n"
@@ -729,7 +719,7 @@ def test_a_view_drawn_again_on_a_high_density_screen_is_the_same(
         "for view in ('fit', 'Pacific'):\n"
         "    chart.fit_world() if view == 'fit' else chart.zoom_to(view)\n"
         "    chart.zoom_by(1.1)\n"
-        "    first, copied, again = frame(), frame(), frame()\n"
+        "    first, copied, again = frame(chart), frame(chart), frame(chart)\n"
         "    apart = max((abs(a - b) for a, b in zip(first, copied) if a != b), default=0)\n"
         "    print(view, apart, copied == again)\n"
         "chart.resize(1366, 768)\n"
@@ -764,16 +754,7 @@ def test_a_wheel_notch_on_a_high_density_screen_after_idle_time(tmp_path: Path, 
     (within the antialiasing of lines cut at the window's edge); at one and a quarter
     nothing is drawn ahead (the views of one zoom fall between each other's device
     pixels) and the notch draws its frame."""
-    code = (
-        "import time\n"
-        "from PySide6.QtCore import QPoint, QPointF, Qt\n"
-        "from PySide6.QtGui import QImage, QWheelEvent\n"
-        "from PySide6.QtWidgets import QApplication\n"
-        "from ui.mapview import SeaChart\n"
-        "from ui.session import GameSession\n"
-        "app = QApplication([])\n"
-        "session = GameSession()\n"
-        "session.new_game()\n"
+    code = _DENSE + (
         "charts = [SeaChart(session), SeaChart(session)]\n"
         "for chart in charts:\n"
         "    chart.resize(800, 500)\n"
@@ -781,13 +762,6 @@ def test_a_wheel_notch_on_a_high_density_screen_after_idle_time(tmp_path: Path, 
         "    chart.zoom_to('Pacific')\n"
         "app.processEvents()\n"
         "chart, fresh = charts\n"
-        "ratio = chart.devicePixelRatioF()\n"
-        "def frame(view):\n"
-        "    size = (int(800 * ratio), int(500 * ratio))\n"
-        "    image = QImage(*size, QImage.Format.Format_ARGB32_Premultiplied)\n"
-        "    image.setDevicePixelRatio(ratio)\n"
-        "    view.viewport().render(image)\n"
-        "    return bytes(image.constBits())\n"
         "frame(chart)\n"
         "end = time.time() + 5\n"
         "while time.time() < end and (chart._ahead or chart._ahead_timer.isActive()):\n"
