@@ -389,7 +389,11 @@ class MainWindow(QMainWindow):
             ("Zoom &in", 1.0, QKeySequence.StandardKey.ZoomIn),
             ("Zoom o&ut", -1.0, QKeySequence.StandardKey.ZoomOut),
         ):
-            self._action(view, text, partial(self.chart.zoom_notches, notches), zoom_key)
+            zoom = self._action(view, text, partial(self.chart.zoom_notches, notches))
+            keys = QKeySequence.keyBindings(zoom_key)
+            if notches > 0:  # Ctrl+= too: the same key as Ctrl++ without Shift
+                keys.append(QKeySequence("Ctrl+="))
+            zoom.setShortcuts(keys)
         theatres = view.addMenu("&Theatre")
         for name in THEATRES:
             label = name.replace("&", "&&")  # "North Sea & Arctic", not a shortcut

@@ -1452,7 +1452,9 @@ class SeaChart(QGraphicsView):
     def zoom_notches(self, notches: float, around: QPointF | None = None) -> None:
         """Zoom as that many turns of the mouse wheel do (negative: out), around the
         view's centre or ``around``: the wheel and *View → Zoom in / out*, whose next
-        notch the chart draws ahead while idle."""
+        notch the chart draws ahead while idle (not after a part of a notch: a touchpad's
+        zooms, which a whole notch never meets)."""
+        self._whole_notches = notches == round(notches)
         self.zoom_by(WHEEL_STEP**notches, around)
 
     def _zoom_factor(self, factor: float) -> float:
@@ -2141,10 +2143,11 @@ class SeaChart(QGraphicsView):
         seen = self.mapToScene(self.viewport().rect()).boundingRect()
         if abs(scale - self._layout_scale) < 1e-9 and self._laid_out.contains(seen):
             return
+        forced = self._layout_scale == -1.0  # what the chart shows changed: lay out anew
         ahead = [
             plan
             for plan in self._layouts_ahead
-            if plan.scale == scale and plan.region.contains(seen)
+            if not forced and plan.scale == scale and plan.region.contains(seen)
         ]
         if ahead:
             self._apply_layout(ahead[0])
@@ -2251,8 +2254,9 @@ class SeaChart(QGraphicsView):
 
     def _apply_layout(self, layout: _Layout) -> None:
         """Show what a layout decided (Qt told of what changes only); the layouts made
-        ahead are let go (they were made from what the chart showed before)."""
-        self._layouts_ahead = []
+        ahead, and those still to make, are let go (made from what the chart showed
+        before)."""
+        self._layouts_ahead, self._layouts_to_plan = [], []
         self._layout_scale = layout.scale
         self._laid_out = layout.region
         bases = self.bases
@@ -2384,7 +2388,6 @@ class SeaChart(QGraphicsView):
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         steps = event.angleDelta().y() / 120.0
-        self._whole_notches = steps == round(steps)
         if steps:
             self.zoom_notches(steps, around=event.position())
         event.accept()
@@ -2546,7 +2549,8 @@ class SeaChart(QGraphicsView):
             return
         rested = self._ahead_for is not None and self._ahead_for[:3] == at_zoom
         self._ahead_for = view
-        self._ahead, self._layouts_to_plan, self._planned = [], [], False
+        self._ahead, self._layouts_to_plan, self._layouts_ahead = [], [], []
+        self._planned = False
         self._ahead_timer.start(PAN_REST_MS if rested else 0)
 
     def _plan_ahead(self) -> None:

@@ -312,7 +312,8 @@ def test_start_up_loads_no_more_than_a_painted_chart_needs(tmp_path: Path) -> No
 
 
 def test_the_keyboard_zooms_the_chart(window: MainWindow, qtbot: object) -> None:
-    """Ctrl++ and Ctrl+- (View → Zoom in / out) zoom the chart a wheel's notch."""
+    """Ctrl++ (or Ctrl+=) and Ctrl+- (View → Zoom in / out) zoom the chart a wheel's
+    notch."""
     chart = window.chart
     qtbot.waitExposed(window)  # type: ignore[attr-defined]
     chart.zoom_to("Pacific")
@@ -322,3 +323,5 @@ def test_the_keyboard_zooms_the_chart(window: MainWindow, qtbot: object) -> None
     assert chart.px_per_degree() == pytest.approx(start * WHEEL_STEP)
     QTest.keyClick(chart, Qt.Key.Key_Minus, Qt.KeyboardModifier.ControlModifier)
     assert chart.px_per_degree() == pytest.approx(start)
+    QTest.keyClick(chart, Qt.Key.Key_Equal, Qt.KeyboardModifier.ControlModifier)  # no Shift
+    assert chart.px_per_degree() == pytest.approx(start * WHEEL_STEP)

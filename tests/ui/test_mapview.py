@@ -560,6 +560,14 @@ def test_the_keys_zoom_as_the_wheel_and_copy_what_was_drawn_ahead(
     assert chart.px_per_degree() == pytest.approx(start * WHEEL_STEP) and drawn == []
     chart.zoom_notches(-1)
     assert chart.px_per_degree() == pytest.approx(start)
+    chart.zoom_notches(0.25)  # a touchpad's part of a notch: nothing made ahead for it
+    _frame(chart)
+    _idle(chart, qtbot)
+    assert chart._layouts_ahead == [] and chart._ahead == []
+    chart.zoom_notches(1)
+    _frame(chart)
+    _idle(chart, qtbot)
+    assert len(chart._layouts_ahead) == 2
 
 
 def _names(chart: SeaChart) -> dict[str, QRectF]:
@@ -576,6 +584,30 @@ def _names(chart: SeaChart) -> dict[str, QRectF]:
                     at.x() + label.cx, at.y() + label.cy, label.w, label.h
                 )
     return out
+
+
+def test_a_layout_made_ahead_is_never_shown_once_the_chart_changed(
+    chart: SeaChart, session: GameSession, qtbot: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A layout made ahead describes the chart as it was: a notch that lays out afresh
+    lets go of those still to make, and a change of what the chart shows (orders, holders,
+    a team's view) lays out anew even when one was made for the zoom on screen."""
+    _show(chart, "Pacific")
+    _frame(chart)
+    _idle(chart, qtbot)
+    chart._plan_ahead()  # the next notches' regions queued, not yet laid out ...
+    chart._ahead = []
+    chart.zoom_notches(0.5)  # ... when a zoom comes (laid out afresh)
+    chart._draw_ahead()  # and the timer's turn before the zoom's frame
+    assert chart._layouts_ahead == []
+    scale = chart.transform().m11()
+    seen = chart.mapToScene(chart.viewport().rect()).boundingRect()
+    chart._layouts_ahead = [chart._plan_layout(scale, seen.adjusted(-500, -500, 500, 500))]
+    planned: list[float] = []
+    plan = chart._plan_layout
+    monkeypatch.setattr(chart, "_plan_layout", lambda s, r: (planned.append(s), plan(s, r))[1])
+    store_sample_orders(session, "japan")  # counters appear: laid out anew
+    assert planned == [scale]
 
 
 def test_a_pan_draws_ahead_again_once_the_view_rests(
