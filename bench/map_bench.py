@@ -52,7 +52,8 @@ from campaign.orders import Orders, load_orders  # noqa: E402
 from campaign.scenario import Scenario  # noqa: E402
 from campaign.state import GameState, initial_state  # noqa: E402
 from campaign.world import SeaArea, World  # noqa: E402
-from ui.mapview import SeaChart, land_rings  # noqa: E402
+from ui.chartgeometry import land_rings  # noqa: E402
+from ui.mapview import SeaChart  # noqa: E402
 from ui.session import GameSession  # noqa: E402
 
 W, H = 1920, 1080

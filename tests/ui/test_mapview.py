@@ -30,13 +30,9 @@ from campaign import paths
 from campaign.orders import CardPlay, load_orders
 from tests.ui.newprocess import run_python
 from ui import mapview, style
-from ui.details import DetailsPanel
-from ui.mapview import (
-    WHEEL_STEP,
-    SeaChart,
+from ui.chartgeometry import (
     _artificial,
     chart_lon,
-    greedy_colouring,
     land_rings,
     outline_grid,
     place_ring,
@@ -44,6 +40,8 @@ from ui.mapview import (
     thin_rings,
     unwrap,
 )
+from ui.details import DetailsPanel
+from ui.mapview import WHEEL_STEP, SeaChart, greedy_colouring
 from ui.session import GameSession
 
 W, H = 1366, 768
