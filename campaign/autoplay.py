@@ -50,7 +50,7 @@ def standing_orders(board: Board, nation: str) -> Orders:
             continue
         for route in enemy_routes:
             path = board.route(route).path
-            near = [a for a in path if board.distance(unit.base, a) <= reach]
+            near = [a for a in path if board.in_reach(unit.base, a, reach)]
             if near:
                 area = min(near, key=lambda a: (board.distance(unit.base, a), a))
                 raids.setdefault((route, area), []).append(unit.id)

@@ -210,6 +210,13 @@ class Board:
         interventions of step 8, the map and the orders editor all ask this."""
         return self.naval_range(range_cards(orders, nation, tf_id))
 
+    def in_reach(self, place_or_area: str, area: str, reach: int) -> bool:
+        """Whether ``area`` is no more than ``reach`` moves from a place's sea area (or an
+        area): the range question the order check, the steps, the map and the computer
+        opponent ask (searching no farther than ``reach``)."""
+        start = self.area_of(place_or_area) if place_or_area in self.bases else place_or_area
+        return self.world.reaches(start, area, reach)
+
     def areas_within(self, place_or_area: str, reach: int) -> set[str]:
         """Sea areas no more than ``reach`` moves from a place's sea area (or an area)."""
         start = self.area_of(place_or_area) if place_or_area in self.bases else place_or_area
@@ -233,7 +240,7 @@ class Board:
         air = self.state.air.get(air_id)
         if air is None:
             return False
-        return self.distance(air.base, area) <= self.air_range(air.nation, air.kind)
+        return self.in_reach(air.base, area, self.air_range(air.nation, air.kind))
 
     # -- flags ---------------------------------------------------------------------------
     def flags(self, nation: str, turn: int | None = None) -> tuple[int, int]:

@@ -155,7 +155,7 @@ def _may_intervene(
         board.holder(b) == nation for b in board.bases if board.area_of(b) == area
     ):
         return False
-    return board.distance(tf.base, area) <= reach
+    return board.in_reach(tf.base, area, reach)
 
 
 @dataclass(frozen=True)

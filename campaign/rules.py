@@ -376,8 +376,8 @@ class _Check:
                         f"{unit.name} is a surface unit: surface raiders need a task force "
                         "with a surface_raid operation and its Naval Operations Flag",
                     )
-                elif raid.area in self.b.world and self.b.distance(unit.base, raid.area) > (
-                    self.b.naval_range()
+                elif raid.area in self.b.world and not self.b.in_reach(
+                    unit.base, raid.area, self.b.naval_range()
                 ):
                     self.bad(
                         where,
@@ -458,7 +458,7 @@ class _Check:
         for area in tf.intervene_in:
             if area not in self.b.world:
                 self.bad(where, R_TF, f"there is no sea area '{area}' to intervene in")
-            elif self.b.distance(tf.base, area) > reach:
+            elif not self.b.in_reach(tf.base, area, reach):
                 self.bad(
                     where,
                     R_RANGE,
@@ -535,8 +535,8 @@ class _Check:
                     reach = self.b.task_force_reach(
                         self.nation, tf.id, [self.o, *self.others.values()]
                     )
-                    dist = self.b.distance(tf.base, op.area)
-                    if dist > reach:
+                    if not self.b.in_reach(tf.base, op.area, reach):
+                        dist = self.b.distance(tf.base, op.area)
                         self.bad(
                             where,
                             R_RANGE,

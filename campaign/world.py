@@ -23,6 +23,33 @@ from typing import Any
 EARTH_RADIUS_KM = 6371.0
 
 
+class _Search:
+    """A breadth-first search over the sea areas from one of them, grown a ring of moves
+    at a time when a question needs it: ``found`` holds each area reached and its moves,
+    every area of ``moves`` or fewer among them."""
+
+    __slots__ = ("found", "fringe", "moves")
+
+    def __init__(self, area: str) -> None:
+        self.found = {area: 0}
+        self.fringe = [area]
+        self.moves = 0
+
+    def grow(self, adjacency: Mapping[str, Iterable[str]]) -> bool:
+        """Reach the next ring of areas; False if there is none (all found)."""
+        if not self.fringe:
+            return False
+        self.moves += 1
+        found, reached = self.found, []
+        for v in self.fringe:
+            for w in adjacency[v]:
+                if w not in found:
+                    found[w] = self.moves
+                    reached.append(w)
+        self.fringe = reached
+        return True
+
+
 def great_circle_km(a: tuple[float, float], b: tuple[float, float]) -> float:
     """Great-circle distance in kilometres between two (lon, lat) points in degrees."""
     lon1, lat1, lon2, lat2 = map(math.radians, (a[0], a[1], b[0], b[1]))
@@ -197,26 +224,16 @@ class World:
         return sorted(parts, key=len, reverse=True)
 
     @cached_property
-    def _distances(self) -> dict[str, dict[str, int]]:
-        """Distances from each source area, computed on first use (one BFS per source), so
-        a large board costs only for the areas actually asked about."""
+    def _searches(self) -> dict[str, _Search]:
+        """A breadth-first search from each source area asked about, taken only as far as
+        the questions so far needed: ranges are a few moves, so a large board costs for
+        the areas near those asked about, not all of it once per source."""
         return {}
 
-    def _from(self, area: str) -> dict[str, int]:
-        found = self._distances.get(area)
+    def _search(self, area: str) -> _Search:
+        found = self._searches.get(area)
         if found is None:
-            found = {area: 0}
-            fringe, moves = [area], 0
-            while fringe:
-                moves += 1
-                reached = []
-                for v in fringe:
-                    for w in self.adjacency[v]:
-                        if w not in found:
-                            found[w] = moves
-                            reached.append(w)
-                fringe = reached
-            self._distances[area] = found
+            found = self._searches[area] = _Search(area)
         return found
 
     def distance(self, a: str, b: str) -> int:
@@ -228,14 +245,34 @@ class World:
             raise KeyError(a)
         if b not in self.areas:
             raise KeyError(b)
-        try:
-            return self._from(a)[b]
-        except KeyError:
-            raise NoSeaPath(f"no sea path from {a} to {b}") from None
+        search = self._search(a)
+        while b not in search.found:
+            if not search.grow(self.adjacency):
+                raise NoSeaPath(f"no sea path from {a} to {b}")
+        return search.found[b]
+
+    def reaches(self, a: str, b: str, moves: int) -> bool:
+        """Whether ``b`` is at most ``moves`` from ``a``, searching no farther (False when
+        no path joins them).
+
+        Raises KeyError for an unknown area.
+        """
+        if a not in self.areas:
+            raise KeyError(a)
+        if b not in self.areas:
+            raise KeyError(b)
+        search = self._search(a)
+        while b not in search.found and search.moves < moves:
+            if not search.grow(self.adjacency):
+                break
+        return search.found.get(b, moves + 1) <= moves
 
     def within(self, area: str, moves: int) -> set[str]:
         """All sea areas at most ``moves`` from ``area`` (the area itself included)."""
-        return {b for b, d in self._from(area).items() if d <= moves}
+        search = self._search(area)
+        while search.moves < moves and search.grow(self.adjacency):
+            pass
+        return {b for b, d in search.found.items() if d <= moves}
 
     def path(self, a: str, b: str, via: Sequence[str] = ()) -> list[str]:
         """Shortest path of sea areas from ``a`` through each waypoint of ``via`` to ``b``.

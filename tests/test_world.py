@@ -117,6 +117,30 @@ def test_paths_and_distances_are_networkxs(seed: int) -> None:
             assert world.distance(a, b) == lengths[b]
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_range_questions_are_answered_as_the_distances_say_searching_no_farther(
+    seed: int,
+) -> None:
+    """``reaches`` and ``within`` say what the distance says, asked in any order (a search
+    grown by one question serves the next), and a range question searches no farther than
+    its range: a board's range questions cost for the areas near the place asked about."""
+    world = _tangled_world(seed)
+    lengths = dict(nx.all_pairs_shortest_path_length(world.graph))
+    rng = random.Random(seed)
+    questions = [(a, b, m) for a in world.areas for b in world.areas for m in range(5)]
+    rng.shuffle(questions)
+    for a, b, moves in questions[:3000]:
+        assert world.reaches(a, b, moves) == (lengths[a][b] <= moves)
+        assert world.within(a, moves) == {x for x, d in lengths[a].items() if d <= moves}
+        assert world.distance(a, b) == lengths[a][b]
+    fresh = line_world(30)
+    assert not fresh.reaches("a0", "a29", 4)
+    assert fresh.reaches("a0", "a4", 4) and fresh.within("a0", 2) == {"a0", "a1", "a2"}
+    assert max(fresh._search("a0").found.values()) == 4  # searched to its range, no farther
+    broken = World(line_world(3).areas.values(), [("a0", "a1", {"kind": "sea"})])
+    assert not broken.reaches("a0", "a2", 9)  # no path: out of reach, not an error
+
+
 def test_the_1942_world_searched_as_networkx_searches_it() -> None:
     world = load_scenario().world
     graph = world.graph

@@ -544,7 +544,7 @@ class Planner:
             best: tuple[float, str, str] | None = None
             for route in targets:
                 path = self.b.route(route).path
-                near = [a for a in path if self.b.distance(sub.base, a) <= reach]
+                near = [a for a in path if self.b.in_reach(sub.base, a, reach)]
                 if not near:
                     continue
                 if not self.level.weigh_merchant:
@@ -618,7 +618,7 @@ class Planner:
             for tf in orders.task_forces:
                 if tf.stance != "intervene" or tf.lsp < 1 or tf.base not in self.b.bases:
                     continue
-                if self.b.distance(tf.base, area) > self.b.naval_range():
+                if not self.b.in_reach(tf.base, area, self.b.naval_range()):
                     continue
                 if self.b.side(nation) == "neutral" and not any(
                     self.b.holder(p) == nation for p in self.b.bases if self.b.area_of(p) == area
