@@ -49,6 +49,20 @@ class _Search:
         self.fringe = reached
         return True
 
+    def grow_to(self, adjacency: Mapping[str, Iterable[str]], moves: float) -> None:
+        """Grow until every area within ``moves`` is found."""
+        while self.moves < moves and self.grow(adjacency):
+            pass
+
+    def moves_to(
+        self, adjacency: Mapping[str, Iterable[str]], area: str, limit: float = math.inf
+    ) -> int | None:
+        """Moves to ``area``, growing no farther than ``limit`` moves (None: not within
+        them, or no path)."""
+        while area not in self.found and self.moves < limit and self.grow(adjacency):
+            pass
+        return self.found.get(area)
+
 
 def great_circle_km(a: tuple[float, float], b: tuple[float, float]) -> float:
     """Great-circle distance in kilometres between two (lon, lat) points in degrees."""
@@ -230,7 +244,11 @@ class World:
         the areas near those asked about, not all of it once per source."""
         return {}
 
-    def _search(self, area: str) -> _Search:
+    def _search(self, area: str, *others: str) -> _Search:
+        """The search from ``area`` (KeyError for an unknown area, or other)."""
+        for known in (area, *others):
+            if known not in self.areas:
+                raise KeyError(known)
         found = self._searches.get(area)
         if found is None:
             found = self._searches[area] = _Search(area)
@@ -241,15 +259,10 @@ class World:
 
         Raises KeyError for an unknown area and ValueError if no path joins them.
         """
-        if a not in self.areas:
-            raise KeyError(a)
-        if b not in self.areas:
-            raise KeyError(b)
-        search = self._search(a)
-        while b not in search.found:
-            if not search.grow(self.adjacency):
-                raise NoSeaPath(f"no sea path from {a} to {b}")
-        return search.found[b]
+        moves = self._search(a, b).moves_to(self.adjacency, b)
+        if moves is None:
+            raise NoSeaPath(f"no sea path from {a} to {b}")
+        return moves
 
     def reaches(self, a: str, b: str, moves: int) -> bool:
         """Whether ``b`` is at most ``moves`` from ``a``, searching no farther (False when
@@ -257,21 +270,13 @@ class World:
 
         Raises KeyError for an unknown area.
         """
-        if a not in self.areas:
-            raise KeyError(a)
-        if b not in self.areas:
-            raise KeyError(b)
-        search = self._search(a)
-        while b not in search.found and search.moves < moves:
-            if not search.grow(self.adjacency):
-                break
-        return search.found.get(b, moves + 1) <= moves
+        found = self._search(a, b).moves_to(self.adjacency, b, moves)
+        return found is not None and found <= moves
 
     def within(self, area: str, moves: int) -> set[str]:
         """All sea areas at most ``moves`` from ``area`` (the area itself included)."""
         search = self._search(area)
-        while search.moves < moves and search.grow(self.adjacency):
-            pass
+        search.grow_to(self.adjacency, moves)
         return {b for b, d in search.found.items() if d <= moves}
 
     def path(self, a: str, b: str, via: Sequence[str] = ()) -> list[str]:

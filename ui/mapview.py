@@ -162,12 +162,17 @@ class _Backdrop:
         self.region = region  # in pixels of the scene at this zoom (scene units × scale)
 
     @cached_property
+    def pixels(self) -> QRect:
+        """The picture's device pixels."""
+        ratio = self.ratio
+        return QRect(
+            0, 0, math.ceil(self.region.width() * ratio), math.ceil(self.region.height() * ratio)
+        )
+
+    @cached_property
     def picture(self) -> QPixmap:
         """The region at ``ratio`` device pixels a pixel (made when first painted)."""
-        picture = QPixmap(
-            math.ceil(self.region.width() * self.ratio),
-            math.ceil(self.region.height() * self.ratio),
-        )
+        picture = QPixmap(self.pixels.size())
         picture.setDevicePixelRatio(self.ratio)
         return picture
 
@@ -179,13 +184,7 @@ class _Backdrop:
         if abs(dx - round(dx)) > 1e-6 or abs(dy - round(dy)) > 1e-6:
             return None
         source = pixels.translated(round(dx), round(dy))
-        whole = QRect(
-            0,
-            0,
-            math.ceil(self.region.width() * self.ratio),
-            math.ceil(self.region.height() * self.ratio),
-        )
-        return source if whole.contains(source) else None
+        return source if self.pixels.contains(source) else None
 
     def covers(self, region: QRect) -> bool:
         return self.region.contains(region)
@@ -827,7 +826,6 @@ class _LineSet:
     pen: QPen
     lines: list[QLineF]
     box: QRectF = field(default_factory=QRectF)
-    shown: bool = True
 
     def __post_init__(self) -> None:
         self.set_lines(self.lines)
@@ -857,7 +855,7 @@ class _Lines:
 
     def draw(self, painter: QPainter, exposed: QRectF) -> None:
         for lines in self.sets:
-            if lines.shown and lines.box.intersects(exposed):
+            if lines.box.intersects(exposed):
                 painter.setPen(lines.pen)
                 painter.drawLines(lines.lines)
 
@@ -999,7 +997,6 @@ class SeaChart(QGraphicsView):
         self._background_version = 0
         #: the backgrounds of the next notch in and out, drawn a band at a time when idle
         self._ahead: list[_Ahead] = []
-        #: the zoom, pixel ratio and background version drawn ahead from
         #: the view drawn ahead from: zoom, pixel ratio, background version, scroll, size
         self._ahead_for: tuple[object, ...] | None = None
         self._ahead_timer = QTimer(self)
@@ -1848,7 +1845,7 @@ class SeaChart(QGraphicsView):
                 if base_id not in near_bases:
                     continue
                 symbol = bases[base_id]
-                if minor or symbol.kind == "fleet_base":
+                if _shows_symbol(minor, symbol):
                     px, py = xy[base_id]
                     x, y = px * scale, py * scale
                     add(x - 5, y - 5, x + 5, y + 5)
@@ -1877,7 +1874,7 @@ class SeaChart(QGraphicsView):
                 continue
             symbol = bases[base_id]
             need = BASE_LABELS_FROM if symbol.kind != "fleet_base" else BASE_LABELS_FROM * 0.7
-            if ppd < need or not (minor or symbol.kind == "fleet_base"):
+            if ppd < need or not _shows_symbol(minor, symbol):
                 continue
             label = base_labels[base_id]
             px, py = xy[base_id]
@@ -1907,7 +1904,7 @@ class SeaChart(QGraphicsView):
             if label is None or not (west <= ghost.x <= east and north <= ghost.y <= south):
                 continue  # out of the region laid out (or a fleet train gone since)
             symbol_shown = symbol is None or (
-                layout.minor or symbol.kind == "fleet_base"
+                _shows_symbol(layout.minor, symbol)
                 if ghost.key in layout.near_bases
                 else symbol.shown and ghost.key not in self._near_bases  # hidden when applied
             )
@@ -1938,7 +1935,7 @@ class SeaChart(QGraphicsView):
         minor, badges = layout.minor, layout.badges
         for base_id in layout.near_bases:
             symbol = bases[base_id]
-            shown = minor or symbol.kind == "fleet_base"
+            shown = _shows_symbol(minor, symbol)
             if symbol.shown != shown:
                 symbol.setVisible(shown)
             if symbol.badges != badges:
@@ -1984,7 +1981,7 @@ class SeaChart(QGraphicsView):
         best, best_d = None, limit
         for route_id, geo in self._route_geo.items():
             route = self.routes[route_id]
-            if not route.shown or not route.box.contains(scene):
+            if not route.box.contains(scene):
                 continue
             for line in geo.segments:
                 d = _distance_to_segment(scene, line)
@@ -2178,15 +2175,18 @@ class SeaChart(QGraphicsView):
                 return backdrop
         return None
 
-    def _keep(self, backdrop: _Backdrop) -> None:
-        """Keep a background for copying (the least recently used and the out of date let
-        go: at most :data:`BACKDROPS` pictures, this one's included, ever held)."""
+    def _make_room(self, ratio: float) -> None:
+        """Let go of the backgrounds out of date or of another density, and of the least
+        recently used, so that one more makes at most :data:`BACKDROPS` pictures held."""
         kept = [
-            b
-            for b in self._backdrops
-            if b.version == self._background_version and b.ratio == backdrop.ratio
+            b for b in self._backdrops if b.version == self._background_version and b.ratio == ratio
         ]
-        self._backdrops = [*kept[-(BACKDROPS - 1) :], backdrop]
+        self._backdrops = kept[-(BACKDROPS - 1) :]
+
+    def _keep(self, backdrop: _Backdrop) -> None:
+        """Keep a background for copying (see :meth:`_make_room`)."""
+        self._make_room(backdrop.ratio)
+        self._backdrops.append(backdrop)
 
     def _paint_region(self, backdrop: _Backdrop, part: QRect) -> None:
         """Paint ``part`` of a background's region into its picture: what the view draws
@@ -2199,10 +2199,7 @@ class SeaChart(QGraphicsView):
             drawer.setClipRect(part.translated(-region.topLeft()))
         sx, sy = backdrop.scale
         drawer.setTransform(QTransform(sx, 0, 0, sy, -region.x(), -region.y()))
-        wide = QRectF(part.adjusted(-1, -1, 1, 1))
-        self._paint_background(
-            drawer, QRectF(wide.x() / sx, wide.y() / sy, wide.width() / sx, wide.height() / sy)
-        )
+        self._paint_background(drawer, _in_scene(QRectF(part.adjusted(-1, -1, 1, 1)), sx, sy))
         drawer.end()
 
     # -- drawing ahead -------------------------------------------------------------------------
@@ -2256,18 +2253,7 @@ class SeaChart(QGraphicsView):
             region = QRect(left, top, right - left, bottom - top)
             w, h = size.width() / 4, size.height() / 4
             laid_out = QRectF(region).adjusted(-w, -h, w, h)
-            sx, sy = scale
-            self._layouts_to_plan.append(
-                (
-                    sx,
-                    QRectF(
-                        laid_out.x() / sx,
-                        laid_out.y() / sy,
-                        laid_out.width() / sx,
-                        laid_out.height() / sy,
-                    ),
-                )
-            )
+            self._layouts_to_plan.append((scale[0], _in_scene(laid_out, *scale)))
             if self._held(scale, ratio, partial(_Backdrop.covers, region=region)) is not None:
                 continue  # drawn already (and now kept the longest)
             grid = outline_grid(scale[0] * DEG)
@@ -2300,7 +2286,7 @@ class SeaChart(QGraphicsView):
         if self._ahead:
             job = self._ahead[0]
             if not job.backdrop.begun:  # its first band: room made for its picture
-                self._backdrops = self._backdrops[-(BACKDROPS - 1) :]
+                self._make_room(job.backdrop.ratio)
             self._paint_region(job.backdrop, job.bands.pop(0))
             if not job.bands:
                 self._ahead.pop(0)
@@ -2458,6 +2444,12 @@ class _Cells(Generic[T]):
         return out
 
 
+def _shows_symbol(minor: bool, symbol: _BaseSymbol) -> bool:
+    """Whether a zoom shows a base's symbol: a fleet base's always, a port's or an
+    island's only from :data:`MINOR_BASES_FROM` (``minor``)."""
+    return minor or symbol.kind == "fleet_base"
+
+
 @dataclass
 class _Layout:
     """What a zoom shows, decided for a part of the scene (SeaChart._plan_layout) and
@@ -2597,6 +2589,11 @@ def _add_outline(
             path.moveTo(a[0] / 1000.0, a[1] / 1000.0)
             drawing = True
         path.lineTo(b[0] / 1000.0, b[1] / 1000.0)
+
+
+def _in_scene(pixels: QRectF, sx: float, sy: float) -> QRectF:
+    """A rectangle of pixels of the scene at zoom (``sx``, ``sy``) in scene units."""
+    return QTransform.fromScale(1 / sx, 1 / sy).mapRect(pixels)
 
 
 def _reach(
