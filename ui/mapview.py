@@ -17,13 +17,17 @@ items whose visibility is decided once per zoom step, not on every frame; routes
 adjacency lines are drawn with the background as separate lines (``QPainter.drawLines``),
 which Qt's raster engine draws far faster than a stroked path. The background is copied
 from a picture when a view is drawn again, and while the chart is idle the background of
-the next wheel notch in and out is drawn ahead (:meth:`SeaChart.drawBackground`).
+the next wheel notch in and out is drawn ahead (:meth:`SeaChart.drawBackground`). Wheel
+steps faster than the chart can draw (no idle moment between them) show a preview where
+that costs less than drawing afresh, and the chart is drawn sharp at its first idle moment
+(:meth:`SeaChart._zoom_changed`).
 """
 
 from __future__ import annotations
 
 import itertools
 import math
+import time
 from abc import abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -34,6 +38,7 @@ from typing import TYPE_CHECKING, Generic, NamedTuple, TypeVar
 from PySide6.QtCore import (
     QEvent,
     QLineF,
+    QMargins,
     QPoint,
     QPointF,
     QRect,
@@ -124,6 +129,10 @@ NAMES_AHEAD = 16
 BACKDROPS = 3
 #: how long a view rests after a pan or a resize before the next notches are drawn ahead
 PAN_REST_MS = 150
+#: a zoom step in the fastest spin of a wheel (no idle moment since the step before) shows
+#: the background of a zoom at most this many times closer or farther, scaled (see
+#: SeaChart._preview); farther than that it is drawn afresh
+PREVIEW_RANGE = 1.5
 #: the label layout's buckets (pixels): about a name's width, so a name's box falls in one
 #: to four of them (smaller ones made the layout a third slower at the whole world)
 GRID_CELL = 96.0
@@ -1011,6 +1020,19 @@ class SeaChart(QGraphicsView):
         self._planned = True  # what to draw ahead is planned for the view drawn last
         self._whole_notches = True  # the wheel turned by whole notches (not a touchpad's)
         self._undrawn: list[_Label] = []  # names to draw ahead (the last first)
+        #: the fastest spin of a wheel: a zoom step came before the chart was idle after the
+        #: step before (see _zoom_changed); runs once the loop is idle again (_rest)
+        self._rest_timer = QTimer(self)
+        self._rest_timer.setSingleShot(True)
+        self._rest_timer.setInterval(0)
+        self._rest_timer.timeout.connect(self._rest)
+        self._spinning = False
+        self._owed_layout = False  # the names not yet laid out for the zoom of the spin
+        self._owed_frame = False  # a preview shown: the sharp frame follows at rest
+        #: what a whole view has lately cost (ms) drawn afresh, by the zoom's wheel notch
+        #: (see _cost_key), and as a preview
+        self._fresh_ms: dict[tuple[int, int, int], float] = {}
+        self._preview_ms = 0.0
         #: the sea's tints and borders and the land, by outline grid (see outline_grid)
         self._outlines: dict[float, SeaOutlines] = {}
         self._lands: dict[float, list[Tile]] = {}
@@ -1115,7 +1137,9 @@ class SeaChart(QGraphicsView):
             self.centerOn(under + (middle - around) / self.transform().m11())
             self.setViewportUpdateMode(update)
         self.setTransformationAnchor(anchor.AnchorUnderMouse)
-        self._zoom_changed()
+        spin = self._rest_timer.isActive()  # a step before this one, and no idle moment
+        self._zoom_changed(spin)
+        self._rest_timer.start()
 
     def zoom_notches(self, notches: float, around: QPointF | None = None) -> None:
         """Zoom as that many turns of the mouse wheel do (negative: out), around the
@@ -1792,11 +1816,37 @@ class SeaChart(QGraphicsView):
         vw, vh = max(self.viewport().width(), 1), max(self.viewport().height(), 1)
         return min(vw / self._world_rect.width(), vh / self._world_rect.height()) * DEG
 
-    def _zoom_changed(self) -> None:
-        """After any zoom: decide what is shown (a new transform redraws the chart)."""
-        self._layout_labels()
+    def _zoom_changed(self, spin: bool = False) -> None:
+        """After any zoom: decide what is shown (a new transform redraws the chart).
 
-    def _layout_labels(self) -> None:
+        In the fastest spin of a wheel (``spin``: a zoom step before the chart had an
+        idle moment since the step before, so the steps come faster than frames can be
+        drawn afresh) a step shows a preview: the names stay as laid out before (moving
+        with the zoom) and the background is a scaled copy of one drawn sharp at a zoom
+        close by (see _preview), as a map program shows the last picture scaled while it
+        draws the next. At the first idle moment (_rest) the names are laid out and the
+        frame drawn sharp. A layout made ahead for the zoom is shown at once all the
+        same (it costs less than a millisecond)."""
+        self._spinning = spin
+        if not spin:  # a jump, or a step after an idle moment: a spin's end (or none)
+            self._rest_timer.stop()
+            self._owed_frame = False  # the whole view is drawn anew for the zoom
+        self._layout_labels(defer=spin)
+
+    def _rest(self) -> None:
+        """The chart's first idle moment after a spin: the names laid out for the zoom it
+        ended at, and the frame drawn sharp where a preview was shown."""
+        self._rest_timer.stop()
+        self._spinning = False
+        if self._owed_layout:
+            self._owed_layout = False
+            self._layout_labels()
+        if self._owed_frame:
+            # painted now, before anything is drawn ahead
+            self._owed_frame = False
+            self.viewport().repaint()
+
+    def _layout_labels(self, defer: bool = False) -> None:
         """Level of detail: show the labels, symbols and badges this zoom has room for.
 
         Greedy placement in screen space — symbols and counters first as obstacles, then
@@ -1805,11 +1855,13 @@ class SeaChart(QGraphicsView):
         the part of the chart in view and around it (a pan beyond that lays it out again),
         or taken from a layout made ahead for this zoom while the chart was idle (see
         _plan_ahead). Plain numbers throughout, and Qt is told only what changes: this
-        runs on every wheel step, in Python.
+        runs on every wheel step, in Python. A step in the fastest spin of a wheel
+        (``defer``) leaves it to the chart's next idle moment (see _zoom_changed).
         """
         scale = self.transform().m11()
         seen = self.mapToScene(self.viewport().rect()).boundingRect()
         if abs(scale - self._layout_scale) < 1e-9 and self._laid_out.contains(seen):
+            self._owed_layout = False
             return
         forced = self._layout_scale == -1.0  # what the chart shows changed: lay out anew
         ahead = [
@@ -1817,9 +1869,12 @@ class SeaChart(QGraphicsView):
             for plan in self._layouts_ahead
             if not forced and plan.scale == scale and plan.region.contains(seen)
         ]
+        self._owed_layout = defer and not forced and not ahead
         if ahead:
             self._apply_layout(ahead[0])
             return
+        if self._owed_layout:
+            return  # a step in a spin: laid out at rest (_rest)
         # the view and a quarter of it again on every side: a pan within that needs no new
         # layout (a farther one lays out again, a millisecond or two); names beyond it
         # would only be laid out to be hidden
@@ -2139,11 +2194,38 @@ class SeaChart(QGraphicsView):
         if pixels.isEmpty():
             return
         backdrop = self._held(scale, ratio, lambda b: b.source(scroll, pixels) is not None)
-        if backdrop is None:
+        # the whole view painted: what a frame costs is measured (see _previews_pay)
+        whole = pixels.size() == QSize(
+            math.ceil(size.width() * ratio), math.ceil(size.height() * ratio)
+        )
+        started = time.perf_counter()
+        cost_key = _cost_key(scale[0], size)
+        if backdrop is None and self._spinning and self._previews_pay(cost_key):
+            if self._preview(painter, transform, ratio, pixels):
+                if whole:
+                    self._preview_ms = _averaged(self._preview_ms, _ms_since(started))
+                self._owed_frame = True
+                return
+            # nothing close enough to scale: drawn into a picture the next steps of the
+            # spin scale, as wide as the view a notch out from anywhere in it
+            w, h = size.width(), size.height()
+            grow = QMargins(*(round(d * (WHEEL_STEP - 1.0)) for d in (w, h, w, h)))
+            region = QRect(scroll, size).marginsAdded(grow)
+            backdrop = _Backdrop(scale, ratio, self._background_version, region)
+            self._keep(backdrop)
+            self._paint_region(backdrop, region)
+            if whole:  # a view's part of it, near enough
+                part = w * h / (region.width() * region.height())
+                fresh = _ms_since(started) * part
+                self._fresh_ms[cost_key] = _averaged(self._fresh_ms.get(cost_key, 0.0), fresh)
+        elif backdrop is None:
             view = (transform, size.width(), size.height(), ratio, self._background_version)
             if view != self._background_seen:  # a new view: draw it (no copy made)
                 self._background_seen = view
                 self._paint_background(painter, rect)
+                if whole:
+                    fresh = _averaged(self._fresh_ms.get(cost_key, 0.0), _ms_since(started))
+                    self._fresh_ms[cost_key] = fresh
                 return
             backdrop = _Backdrop(scale, ratio, self._background_version, QRect(scroll, size))
             self._keep(backdrop)
@@ -2158,6 +2240,48 @@ class SeaChart(QGraphicsView):
         back = QTransform.fromScale(1 / ratio, 1 / ratio)
         painter.drawPixmap(back.mapRect(QRectF(pixels)), backdrop.picture, QRectF(source))
         painter.restore()
+
+    def _previews_pay(self, cost_key: tuple[int, int, int]) -> bool:
+        """Whether a step of a spin shows a preview: where a view drawn afresh at about
+        this zoom has lately cost more than a preview (the whole world: thousands of
+        outlines), not where it costs less (closer in, the fewer outlines in view draw
+        faster than the window's pixels scale) nor where it was not measured yet. Both
+        are measured on this machine, as the chart draws them. Not at a fractional pixel
+        ratio (as nothing is drawn ahead there)."""
+        ratio = self.devicePixelRatioF()
+        if ratio != round(ratio):
+            return False  # views of a zoom fall between each other's device pixels
+        return self._fresh_ms.get(cost_key, 0.0) > self._preview_ms
+
+    def _preview(
+        self, painter: QPainter, transform: QTransform, ratio: float, pixels: QRect
+    ) -> bool:
+        """The view's device ``pixels`` painted from a kept background of a zoom within
+        :data:`PREVIEW_RANGE` of the view's that holds them all, scaled smoothly (the
+        latest kept first); False if none does. Lines and coasts come out a little soft,
+        for the moment a spin of the wheel lasts."""
+        back = QTransform.fromScale(1 / ratio, 1 / ratio)
+        target = back.mapRect(QRectF(pixels))  # in the view's pixels
+        seen = transform.inverted()[0].mapRect(target)  # in scene units
+        for backdrop in reversed(self._backdrops):
+            if backdrop.version != self._background_version or backdrop.ratio != ratio:
+                continue
+            (sx, sy), region = backdrop.scale, backdrop.region
+            if not 1 / PREVIEW_RANGE <= transform.m11() / sx <= PREVIEW_RANGE:
+                continue
+            to_picture = QTransform(
+                sx * ratio, 0, 0, sy * ratio, -region.x() * ratio, -region.y() * ratio
+            )
+            source = to_picture.mapRect(seen)
+            if not QRectF(backdrop.pixels).contains(source):
+                continue
+            painter.save()
+            painter.resetTransform()
+            painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+            painter.drawPixmap(target, backdrop.picture, source)
+            painter.restore()
+            return True
+        return False
 
     def _held(
         self, scale: tuple[float, float], ratio: float, holds: Callable[[_Backdrop], bool]
@@ -2278,6 +2402,8 @@ class SeaChart(QGraphicsView):
         names, else a few names not yet drawn (the timer runs again while there is more).
         A background's picture is made at its first band, the least recently used one let
         go first."""
+        if self._rest_timer.isActive():
+            self._rest()  # idle: the end of a spin comes first
         if not self._planned:
             self._planned = True
             self._plan_ahead()
@@ -2589,6 +2715,21 @@ def _add_outline(
             path.moveTo(a[0] / 1000.0, a[1] / 1000.0)
             drawing = True
         path.lineTo(b[0] / 1000.0, b[1] / 1000.0)
+
+
+def _cost_key(scale: float, size: QSize) -> tuple[int, int, int]:
+    """A zoom's nearest wheel notch (from a pixel a scene unit) and the window's size:
+    where the cost of a view drawn afresh is kept (see SeaChart._previews_pay)."""
+    return round(math.log(scale) / math.log(WHEEL_STEP)), size.width(), size.height()
+
+
+def _ms_since(started: float) -> float:
+    return (time.perf_counter() - started) * 1000.0
+
+
+def _averaged(mean: float, sample: float) -> float:
+    """A running mean of costs, the latest weighing half (the first: itself)."""
+    return sample if mean == 0.0 else (mean + sample) / 2.0
 
 
 def _in_scene(pixels: QRectF, sx: float, sy: float) -> QRectF:

@@ -671,6 +671,138 @@ def test_names_are_drawn_ahead_so_the_wheel_draws_none(
     assert len(now - shown) > 10 and drawn == []
 
 
+def _rested(chart: SeaChart, qtbot: object) -> None:
+    """Let the chart have its idle moment after a spin of the wheel."""
+    qtbot.waitUntil(lambda: not chart._rest_timer.isActive(), timeout=10_000)  # type: ignore[attr-defined]
+
+
+def _plans(chart: SeaChart, monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """From now on, the zooms the chart lays its names out for afresh."""
+    planned: list[float] = []
+    plan = chart._plan_layout
+    monkeypatch.setattr(chart, "_plan_layout", lambda s, r: (planned.append(s), plan(s, r))[1])
+    return planned
+
+
+def _levels_apart(one: bytes, other: bytes) -> tuple[float, float]:
+    """The mean difference of a colour level between two frames, and the share of levels
+    more than a quarter of the range apart."""
+    far = sum(1 for a, b in zip(one, other, strict=True) if abs(a - b) > 64)
+    return sum(abs(a - b) for a, b in zip(one, other, strict=True)) / len(one), far / len(one)
+
+
+@pytest.mark.parametrize(
+    ("view", "steps"), [("fit", (1.2, 1 / 1.19, 1.2)), ("Pacific", (1.2, 1.2))]
+)
+def test_a_spin_of_the_wheel_shows_previews_and_the_sharp_chart_at_rest(
+    chart: SeaChart,
+    session: GameSession,
+    qtbot: object,
+    monkeypatch: pytest.MonkeyPatch,
+    view: str,
+    steps: tuple[float, ...],
+) -> None:
+    """Zoom steps with no idle moment between them (the fastest spin of a wheel): after
+    the first, a step lays out no name (those shown move with the zoom) and, where
+    previews pay, draws no background but scales one drawn sharp at a zoom close by. At
+    the chart's first idle moment the names are laid out and the frame is drawn sharp:
+    then both are what a chart showing that view afresh shows."""
+    _show(chart, view)
+    _frame(chart)
+    _idle(chart, qtbot)
+    monkeypatch.setattr(chart, "_previews_pay", lambda key: True)
+    chart.zoom_by(1 / 1.2)  # the first step: laid out at once (after an idle moment)
+    _frame(chart)
+    planned = _plans(chart, monkeypatch)
+    named = set(_names(chart))
+    chart.zoom_by(steps[0])  # nothing close enough to scale yet: drawn, wider than the view
+    _frame(chart)
+    drawn = _backgrounds_drawn(chart, monkeypatch)
+    for factor in steps[1:]:
+        chart.zoom_by(factor)
+        preview = _frame(chart)
+    assert drawn == [] and planned == [] and set(_names(chart)) == named
+    _rested(chart, qtbot)
+    assert planned[:1] == [chart.transform().m11()]  # (then the next notches, ahead)
+    sharp = _frame(chart)
+    # the window shows it (a preview was on the screen until then)
+    store = QImage(chart.backingStore().paintDevice())
+    top = chart.viewport().mapTo(chart.window(), QPoint(0, 0))
+    screen = store.copy(QRect(top, chart.viewport().size()))
+    screen = screen.convertToFormat(QImage.Format.Format_ARGB32_Premultiplied)
+    inner, share = _apart(sharp, bytes(screen.constBits()), W)
+    assert inner <= 12 and share < 0.005
+    fresh = _twin(chart, session, qtbot)
+    window = QRectF(chart.viewport().rect())
+    shown, own = (
+        {key: box for key, box in _names(view).items() if window.intersects(box)}
+        for view in (chart, fresh)
+    )
+    assert own and shown == own
+    inner, share = _apart(sharp, _frame(fresh), W)
+    assert inner <= 12 and share < 0.005  # (copied from a picture drawn ahead, in bands)
+    # the preview is the frame drawn sharp but for softer lines (and the names of the
+    # zoom before): a picture a few pixels off is several levels apart on average
+    mean, far = _levels_apart(preview, sharp)
+    assert mean < 3 and far < 0.015  # (seen: 1.0–1.6 and 0.004–0.006; three rows off: 6–7, 0.03)
+
+
+def test_a_spin_draws_afresh_where_previews_do_not_pay(
+    chart: SeaChart, qtbot: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Closer in, where a view drawn afresh has cost less than a preview, a spin's steps
+    draw their backgrounds afresh; the names are still laid out once, at rest."""
+    _show(chart, "close")
+    _frame(chart)
+    _idle(chart, qtbot)
+    monkeypatch.setattr(chart, "_previews_pay", lambda key: False)
+    chart.zoom_by(1.2)
+    _frame(chart)
+    planned = _plans(chart, monkeypatch)
+    drawn = _backgrounds_drawn(chart, monkeypatch)
+    for factor in (1 / 1.19, 1.2):
+        chart.zoom_by(factor)
+        _frame(chart)
+    assert len(drawn) == 2 and planned == []
+    _rested(chart, qtbot)
+    assert planned[:1] == [chart.transform().m11()]  # (then the next notches, ahead)
+
+
+def test_previews_pay_where_a_view_drawn_afresh_cost_more(chart: SeaChart) -> None:
+    """A spin shows previews at a zoom where a view drawn afresh has lately cost more than
+    a preview, measured as the chart draws them; not where it cost less, nor at a zoom
+    not drawn yet (the first step of a spin there measures it)."""
+    key = mapview._cost_key(chart.transform().m11(), chart.viewport().size())
+    chart._fresh_ms = {key: 5.0}
+    chart._preview_ms = 3.0
+    assert chart._previews_pay(key)
+    chart._preview_ms = 6.0
+    assert not chart._previews_pay(key)
+    elsewhere = mapview._cost_key(chart.transform().m11() * WHEEL_STEP, chart.viewport().size())
+    chart._preview_ms = 0.0
+    assert elsewhere != key and not chart._previews_pay(elsewhere)
+
+
+def test_a_jump_or_a_change_in_a_spin_lays_out_at_once(
+    chart: SeaChart, session: GameSession, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only steps of the wheel wait for the chart's rest: a jump to a theatre ends a spin
+    (its names laid out then, and the next step's too), and a change of what the chart
+    shows lays out anew at once."""
+    _show(chart, "Pacific")
+    chart.zoom_by(1.2)
+    planned = _plans(chart, monkeypatch)
+    chart.zoom_by(1.2)
+    assert planned == []  # a spin
+    chart.zoom_to("Atlantic")
+    chart.zoom_by(1.2)  # after a jump: no spin
+    assert len(planned) == 2 and chart._rest_timer.isActive()
+    chart.zoom_by(1.2)
+    assert len(planned) == 2  # a spin again
+    store_sample_orders(session, "japan")  # counters appear: laid out anew, at once
+    assert planned[-1] == chart.transform().m11() and len(planned) == 3
+
+
 @pytest.mark.parametrize("view", ["fit", "Pacific", "close", "corner"])
 @pytest.mark.parametrize("notches", [1, -1])
 def test_the_backgrounds_drawn_ahead_hold_every_view_a_notch_can_show(
