@@ -133,6 +133,10 @@ PAN_REST_MS = 150
 #: the background of a zoom at most this many times closer or farther, scaled (see
 #: SeaChart._preview); farther than that it is drawn afresh
 PREVIEW_RANGE = 1.5
+#: ... and only where a view drawn afresh has lately cost this many times a preview: a
+#: preview needs a sharp picture to scale, which a spin sometimes has to draw first (a
+#: notch wider than the view, zooming out), and its lines are soft
+PREVIEW_PAYS = 2.0
 #: the label layout's buckets (pixels): about a name's width, so a name's box falls in one
 #: to four of them (smaller ones made the layout a third slower at the whole world)
 GRID_CELL = 96.0
@@ -2194,10 +2198,12 @@ class SeaChart(QGraphicsView):
         if pixels.isEmpty():
             return
         backdrop = self._held(scale, ratio, lambda b: b.source(scroll, pixels) is not None)
-        # the whole view painted: what a frame costs is measured (see _previews_pay)
+        # the whole view painted: what a frame costs is measured (see _previews_pay) ...
         whole = pixels.size() == QSize(
             math.ceil(size.width() * ratio), math.ceil(size.height() * ratio)
         )
+        # (not a frame that thins the outlines first: a cost paid once)
+        whole = whole and self._thinned_for(scale[0])
         started = time.perf_counter()
         cost_key = _cost_key(scale[0], size)
         if backdrop is None and self._spinning and self._previews_pay(cost_key):
@@ -2207,10 +2213,13 @@ class SeaChart(QGraphicsView):
                 self._owed_frame = True
                 return
             # nothing close enough to scale: drawn into a picture the next steps of the
-            # spin scale, as wide as the view a notch out from anywhere in it
+            # spin scale: the view, or zooming out, as wide as the view a notch farther
+            # out from anywhere in it
             w, h = size.width(), size.height()
-            grow = QMargins(*(round(d * (WHEEL_STEP - 1.0)) for d in (w, h, w, h)))
-            region = QRect(scroll, size).marginsAdded(grow)
+            grow = 0.0 if self._zoomed_in else WHEEL_STEP - 1.0
+            region = QRect(scroll, size).marginsAdded(
+                QMargins(*(round(d * grow) for d in (w, h, w, h)))
+            )
             backdrop = _Backdrop(scale, ratio, self._background_version, region)
             self._keep(backdrop)
             self._paint_region(backdrop, region)
@@ -2243,15 +2252,16 @@ class SeaChart(QGraphicsView):
 
     def _previews_pay(self, cost_key: tuple[int, int, int]) -> bool:
         """Whether a step of a spin shows a preview: where a view drawn afresh at about
-        this zoom has lately cost more than a preview (the whole world: thousands of
-        outlines), not where it costs less (closer in, the fewer outlines in view draw
-        faster than the window's pixels scale) nor where it was not measured yet. Both
-        are measured on this machine, as the chart draws them. Not at a fractional pixel
-        ratio (as nothing is drawn ahead there)."""
+        this zoom has lately cost :data:`PREVIEW_PAYS` times a preview or more (the whole
+        of a big world: tens of thousands of outlines), not where it costs less (the 1942
+        world at 1920×1080: a frame drawn afresh costs about what scaling the window's
+        pixels does) nor where it was not measured yet. Both are measured on this
+        machine, as the chart draws them. Not at a fractional pixel ratio (as nothing is
+        drawn ahead there)."""
         ratio = self.devicePixelRatioF()
         if ratio != round(ratio):
             return False  # views of a zoom fall between each other's device pixels
-        return self._fresh_ms.get(cost_key, 0.0) > self._preview_ms
+        return self._fresh_ms.get(cost_key, 0.0) > PREVIEW_PAYS * self._preview_ms
 
     def _preview(
         self, painter: QPainter, transform: QTransform, ratio: float, pixels: QRect
@@ -2380,8 +2390,7 @@ class SeaChart(QGraphicsView):
             self._layouts_to_plan.append((scale[0], _in_scene(laid_out, *scale)))
             if self._held(scale, ratio, partial(_Backdrop.covers, region=region)) is not None:
                 continue  # drawn already (and now kept the longest)
-            grid = outline_grid(scale[0] * DEG)
-            if grid not in self._outlines or grid not in self._lands:
+            if not self._thinned_for(scale[0]):
                 # the outlines not yet thinned for that zoom (hundreds of milliseconds in a
                 # big world): left to the notch, not done while the chart looks idle
                 continue
@@ -2491,6 +2500,12 @@ class SeaChart(QGraphicsView):
             if layer is not None and layer.shown:
                 layer.draw(painter, rect)
         painter.restore()
+
+    def _thinned_for(self, scale: float) -> bool:
+        """Whether the outlines a zoom draws (``scale``: pixels a scene unit) are made:
+        the first frame at a zoom of a new outline grid thins them first."""
+        grid = outline_grid(scale * DEG)
+        return grid in self._outlines and grid in self._lands
 
     def _land_at_zoom(self, grid: float) -> list[Tile]:
         """The land for this zoom: rings thinned to ``grid`` degrees (at most a pixel)

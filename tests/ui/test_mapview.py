@@ -768,19 +768,43 @@ def test_a_spin_draws_afresh_where_previews_do_not_pay(
     assert planned[:1] == [chart.transform().m11()]  # (then the next notches, ahead)
 
 
-def test_previews_pay_where_a_view_drawn_afresh_cost_more(chart: SeaChart) -> None:
-    """A spin shows previews at a zoom where a view drawn afresh has lately cost more than
-    a preview, measured as the chart draws them; not where it cost less, nor at a zoom
-    not drawn yet (the first step of a spin there measures it)."""
+def test_previews_pay_where_a_view_drawn_afresh_cost_more(chart: SeaChart, qtbot: object) -> None:
+    """A spin shows previews at a zoom where a view drawn afresh has lately cost at least
+    PREVIEW_PAYS times a preview, each measured as the chart draws it (not a frame that
+    thins the outlines first); not where it cost less, nor at a zoom not drawn yet (the
+    first step of a spin there measures it)."""
     key = mapview._cost_key(chart.transform().m11(), chart.viewport().size())
     chart._fresh_ms = {key: 5.0}
-    chart._preview_ms = 3.0
+    chart._preview_ms = 5.0 / mapview.PREVIEW_PAYS - 0.1
     assert chart._previews_pay(key)
-    chart._preview_ms = 6.0
+    chart._preview_ms = 5.0 / mapview.PREVIEW_PAYS + 0.1
     assert not chart._previews_pay(key)
     elsewhere = mapview._cost_key(chart.transform().m11() * WHEEL_STEP, chart.viewport().size())
     chart._preview_ms = 0.0
     assert elsewhere != key and not chart._previews_pay(elsewhere)
+    # measured: a whole view drawn afresh, after its outlines were thinned
+    _show(chart, "Atlantic")
+    chart._fresh_ms = {}
+    chart._outlines.clear()
+    chart._lands.clear()
+    _frame(chart)  # thins first: not measured
+    key = mapview._cost_key(chart.transform().m11(), chart.viewport().size())
+    assert key not in chart._fresh_ms
+    chart.zoom_by(1.2)
+    _frame(chart)
+    chart.zoom_by(1 / 1.2)
+    _frame(chart)
+    assert chart._fresh_ms[key] > 0.0
+    # and a preview, where one pays
+    _idle(chart, qtbot)
+    chart._preview_ms = 0.0
+    for notch in (0, 1):  # (the zooms of the steps below are nearest these notches)
+        scale = chart.transform().m11() * WHEEL_STEP**notch
+        chart._fresh_ms[mapview._cost_key(scale, chart.viewport().size())] = 1e9
+    for _ in range(3):  # zooms not drawn before: the first, then a picture, then a preview
+        chart.zoom_by(1.05)
+        _frame(chart)
+    assert chart._preview_ms > 0.0
 
 
 def test_a_jump_or_a_change_in_a_spin_lays_out_at_once(
