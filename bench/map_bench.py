@@ -44,8 +44,17 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QCoreApplication, QPoint, QPointF, QRectF, QSettings, QStandardPaths, Qt
-from PySide6.QtGui import QImage, QMouseEvent, QPainter, QWheelEvent
+from PySide6.QtCore import (
+    QCoreApplication,
+    QPoint,
+    QPointF,
+    QRect,
+    QRectF,
+    QSettings,
+    QStandardPaths,
+    Qt,
+)
+from PySide6.QtGui import QImage, QMouseEvent, QPainter, QTransform, QWheelEvent
 from PySide6.QtWidgets import QApplication
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -205,8 +214,8 @@ def zoom_steps(
     previews: list[bool] = []
     preview = chart._preview
 
-    def counted(*args: object) -> bool:
-        shown = preview(*args)  # type: ignore[arg-type]
+    def counted(painter: QPainter, transform: QTransform, ratio: float, pixels: QRect) -> bool:
+        shown = preview(painter, transform, ratio, pixels)
         previews.append(shown)
         return shown
 
