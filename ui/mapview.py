@@ -131,7 +131,7 @@ BACKDROPS = 3
 PAN_REST_MS = 150
 #: a zoom step in the fastest spin of a wheel (no idle moment since the step before) shows
 #: the background of a zoom at most this many times closer or farther, scaled (see
-#: SeaChart._preview); farther than that it is drawn afresh
+#: SeaChart._preview); with none as close, it draws one to scale (SeaChart._picture_to_scale)
 PREVIEW_RANGE = 1.5
 #: ... and only where a view drawn afresh has lately cost this many times a preview: a
 #: preview needs a sharp picture to scale, which a spin sometimes has to draw first (a
@@ -1033,10 +1033,7 @@ class SeaChart(QGraphicsView):
         self._spinning = False
         self._owed_layout = False  # the names not yet laid out for the zoom of the spin
         self._owed_frame = False  # a preview shown: the sharp frame follows at rest
-        #: what a whole view has lately cost (ms) drawn afresh, by the zoom's wheel notch
-        #: (see _cost_key), and as a preview
-        self._fresh_ms: dict[tuple[int, int, int], float] = {}
-        self._preview_ms = 0.0
+        self._costs = _Costs()  # what a view drawn afresh and a preview lately cost
         #: the sea's tints and borders and the land, by outline grid (see outline_grid)
         self._outlines: dict[float, SeaOutlines] = {}
         self._lands: dict[float, list[Tile]] = {}
@@ -1288,6 +1285,7 @@ class SeaChart(QGraphicsView):
         """Build the scene for the open game (everything: a different game was opened)."""
         scene = self.scene()
         self.set_selection(None, None)
+        self._costs = _Costs()  # another world draws at other costs
         scene.clear()
         self.marks.forget()
         self._add_mark_layers()
@@ -1832,9 +1830,13 @@ class SeaChart(QGraphicsView):
         frame drawn sharp. A layout made ahead for the zoom is shown at once all the
         same (it costs less than a millisecond)."""
         self._spinning = spin
-        if not spin:  # a jump, or a step after an idle moment: a spin's end (or none)
+        if not spin and self._rest_timer.isActive():
+            # a jump, or a step after an idle moment: the end of a spin (what it owes is
+            # done here: the names laid out below, and the frame drawn anew)
             self._rest_timer.stop()
-            self._owed_frame = False  # the whole view is drawn anew for the zoom
+            if self._owed_frame:  # (a jump to the view on screen would not draw it)
+                self._owed_frame = False
+                self.viewport().update()
         self._layout_labels(defer=spin)
 
     def _rest(self) -> None:
@@ -2177,7 +2179,8 @@ class SeaChart(QGraphicsView):
         show changes (a redraw for a selection or a highlight then costs a copy). While
         the chart is idle after a frame, the background of the next wheel notch in and out
         is drawn ahead, a band at a time, for every view a notch from here can show (see
-        _plan_ahead): the notch then copies it too."""
+        _plan_ahead): the notch then copies it too. A step of a spin of the wheel with
+        nothing to copy shows a preview where that pays (see _zoom_changed and _Costs)."""
         # Qt passes a QRectF; the stubs also allow a QRect
         rect = rect if isinstance(rect, QRectF) else QRectF(rect)
         transform = self.viewportTransform()
@@ -2198,43 +2201,33 @@ class SeaChart(QGraphicsView):
         if pixels.isEmpty():
             return
         backdrop = self._held(scale, ratio, lambda b: b.source(scroll, pixels) is not None)
-        # the whole view painted: what a frame costs is measured (see _previews_pay) ...
+        # what a frame of the whole view costs is measured, at the screen's density (see
+        # _Costs): not a frame that thins the outlines first (a cost paid once)
         whole = pixels.size() == QSize(
             math.ceil(size.width() * ratio), math.ceil(size.height() * ratio)
         )
-        # (not a frame that thins the outlines first: a cost paid once)
-        whole = whole and self._thinned_for(scale[0])
+        costs = self._costs
+        measured = whole and costs.for_view(size, ratio, self.devicePixelRatioF())
+        thinned = self._thinned_for(scale[0])
         started = time.perf_counter()
-        cost_key = _cost_key(scale[0], size)
-        if backdrop is None and self._spinning and self._previews_pay(cost_key):
+        if backdrop is None and self._spinning and costs.previews_pay(scale[0], ratio):
             if self._preview(painter, transform, ratio, pixels):
-                if whole:
-                    self._preview_ms = _averaged(self._preview_ms, _ms_since(started))
+                if measured:
+                    costs.preview = _averaged(costs.preview, _ms_since(started))
                 self._owed_frame = True
                 return
-            # nothing close enough to scale: drawn into a picture the next steps of the
-            # spin scale: the view, or zooming out, as wide as the view a notch farther
-            # out from anywhere in it
-            w, h = size.width(), size.height()
-            grow = 0.0 if self._zoomed_in else WHEEL_STEP - 1.0
-            region = QRect(scroll, size).marginsAdded(
-                QMargins(*(round(d * grow) for d in (w, h, w, h)))
-            )
-            backdrop = _Backdrop(scale, ratio, self._background_version, region)
-            self._keep(backdrop)
-            self._paint_region(backdrop, region)
-            if whole:  # a view's part of it, near enough
-                part = w * h / (region.width() * region.height())
-                fresh = _ms_since(started) * part
-                self._fresh_ms[cost_key] = _averaged(self._fresh_ms.get(cost_key, 0.0), fresh)
+            backdrop = self._picture_to_scale(scroll, size, scale, ratio)
+            if measured and thinned:  # the view's share of it, near enough
+                region = backdrop.region
+                share = size.width() * size.height() / (region.width() * region.height())
+                costs.add_fresh(scale[0], _ms_since(started) * share)
         elif backdrop is None:
             view = (transform, size.width(), size.height(), ratio, self._background_version)
             if view != self._background_seen:  # a new view: draw it (no copy made)
                 self._background_seen = view
                 self._paint_background(painter, rect)
-                if whole:
-                    fresh = _averaged(self._fresh_ms.get(cost_key, 0.0), _ms_since(started))
-                    self._fresh_ms[cost_key] = fresh
+                if measured and thinned:
+                    costs.add_fresh(scale[0], _ms_since(started))
                 return
             backdrop = _Backdrop(scale, ratio, self._background_version, QRect(scroll, size))
             self._keep(backdrop)
@@ -2250,48 +2243,58 @@ class SeaChart(QGraphicsView):
         painter.drawPixmap(back.mapRect(QRectF(pixels)), backdrop.picture, QRectF(source))
         painter.restore()
 
-    def _previews_pay(self, cost_key: tuple[int, int, int]) -> bool:
-        """Whether a step of a spin shows a preview: where a view drawn afresh at about
-        this zoom has lately cost :data:`PREVIEW_PAYS` times a preview or more (the whole
-        of a big world: tens of thousands of outlines), not where it costs less (the 1942
-        world at 1920×1080: a frame drawn afresh costs about what scaling the window's
-        pixels does) nor where it was not measured yet. Both are measured on this
-        machine, as the chart draws them. Not at a fractional pixel ratio (as nothing is
-        drawn ahead there)."""
-        ratio = self.devicePixelRatioF()
-        if ratio != round(ratio):
-            return False  # views of a zoom fall between each other's device pixels
-        return self._fresh_ms.get(cost_key, 0.0) > PREVIEW_PAYS * self._preview_ms
+    def _picture_to_scale(
+        self, scroll: QPoint, size: QSize, scale: tuple[float, float], ratio: float
+    ) -> _Backdrop:
+        """For a step of a spin with nothing close enough to scale: a picture the next
+        steps scale, drawn now and kept — the view, or zooming out, as wide as the view a
+        notch farther out from anywhere in it (a view kept inside the scene by its edge
+        grows a whole notch the other way: a pixel more on every side for the rounding)."""
+        w, h = size.width(), size.height()
+        grow = 0.0 if self._zoomed_in else WHEEL_STEP - 1.0
+        region = QRect(scroll, size).marginsAdded(
+            QMargins(*(math.ceil(d * grow) + (grow > 0) for d in (w, h, w, h)))
+        )
+        backdrop = _Backdrop(scale, ratio, self._background_version, region)
+        self._keep(backdrop)
+        self._paint_region(backdrop, region)
+        return backdrop
 
     def _preview(
         self, painter: QPainter, transform: QTransform, ratio: float, pixels: QRect
     ) -> bool:
-        """The view's device ``pixels`` painted from a kept background of a zoom within
-        :data:`PREVIEW_RANGE` of the view's that holds them all, scaled smoothly (the
-        latest kept first); False if none does. Lines and coasts come out a little soft,
-        for the moment a spin of the wheel lasts."""
+        """The view's device ``pixels`` painted from the kept background of the zoom
+        closest to the view's, within :data:`PREVIEW_RANGE`, that holds them all, scaled
+        smoothly (and kept the longest from now); False if none does. Lines and coasts
+        come out a little soft, for the moment a spin of the wheel lasts."""
         back = QTransform.fromScale(1 / ratio, 1 / ratio)
         target = back.mapRect(QRectF(pixels))  # in the view's pixels
         seen = transform.inverted()[0].mapRect(target)  # in scene units
-        for backdrop in reversed(self._backdrops):
+        best: tuple[float, _Backdrop, QRectF] | None = None
+        for backdrop in self._backdrops:
             if backdrop.version != self._background_version or backdrop.ratio != ratio:
                 continue
             (sx, sy), region = backdrop.scale, backdrop.region
-            if not 1 / PREVIEW_RANGE <= transform.m11() / sx <= PREVIEW_RANGE:
+            apart = abs(math.log(transform.m11() / sx))
+            if apart > math.log(PREVIEW_RANGE) or (best is not None and apart >= best[0]):
                 continue
             to_picture = QTransform(
                 sx * ratio, 0, 0, sy * ratio, -region.x() * ratio, -region.y() * ratio
             )
             source = to_picture.mapRect(seen)
-            if not QRectF(backdrop.pixels).contains(source):
-                continue
-            painter.save()
-            painter.resetTransform()
-            painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
-            painter.drawPixmap(target, backdrop.picture, source)
-            painter.restore()
-            return True
-        return False
+            if QRectF(backdrop.pixels).contains(source):
+                best = (apart, backdrop, source)
+        if best is None:
+            return False
+        _apart, backdrop, source = best
+        self._backdrops.remove(backdrop)
+        self._backdrops.append(backdrop)
+        painter.save()
+        painter.resetTransform()
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+        painter.drawPixmap(target, backdrop.picture, source)
+        painter.restore()
+        return True
 
     def _held(
         self, scale: tuple[float, float], ratio: float, holds: Callable[[_Backdrop], bool]
@@ -2732,10 +2735,51 @@ def _add_outline(
         path.lineTo(b[0] / 1000.0, b[1] / 1000.0)
 
 
-def _cost_key(scale: float, size: QSize) -> tuple[int, int, int]:
-    """A zoom's nearest wheel notch (from a pixel a scene unit) and the window's size:
-    where the cost of a view drawn afresh is kept (see SeaChart._previews_pay)."""
-    return round(math.log(scale) / math.log(WHEEL_STEP)), size.width(), size.height()
+def _notch(scale: float) -> int:
+    """The wheel notch nearest a zoom (``scale``: pixels a scene unit)."""
+    return round(math.log(scale) / math.log(WHEEL_STEP))
+
+
+class _Costs:
+    """What a whole view of the chart has lately cost (ms) drawn afresh, by the zoom's
+    nearest wheel notch, and shown as a preview: measured as the chart draws them, for one
+    window size at the screen's density (forgotten when either changes, and with the
+    world). A step of a spin shows a preview where a view drawn afresh has cost
+    :data:`PREVIEW_PAYS` times a preview or more (see SeaChart._zoom_changed)."""
+
+    def __init__(self) -> None:
+        self.fresh: dict[int, float] = {}
+        self.preview = 0.0
+        self._view: tuple[int, int, float] | None = None  # width, height, density
+
+    def for_view(self, size: QSize, ratio: float, screen: float) -> bool:
+        """Whether a frame of a view of ``size`` painted at ``ratio`` device pixels a
+        pixel is measured: only at the screen's density ``screen`` (not a render into an
+        image of another). Costs of another size or density are forgotten."""
+        if ratio != screen:
+            return False
+        view = (size.width(), size.height(), ratio)
+        if view != self._view:
+            self._view, self.fresh, self.preview = view, {}, 0.0
+        return True
+
+    def add_fresh(self, scale: float, ms: float) -> None:
+        key = _notch(scale)
+        self.fresh[key] = _averaged(self.fresh.get(key, 0.0), ms)
+
+    def previews_pay(self, scale: float, ratio: float) -> bool:
+        """Whether a step of a spin at this zoom, painted at ``ratio``, shows a preview:
+        where a view drawn afresh at about this zoom has lately cost :data:`PREVIEW_PAYS`
+        times a preview or more (the whole of a big world: tens of thousands of
+        outlines), not where it costs less (the 1942 world at 1920×1080: a frame drawn
+        afresh costs about what scaling the window's pixels does) nor where it was not
+        measured yet. A preview costs about the same at every zoom (the window's pixels
+        scaled): before one is measured, a spin tries one. Only at the measured density,
+        and a whole one (a fractional one puts the views of one zoom between each other's
+        device pixels, as nothing is drawn ahead there)."""
+        if self._view is None or ratio != self._view[2] or ratio != round(ratio):
+            return False
+        return self.fresh.get(_notch(scale), 0.0) > PREVIEW_PAYS * self.preview
 
 
 def _ms_since(started: float) -> float:

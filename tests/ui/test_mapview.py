@@ -19,6 +19,7 @@ from PySide6.QtCore import (
     QRect,
     QRectF,
     QSettings,
+    QSize,
     QStandardPaths,
     Qt,
 )
@@ -691,8 +692,19 @@ def _levels_apart(one: bytes, other: bytes) -> tuple[float, float]:
     return sum(abs(a - b) for a, b in zip(one, other, strict=True)) / len(one), far / len(one)
 
 
+def _previews_shown(chart: SeaChart, monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """From now on, whether each frame that looked for a picture to scale showed one."""
+    shown: list[bool] = []
+    preview = chart._preview
+    monkeypatch.setattr(
+        chart, "_preview", lambda *args: (lambda r: (shown.append(r), r)[1])(preview(*args))
+    )
+    return shown
+
+
 @pytest.mark.parametrize(
-    ("view", "steps"), [("fit", (1.2, 1 / 1.19, 1.2)), ("Pacific", (1.2, 1.2))]
+    ("view", "factor"),
+    [("fit", 1.2), ("Pacific", 1.2), ("Pacific", 1 / 1.2), ("Atlantic", 1 / 1.2)],
 )
 def test_a_spin_of_the_wheel_shows_previews_and_the_sharp_chart_at_rest(
     chart: SeaChart,
@@ -700,28 +712,41 @@ def test_a_spin_of_the_wheel_shows_previews_and_the_sharp_chart_at_rest(
     qtbot: object,
     monkeypatch: pytest.MonkeyPatch,
     view: str,
-    steps: tuple[float, ...],
+    factor: float,
 ) -> None:
     """Zoom steps with no idle moment between them (the fastest spin of a wheel): after
     the first, a step lays out no name (those shown move with the zoom) and, where
-    previews pay, draws no background but scales one drawn sharp at a zoom close by. At
-    the chart's first idle moment the names are laid out and the frame is drawn sharp:
-    then both are what a chart showing that view afresh shows."""
+    previews pay, draws no background but scales one drawn sharp at a zoom close by —
+    with none, the step draws one to scale: the view, or zooming out, a notch wider on
+    every side. At the chart's first idle moment the names are laid out and the window
+    drawn sharp: then both are what a chart showing that view afresh shows."""
     _show(chart, view)
     _frame(chart)
     _idle(chart, qtbot)
-    monkeypatch.setattr(chart, "_previews_pay", lambda key: True)
-    chart.zoom_by(1 / 1.2)  # the first step: laid out at once (after an idle moment)
+    chart._backdrops.clear()  # nothing kept to scale: the spin draws its own
+    monkeypatch.setattr(chart._costs, "previews_pay", lambda scale, ratio: True)
+    chart.zoom_by(factor)  # the first step: laid out at once (after an idle moment)
     _frame(chart)
     planned = _plans(chart, monkeypatch)
     named = set(_names(chart))
-    chart.zoom_by(steps[0])  # nothing close enough to scale yet: drawn, wider than the view
-    _frame(chart)
+    shown = _previews_shown(chart, monkeypatch)
     drawn = _backgrounds_drawn(chart, monkeypatch)
-    for factor in steps[1:]:
-        chart.zoom_by(factor)
-        preview = _frame(chart)
-    assert drawn == [] and planned == [] and set(_names(chart)) == named
+    chart.zoom_by(factor)  # nothing close enough to scale: a picture drawn to scale
+    _frame(chart)
+    assert shown == [False] and len(drawn) == 1 and chart._backdrops
+    size = chart.viewport().size()
+    region = chart._backdrops[-1].region
+    if factor > 1:
+        assert region.size() == size
+    else:  # a notch on every side, and a pixel
+        assert (region.width(), region.height()) == (
+            size.width() + 2 * (math.ceil(size.width() * (WHEEL_STEP - 1.0)) + 1),
+            size.height() + 2 * (math.ceil(size.height() * (WHEEL_STEP - 1.0)) + 1),
+        )
+    chart.zoom_by(factor)  # scaled from it
+    preview = _frame(chart)
+    assert shown == [False, True] and len(drawn) == 1
+    assert planned == [] and set(_names(chart)) == named
     _rested(chart, qtbot)
     assert planned[:1] == [chart.transform().m11()]  # (then the next notches, ahead)
     sharp = _frame(chart)
@@ -734,11 +759,11 @@ def test_a_spin_of_the_wheel_shows_previews_and_the_sharp_chart_at_rest(
     assert inner <= 12 and share < 0.005
     fresh = _twin(chart, session, qtbot)
     window = QRectF(chart.viewport().rect())
-    shown, own = (
+    names, own = (
         {key: box for key, box in _names(view).items() if window.intersects(box)}
         for view in (chart, fresh)
     )
-    assert own and shown == own
+    assert own and names == own
     inner, share = _apart(sharp, _frame(fresh), W)
     assert inner <= 12 and share < 0.005  # (copied from a picture drawn ahead, in bands)
     # the preview is the frame drawn sharp but for softer lines (and the names of the
@@ -750,12 +775,12 @@ def test_a_spin_of_the_wheel_shows_previews_and_the_sharp_chart_at_rest(
 def test_a_spin_draws_afresh_where_previews_do_not_pay(
     chart: SeaChart, qtbot: object, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Closer in, where a view drawn afresh has cost less than a preview, a spin's steps
-    draw their backgrounds afresh; the names are still laid out once, at rest."""
+    """Where a view drawn afresh has cost less than a preview, a spin's steps draw their
+    backgrounds afresh; the names are still laid out once, at rest."""
     _show(chart, "close")
     _frame(chart)
     _idle(chart, qtbot)
-    monkeypatch.setattr(chart, "_previews_pay", lambda key: False)
+    monkeypatch.setattr(chart._costs, "previews_pay", lambda scale, ratio: False)
     chart.zoom_by(1.2)
     _frame(chart)
     planned = _plans(chart, monkeypatch)
@@ -770,41 +795,50 @@ def test_a_spin_draws_afresh_where_previews_do_not_pay(
 
 def test_previews_pay_where_a_view_drawn_afresh_cost_more(chart: SeaChart, qtbot: object) -> None:
     """A spin shows previews at a zoom where a view drawn afresh has lately cost at least
-    PREVIEW_PAYS times a preview, each measured as the chart draws it (not a frame that
-    thins the outlines first); not where it cost less, nor at a zoom not drawn yet (the
-    first step of a spin there measures it)."""
-    key = mapview._cost_key(chart.transform().m11(), chart.viewport().size())
-    chart._fresh_ms = {key: 5.0}
-    chart._preview_ms = 5.0 / mapview.PREVIEW_PAYS - 0.1
-    assert chart._previews_pay(key)
-    chart._preview_ms = 5.0 / mapview.PREVIEW_PAYS + 0.1
-    assert not chart._previews_pay(key)
-    elsewhere = mapview._cost_key(chart.transform().m11() * WHEEL_STEP, chart.viewport().size())
-    chart._preview_ms = 0.0
-    assert elsewhere != key and not chart._previews_pay(elsewhere)
-    # measured: a whole view drawn afresh, after its outlines were thinned
+    PREVIEW_PAYS times a preview, each measured as the chart draws it at the screen's
+    density (not a frame that thins the outlines first, nor a render into a denser
+    image); not where it cost less, nor at a zoom not drawn yet, nor at a fractional
+    density. A new window size forgets what was measured."""
+    costs = mapview._Costs()
+    size = chart.viewport().size()
+    assert costs.for_view(size, 1.0, 1.0) and not costs.for_view(size, 2.0, 1.0)
+    costs.add_fresh(3.0, 5.0)
+    costs.preview = 5.0 / mapview.PREVIEW_PAYS - 0.1
+    assert costs.previews_pay(3.0, 1.0) and costs.previews_pay(3.0 * 1.05, 1.0)
+    assert not costs.previews_pay(3.0 * WHEEL_STEP, 1.0)  # not measured there
+    assert not costs.previews_pay(3.0, 2.0)  # another density than measured
+    costs.preview = 5.0 / mapview.PREVIEW_PAYS + 0.1
+    assert not costs.previews_pay(3.0, 1.0)
+    assert costs.for_view(QSize(size.width() + 10, size.height()), 1.0, 1.0)
+    assert costs.fresh == {} and costs.preview == 0.0
+    assert costs.for_view(size, 1.25, 1.25) and not costs.previews_pay(3.0, 1.25)
+    # as the chart draws: a whole view drawn afresh, after its outlines were thinned
     _show(chart, "Atlantic")
-    chart._fresh_ms = {}
     chart._outlines.clear()
     chart._lands.clear()
+    chart._costs = mapview._Costs()
     _frame(chart)  # thins first: not measured
-    key = mapview._cost_key(chart.transform().m11(), chart.viewport().size())
-    assert key not in chart._fresh_ms
+    assert chart._costs.fresh == {}
     chart.zoom_by(1.2)
     _frame(chart)
     chart.zoom_by(1 / 1.2)
     _frame(chart)
-    assert chart._fresh_ms[key] > 0.0
-    # and a preview, where one pays
+    assert chart._costs.fresh[mapview._notch(chart.transform().m11())] > 0.0
+    dense = QImage(chart.viewport().size() * 2, QImage.Format.Format_ARGB32_Premultiplied)
+    dense.setDevicePixelRatio(2.0)
+    before = dict(chart._costs.fresh)
+    chart.zoom_by(1.2)
+    chart.viewport().render(dense)  # not measured (nor forgotten)
+    assert chart._costs.fresh == before
+    # and a preview, where one pays: the first tries one
     _idle(chart, qtbot)
-    chart._preview_ms = 0.0
+    chart._backdrops.clear()
     for notch in (0, 1):  # (the zooms of the steps below are nearest these notches)
-        scale = chart.transform().m11() * WHEEL_STEP**notch
-        chart._fresh_ms[mapview._cost_key(scale, chart.viewport().size())] = 1e9
-    for _ in range(3):  # zooms not drawn before: the first, then a picture, then a preview
+        chart._costs.add_fresh(chart.transform().m11() * WHEEL_STEP**notch, 1e9)
+    for _ in range(3):  # the first after an idle moment, a picture to scale, a preview
         chart.zoom_by(1.05)
         _frame(chart)
-    assert chart._preview_ms > 0.0
+    assert chart._costs.preview > 0.0
 
 
 def test_a_jump_or_a_change_in_a_spin_lays_out_at_once(
