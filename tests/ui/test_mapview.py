@@ -501,6 +501,25 @@ def _apart(one: bytes, other: bytes, width: int) -> tuple[int, float]:
     return inner, differ / len(one)
 
 
+def _as_a_fresh_chart(chart: SeaChart, frame: bytes, session: GameSession, qtbot: object) -> None:
+    """The window shows the names (each where it stands) a chart laying out the chart's
+    view itself shows, and ``frame`` is the one it paints: but for the antialiasing of
+    lines that cross the window's edge, where the frame copies a picture (Qt cuts a line
+    at the edge of what it paints before drawing it, and the picture's edge is elsewhere:
+    a few levels along such a line, rarely ten, and the first dash of a dashed route
+    there). Beyond the window, names laid out ahead for every view a notch could show
+    may differ."""
+    fresh = _twin(chart, session, qtbot)
+    window = QRectF(chart.viewport().rect())
+    shown, own = (
+        {key: box for key, box in _names(view).items() if window.intersects(box)}
+        for view in (chart, fresh)
+    )
+    assert own and shown == own
+    inner, share = _apart(frame, _frame(fresh), W)
+    assert inner <= 12 and share < 0.005  # a picture a pixel off is 100 levels off
+
+
 @pytest.mark.parametrize(
     ("view", "notches"),
     [("fit", 1), ("fit", -1), ("Pacific", 1), ("Pacific", -1), ("Atlantic", -1), ("close", 1)],
@@ -526,22 +545,12 @@ def test_a_wheel_notch_after_idle_time_copies_what_was_drawn_ahead(
     _idle(chart, qtbot)
     assert len(chart._layouts_ahead) == 2
     drawn = _backgrounds_drawn(chart, monkeypatch)
-    planned: list[float] = []
-    plan = chart._plan_layout
-    monkeypatch.setattr(chart, "_plan_layout", lambda s, r: (planned.append(s), plan(s, r))[1])
+    planned = _plans(chart, monkeypatch)
     _wheel(chart, notches)
     ahead = _frame(chart)
     assert drawn == [] and planned == []  # copied, and laid out ahead
     assert chart._layouts_ahead == []  # the other notch's let go
-    fresh = _twin(chart, session, qtbot)
-    window = QRectF(chart.viewport().rect())
-    shown, own = (
-        {key: box for key, box in _names(view).items() if window.intersects(box)}
-        for view in (chart, fresh)
-    )
-    assert own and shown == own
-    inner, share = _apart(ahead, _frame(fresh), W)
-    assert inner <= 12 and share < 0.005  # a picture a pixel off is 100 levels off
+    _as_a_fresh_chart(chart, ahead, session, qtbot)
 
 
 def test_the_keys_zoom_as_the_wheel_and_copy_what_was_drawn_ahead(
@@ -602,9 +611,7 @@ def test_a_layout_made_ahead_is_never_shown_once_the_chart_changed(
     scale = chart.transform().m11()
     seen = chart.mapToScene(chart.viewport().rect()).boundingRect()
     chart._layouts_ahead = [chart._plan_layout(scale, seen.adjusted(-500, -500, 500, 500))]
-    planned: list[float] = []
-    plan = chart._plan_layout
-    monkeypatch.setattr(chart, "_plan_layout", lambda s, r: (planned.append(s), plan(s, r))[1])
+    planned = _plans(chart, monkeypatch)
     store_sample_orders(session, "japan")  # counters appear: laid out anew
     assert planned == [scale]
 
@@ -757,15 +764,7 @@ def test_a_spin_of_the_wheel_shows_previews_and_the_sharp_chart_at_rest(
     screen = screen.convertToFormat(QImage.Format.Format_ARGB32_Premultiplied)
     inner, share = _apart(sharp, bytes(screen.constBits()), W)
     assert inner <= 12 and share < 0.005
-    fresh = _twin(chart, session, qtbot)
-    window = QRectF(chart.viewport().rect())
-    names, own = (
-        {key: box for key, box in _names(view).items() if window.intersects(box)}
-        for view in (chart, fresh)
-    )
-    assert own and names == own
-    inner, share = _apart(sharp, _frame(fresh), W)
-    assert inner <= 12 and share < 0.005  # (copied from a picture drawn ahead, in bands)
+    _as_a_fresh_chart(chart, sharp, session, qtbot)
     # the preview is the frame drawn sharp but for softer lines (and the names of the
     # zoom before): a picture a few pixels off is several levels apart on average
     mean, far = _levels_apart(preview, sharp)
