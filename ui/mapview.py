@@ -133,9 +133,9 @@ PAN_REST_MS = 150
 #: the background of a zoom at most this many times closer or farther, scaled (see
 #: SeaChart._preview); with none as close, it draws one to scale (SeaChart._picture_to_scale)
 PREVIEW_RANGE = 1.5
-#: ... and only where a view drawn afresh has lately cost this many times a preview: a
-#: preview needs a sharp picture to scale, which a spin sometimes has to draw first (a
-#: notch wider than the view, zooming out), and its lines are soft
+#: a spin shows previews only where a view drawn afresh has lately cost this many times a
+#: preview (see _Costs): a preview needs a sharp picture to scale, which a spin sometimes
+#: has to draw first (a notch wider than the view, zooming out), and its lines are soft
 PREVIEW_PAYS = 2.0
 #: the label layout's buckets (pixels): about a name's width, so a name's box falls in one
 #: to four of them (smaller ones made the layout a third slower at the whole world)
@@ -1824,11 +1824,12 @@ class SeaChart(QGraphicsView):
         In the fastest spin of a wheel (``spin``: a zoom step before the chart had an
         idle moment since the step before, so the steps come faster than frames can be
         drawn afresh) a step shows a preview: the names stay as laid out before (moving
-        with the zoom) and the background is a scaled copy of one drawn sharp at a zoom
-        close by (see _preview), as a map program shows the last picture scaled while it
-        draws the next. At the first idle moment (_rest) the names are laid out and the
-        frame drawn sharp. A layout made ahead for the zoom is shown at once all the
-        same (it costs less than a millisecond)."""
+        with the zoom) and, where that costs less than drawing it afresh (see _Costs), the
+        background is a scaled copy of one drawn sharp at a zoom close by (see _preview),
+        as a map program shows the last picture scaled while it draws the next. At the
+        first idle moment (_rest) the names are laid out and the frame drawn sharp. A
+        layout made ahead for the zoom is shown at once all the same (it costs less than
+        a millisecond)."""
         self._spinning = spin
         if not spin and self._rest_timer.isActive():
             # a jump, or a step after an idle moment: the end of a spin (what it owes is
@@ -2213,7 +2214,7 @@ class SeaChart(QGraphicsView):
         if backdrop is None and self._spinning and costs.previews_pay(scale[0], ratio):
             if self._preview(painter, transform, ratio, pixels):
                 if measured:
-                    costs.preview = _averaged(costs.preview, _ms_since(started))
+                    costs.add_preview(_ms_since(started))
                 self._owed_frame = True
                 return
             backdrop = self._picture_to_scale(scroll, size, scale, ratio)
@@ -2766,6 +2767,9 @@ class _Costs:
     def add_fresh(self, scale: float, ms: float) -> None:
         key = _notch(scale)
         self.fresh[key] = _averaged(self.fresh.get(key, 0.0), ms)
+
+    def add_preview(self, ms: float) -> None:
+        self.preview = _averaged(self.preview, ms)
 
     def previews_pay(self, scale: float, ratio: float) -> bool:
         """Whether a step of a spin at this zoom, painted at ``ratio``, shows a preview:
