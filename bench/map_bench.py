@@ -4,23 +4,28 @@
 
 Frames are rendered into a 1920×1080 image through the viewport's own paint path (what the
 screen gets); every figure is a median of repeated runs after a warm-up. A *zoom step* is
-what a turn of the mouse wheel costs: the zoom (labels laid out again) and the frame
-painted after it, with the median CPU time of this process beside it (on a machine shared
-with other jobs the wall clock counts their time too). The steps alternate in and out by
-slightly different factors, so no step returns to a zoom already drawn, starting from each
-view in turn ("fit" is the whole world in the window). The synthetic world stacks 10
-copies of the 1942 scenario (sea areas, bases, routes, units and land) one above the
-other. "Hover" is 200 mouse moves over the chart plus the hit-test a tooltip makes.
+what a turn of the mouse wheel costs: the zoom (labels laid out again, or not in a spin)
+and the frame painted after it, with the median CPU time of this process beside it (on a
+machine shared with other jobs the wall clock counts their time too; Qt's raster engine
+scales a preview on both cores). The steps alternate in and out by slightly different
+factors, so no step returns to a zoom already drawn, starting from each view in turn
+("fit" is the whole world in the window). The synthetic world stacks 10 copies of the 1942
+scenario (sea areas, bases, routes, units and land) one above the other. "Hover" is 200
+mouse moves over the chart plus the hit-test a tooltip makes.
 
-A *zoom step* gives the chart no idle time: each is drawn afresh, as in the fastest spin
-of a wheel. A *wheel notch by hand* is a real wheel event over the chart and the frame
-painted on the screen after it, with 50 ms between notches (a brisk turn of the wheel):
-in that time the chart draws the background of the next notch in and out ahead, and the
-notch copies it. Beside it, the slowest notch, how many of the 12 copied a background
-drawn ahead (the others drew theirs), and the longest band of that drawing ahead (the
-longest a notch arriving sooner can wait for the loop). The notches run after the zoom
-steps, which have thinned the outlines for every zoom they visit: a notch to a zoom never
-drawn before also thins them (nothing is thinned ahead).
+A *zoom step* gives the chart no idle time, as in the fastest spin of a wheel: after the
+first, a step lays out no name and, where that costs less than drawing its background
+afresh (measured as it goes: the far zooms), shows a preview, the background scaled from
+one drawn sharp at a zoom close by. Beside it, how many of the 12 steps showed a preview,
+and what the chart's first idle moment after the spin costs (the names laid out and the
+frame drawn sharp on the screen). A *wheel notch by hand* is a real wheel event over the
+chart and the frame painted on the screen after it, with 50 ms between notches (a brisk
+turn of the wheel): in that time the chart draws the background of the next notch in and
+out ahead, and the notch copies it. Beside it, the slowest notch, how many of the 12
+copied a background drawn ahead (the others drew theirs), and the longest band of that
+drawing ahead (the longest a notch arriving sooner can wait for the loop). The notches run
+after the zoom steps, which have thinned the outlines for every zoom they visit: a notch
+to a zoom never drawn before also thins them (nothing is thinned ahead).
 
 Targets (issue 14): a frame of the whole world and a zoom step at most 6 ms at every
 zoom of the 1942 world, 12 ms for the 10× world; 1 ms a mouse move.
@@ -39,8 +44,17 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QCoreApplication, QPoint, QPointF, QRectF, QSettings, QStandardPaths, Qt
-from PySide6.QtGui import QImage, QMouseEvent, QPainter, QWheelEvent
+from PySide6.QtCore import (
+    QCoreApplication,
+    QPoint,
+    QPointF,
+    QRect,
+    QRectF,
+    QSettings,
+    QStandardPaths,
+    Qt,
+)
+from PySide6.QtGui import QImage, QMouseEvent, QPainter, QTransform, QWheelEvent
 from PySide6.QtWidgets import QApplication
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -186,20 +200,46 @@ def show(chart: SeaChart, view: str) -> None:
         chart.zoom_to(view)
 
 
-def zoom_steps(chart: SeaChart, image: QImage, view: str, steps: int = 12) -> tuple[float, float]:
-    """Median ms of a wheel step (zoom, layout, frame) around ``view``: wall clock, and
-    this process's CPU time."""
+def zoom_steps(
+    chart: SeaChart, image: QImage, view: str, steps: int = 12
+) -> tuple[float, float, int, float]:
+    """A spin of the wheel around ``view`` with no idle moment: median ms of a step
+    (zoom, layout, frame), wall clock and this process's CPU time (Qt's raster engine
+    scales a preview on both cores); how many steps showed a preview; and the ms of the
+    chart's first idle moment after the spin (the names laid out and the frame drawn
+    sharp on the screen)."""
     show(chart, view)
     chart.viewport().render(image)
     times, cpu = [], []
-    for i in range(steps + 1):
-        t0, c0 = time.perf_counter(), time.process_time()
-        chart.zoom_by(STEP_IN if i % 2 == 0 else STEP_OUT)
-        chart.viewport().render(image)
-        if i:  # the first is a warm-up
-            times.append((time.perf_counter() - t0) * 1000.0)
-            cpu.append((time.process_time() - c0) * 1000.0)
-    return statistics.median(times), statistics.median(cpu)
+    previews: list[bool] = []
+    preview = chart._preview
+
+    def counted(painter: QPainter, transform: QTransform, ratio: float, pixels: QRect) -> bool:
+        shown = preview(painter, transform, ratio, pixels)
+        previews.append(shown)
+        return shown
+
+    chart._preview = counted  # type: ignore[method-assign]
+    try:
+        for i in range(steps + 1):
+            t0, c0 = time.perf_counter(), time.process_time()
+            chart.zoom_by(STEP_IN if i % 2 == 0 else STEP_OUT)
+            chart.viewport().render(image)
+            if i:  # the first is a warm-up
+                times.append((time.perf_counter() - t0) * 1000.0)
+                cpu.append((time.process_time() - c0) * 1000.0)
+    finally:
+        chart._preview = preview  # type: ignore[method-assign]
+    t0 = time.perf_counter()
+    chart._rest()
+    rest = (time.perf_counter() - t0) * 1000.0
+    return statistics.median(times), statistics.median(cpu), sum(previews), rest
+
+
+def spin(chart: SeaChart, image: QImage, view: str, name: str, target: float) -> None:
+    wall, cpu, previews, rest = zoom_steps(chart, image, view)
+    line(name, wall, target, cpu)
+    print(f"  previews {previews} of 12; at rest, laid out and drawn sharp {rest:.2f} ms")
 
 
 def settle(app: QCoreApplication, ms: float) -> None:
@@ -343,8 +383,7 @@ def main() -> int:
         chart.fit_world()
         line("frame, nothing changed, fit", median_ms(frame(chart, image)), FRAME_MS)
         for view in VIEWS:
-            wall, cpu = zoom_steps(chart, image, view)
-            line(f"zoom step, {view}", wall, FRAME_MS, cpu)
+            spin(chart, image, view, f"zoom step, {view}", FRAME_MS)
         for view in VIEWS:
             notch(app, chart, view, f"wheel notch by hand, {view}", FRAME_MS)
         chart.fit_world()
@@ -369,8 +408,7 @@ def main() -> int:
         line(f"build the {COPIES}x scene", (time.perf_counter() - t0) * 1000.0, None)
         print(f"  items: {len(big_chart.scene().items())}")
         for view in VIEWS:
-            wall, cpu = zoom_steps(big_chart, image, view)
-            line(f"zoom step, {COPIES}x world, {view}", wall, BIG_FRAME_MS, cpu)
+            spin(big_chart, image, view, f"zoom step, {COPIES}x world, {view}", BIG_FRAME_MS)
         for view in VIEWS:
             name = f"wheel notch by hand, {COPIES}x world, {view}"
             notch(app, big_chart, view, name, BIG_FRAME_MS)

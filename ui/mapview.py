@@ -17,13 +17,17 @@ items whose visibility is decided once per zoom step, not on every frame; routes
 adjacency lines are drawn with the background as separate lines (``QPainter.drawLines``),
 which Qt's raster engine draws far faster than a stroked path. The background is copied
 from a picture when a view is drawn again, and while the chart is idle the background of
-the next wheel notch in and out is drawn ahead (:meth:`SeaChart.drawBackground`).
+the next wheel notch in and out is drawn ahead (:meth:`SeaChart.drawBackground`). Wheel
+steps faster than the chart can draw (no idle moment between them) show a preview where
+that costs less than drawing afresh, and the chart is drawn sharp at its first idle moment
+(:meth:`SeaChart._zoom_changed`).
 """
 
 from __future__ import annotations
 
 import itertools
 import math
+import time
 from abc import abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -34,6 +38,7 @@ from typing import TYPE_CHECKING, Generic, NamedTuple, TypeVar
 from PySide6.QtCore import (
     QEvent,
     QLineF,
+    QMargins,
     QPoint,
     QPointF,
     QRect,
@@ -124,6 +129,14 @@ NAMES_AHEAD = 16
 BACKDROPS = 3
 #: how long a view rests after a pan or a resize before the next notches are drawn ahead
 PAN_REST_MS = 150
+#: a zoom step in the fastest spin of a wheel (no idle moment since the step before) shows
+#: the background of a zoom at most this many times closer or farther, scaled (see
+#: SeaChart._preview); with none as close, it draws one to scale (SeaChart._picture_to_scale)
+PREVIEW_RANGE = 1.5
+#: a spin shows previews only where a view drawn afresh has lately cost this many times a
+#: preview (see _Costs): a preview needs a sharp picture to scale, which a spin sometimes
+#: has to draw first (a notch wider than the view, zooming out), and its lines are soft
+PREVIEW_PAYS = 2.0
 #: the label layout's buckets (pixels): about a name's width, so a name's box falls in one
 #: to four of them (smaller ones made the layout a third slower at the whole world)
 GRID_CELL = 96.0
@@ -1011,6 +1024,16 @@ class SeaChart(QGraphicsView):
         self._planned = True  # what to draw ahead is planned for the view drawn last
         self._whole_notches = True  # the wheel turned by whole notches (not a touchpad's)
         self._undrawn: list[_Label] = []  # names to draw ahead (the last first)
+        #: the fastest spin of a wheel: a zoom step came before the chart was idle after the
+        #: step before (see _zoom_changed); runs once the loop is idle again (_rest)
+        self._rest_timer = QTimer(self)
+        self._rest_timer.setSingleShot(True)
+        self._rest_timer.setInterval(0)
+        self._rest_timer.timeout.connect(self._rest)
+        self._spinning = False
+        self._owed_layout = False  # the names not yet laid out for the zoom of the spin
+        self._owed_frame = False  # a preview shown: the sharp frame follows at rest
+        self._costs = _Costs()  # what a view drawn afresh and a preview lately cost
         #: the sea's tints and borders and the land, by outline grid (see outline_grid)
         self._outlines: dict[float, SeaOutlines] = {}
         self._lands: dict[float, list[Tile]] = {}
@@ -1115,7 +1138,9 @@ class SeaChart(QGraphicsView):
             self.centerOn(under + (middle - around) / self.transform().m11())
             self.setViewportUpdateMode(update)
         self.setTransformationAnchor(anchor.AnchorUnderMouse)
-        self._zoom_changed()
+        spin = self._rest_timer.isActive()  # a step before this one, and no idle moment
+        self._zoom_changed(spin)
+        self._rest_timer.start()
 
     def zoom_notches(self, notches: float, around: QPointF | None = None) -> None:
         """Zoom as that many turns of the mouse wheel do (negative: out), around the
@@ -1260,6 +1285,7 @@ class SeaChart(QGraphicsView):
         """Build the scene for the open game (everything: a different game was opened)."""
         scene = self.scene()
         self.set_selection(None, None)
+        self._costs = _Costs()  # another world draws at other costs
         scene.clear()
         self.marks.forget()
         self._add_mark_layers()
@@ -1792,11 +1818,42 @@ class SeaChart(QGraphicsView):
         vw, vh = max(self.viewport().width(), 1), max(self.viewport().height(), 1)
         return min(vw / self._world_rect.width(), vh / self._world_rect.height()) * DEG
 
-    def _zoom_changed(self) -> None:
-        """After any zoom: decide what is shown (a new transform redraws the chart)."""
-        self._layout_labels()
+    def _zoom_changed(self, spin: bool = False) -> None:
+        """After any zoom: decide what is shown (a new transform redraws the chart).
 
-    def _layout_labels(self) -> None:
+        In the fastest spin of a wheel (``spin``: a zoom step before the chart had an
+        idle moment since the step before, so the steps come faster than frames can be
+        drawn afresh) a step shows a preview: the names stay as laid out before (moving
+        with the zoom) and, where that costs less than drawing it afresh (see _Costs), the
+        background is a scaled copy of one drawn sharp at a zoom close by (see _preview),
+        as a map program shows the last picture scaled while it draws the next. At the
+        first idle moment (_rest) the names are laid out and the frame drawn sharp. A
+        layout made ahead for the zoom is shown at once all the same (it costs less than
+        a millisecond)."""
+        self._spinning = spin
+        if not spin and self._rest_timer.isActive():
+            # a jump, or a step after an idle moment: the end of a spin (what it owes is
+            # done here: the names laid out below, and the frame drawn anew)
+            self._rest_timer.stop()
+            if self._owed_frame:  # (a jump to the view on screen would not draw it)
+                self._owed_frame = False
+                self.viewport().update()
+        self._layout_labels(defer=spin)
+
+    def _rest(self) -> None:
+        """The chart's first idle moment after a spin: the names laid out for the zoom it
+        ended at, and the frame drawn sharp where a preview was shown."""
+        self._rest_timer.stop()
+        self._spinning = False
+        if self._owed_layout:
+            self._owed_layout = False
+            self._layout_labels()
+        if self._owed_frame:
+            # painted now, before anything is drawn ahead
+            self._owed_frame = False
+            self.viewport().repaint()
+
+    def _layout_labels(self, defer: bool = False) -> None:
         """Level of detail: show the labels, symbols and badges this zoom has room for.
 
         Greedy placement in screen space — symbols and counters first as obstacles, then
@@ -1805,11 +1862,13 @@ class SeaChart(QGraphicsView):
         the part of the chart in view and around it (a pan beyond that lays it out again),
         or taken from a layout made ahead for this zoom while the chart was idle (see
         _plan_ahead). Plain numbers throughout, and Qt is told only what changes: this
-        runs on every wheel step, in Python.
+        runs on every wheel step, in Python. A step in the fastest spin of a wheel
+        (``defer``) leaves it to the chart's next idle moment (see _zoom_changed).
         """
         scale = self.transform().m11()
         seen = self.mapToScene(self.viewport().rect()).boundingRect()
         if abs(scale - self._layout_scale) < 1e-9 and self._laid_out.contains(seen):
+            self._owed_layout = False
             return
         forced = self._layout_scale == -1.0  # what the chart shows changed: lay out anew
         ahead = [
@@ -1817,9 +1876,12 @@ class SeaChart(QGraphicsView):
             for plan in self._layouts_ahead
             if not forced and plan.scale == scale and plan.region.contains(seen)
         ]
+        self._owed_layout = defer and not forced and not ahead
         if ahead:
             self._apply_layout(ahead[0])
             return
+        if self._owed_layout:
+            return  # a step in a spin: laid out at rest (_rest)
         # the view and a quarter of it again on every side: a pan within that needs no new
         # layout (a farther one lays out again, a millisecond or two); names beyond it
         # would only be laid out to be hidden
@@ -2118,7 +2180,8 @@ class SeaChart(QGraphicsView):
         show changes (a redraw for a selection or a highlight then costs a copy). While
         the chart is idle after a frame, the background of the next wheel notch in and out
         is drawn ahead, a band at a time, for every view a notch from here can show (see
-        _plan_ahead): the notch then copies it too."""
+        _plan_ahead): the notch then copies it too. A step of a spin of the wheel with
+        nothing to copy shows a preview where that pays (see _zoom_changed and _Costs)."""
         # Qt passes a QRectF; the stubs also allow a QRect
         rect = rect if isinstance(rect, QRectF) else QRectF(rect)
         transform = self.viewportTransform()
@@ -2139,11 +2202,33 @@ class SeaChart(QGraphicsView):
         if pixels.isEmpty():
             return
         backdrop = self._held(scale, ratio, lambda b: b.source(scroll, pixels) is not None)
-        if backdrop is None:
+        # what a frame of the whole view costs is measured, at the screen's density (see
+        # _Costs): not a frame that thins the outlines first (a cost paid once)
+        whole = pixels.size() == QSize(
+            math.ceil(size.width() * ratio), math.ceil(size.height() * ratio)
+        )
+        costs = self._costs
+        measured = whole and costs.for_view(size, ratio, self.devicePixelRatioF())
+        thinned = self._thinned_for(scale[0])
+        started = time.perf_counter()
+        if backdrop is None and self._spinning and costs.previews_pay(scale[0], ratio):
+            if self._preview(painter, transform, ratio, pixels):
+                if measured:
+                    costs.add_preview(_ms_since(started))
+                self._owed_frame = True
+                return
+            backdrop = self._picture_to_scale(scroll, size, scale, ratio)
+            if measured and thinned:  # the view's share of it, near enough
+                region = backdrop.region
+                share = size.width() * size.height() / (region.width() * region.height())
+                costs.add_fresh(scale[0], _ms_since(started) * share)
+        elif backdrop is None:
             view = (transform, size.width(), size.height(), ratio, self._background_version)
             if view != self._background_seen:  # a new view: draw it (no copy made)
                 self._background_seen = view
                 self._paint_background(painter, rect)
+                if measured and thinned:
+                    costs.add_fresh(scale[0], _ms_since(started))
                 return
             backdrop = _Backdrop(scale, ratio, self._background_version, QRect(scroll, size))
             self._keep(backdrop)
@@ -2158,6 +2243,59 @@ class SeaChart(QGraphicsView):
         back = QTransform.fromScale(1 / ratio, 1 / ratio)
         painter.drawPixmap(back.mapRect(QRectF(pixels)), backdrop.picture, QRectF(source))
         painter.restore()
+
+    def _picture_to_scale(
+        self, scroll: QPoint, size: QSize, scale: tuple[float, float], ratio: float
+    ) -> _Backdrop:
+        """For a step of a spin with nothing close enough to scale: a picture the next
+        steps scale, drawn now and kept — the view, or zooming out, as wide as the view a
+        notch farther out from anywhere in it (a view kept inside the scene by its edge
+        grows a whole notch the other way: a pixel more on every side for the rounding)."""
+        w, h = size.width(), size.height()
+        grow = 0.0 if self._zoomed_in else WHEEL_STEP - 1.0
+        region = QRect(scroll, size).marginsAdded(
+            QMargins(*(math.ceil(d * grow) + (grow > 0) for d in (w, h, w, h)))
+        )
+        backdrop = _Backdrop(scale, ratio, self._background_version, region)
+        self._keep(backdrop)
+        self._paint_region(backdrop, region)
+        return backdrop
+
+    def _preview(
+        self, painter: QPainter, transform: QTransform, ratio: float, pixels: QRect
+    ) -> bool:
+        """The view's device ``pixels`` painted from the kept background of the zoom
+        closest to the view's, within :data:`PREVIEW_RANGE`, that holds them all, scaled
+        smoothly (and kept the longest from now); False if none does. Lines and coasts
+        come out a little soft, for the moment a spin of the wheel lasts."""
+        back = QTransform.fromScale(1 / ratio, 1 / ratio)
+        target = back.mapRect(QRectF(pixels))  # in the view's pixels
+        seen = transform.inverted()[0].mapRect(target)  # in scene units
+        best: tuple[float, _Backdrop, QRectF] | None = None
+        for backdrop in self._backdrops:
+            if backdrop.version != self._background_version or backdrop.ratio != ratio:
+                continue
+            (sx, sy), region = backdrop.scale, backdrop.region
+            apart = abs(math.log(transform.m11() / sx))
+            if apart > math.log(PREVIEW_RANGE) or (best is not None and apart >= best[0]):
+                continue
+            to_picture = QTransform(
+                sx * ratio, 0, 0, sy * ratio, -region.x() * ratio, -region.y() * ratio
+            )
+            source = to_picture.mapRect(seen)
+            if QRectF(backdrop.pixels).contains(source):
+                best = (apart, backdrop, source)
+        if best is None:
+            return False
+        _apart, backdrop, source = best
+        self._backdrops.remove(backdrop)
+        self._backdrops.append(backdrop)
+        painter.save()
+        painter.resetTransform()
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+        painter.drawPixmap(target, backdrop.picture, source)
+        painter.restore()
+        return True
 
     def _held(
         self, scale: tuple[float, float], ratio: float, holds: Callable[[_Backdrop], bool]
@@ -2256,8 +2394,7 @@ class SeaChart(QGraphicsView):
             self._layouts_to_plan.append((scale[0], _in_scene(laid_out, *scale)))
             if self._held(scale, ratio, partial(_Backdrop.covers, region=region)) is not None:
                 continue  # drawn already (and now kept the longest)
-            grid = outline_grid(scale[0] * DEG)
-            if grid not in self._outlines or grid not in self._lands:
+            if not self._thinned_for(scale[0]):
                 # the outlines not yet thinned for that zoom (hundreds of milliseconds in a
                 # big world): left to the notch, not done while the chart looks idle
                 continue
@@ -2278,6 +2415,8 @@ class SeaChart(QGraphicsView):
         names, else a few names not yet drawn (the timer runs again while there is more).
         A background's picture is made at its first band, the least recently used one let
         go first."""
+        if self._rest_timer.isActive():
+            self._rest()  # idle: the end of a spin comes first
         if not self._planned:
             self._planned = True
             self._plan_ahead()
@@ -2365,6 +2504,12 @@ class SeaChart(QGraphicsView):
             if layer is not None and layer.shown:
                 layer.draw(painter, rect)
         painter.restore()
+
+    def _thinned_for(self, scale: float) -> bool:
+        """Whether the outlines a zoom draws (``scale``: pixels a scene unit) are made:
+        the first frame at a zoom of a new outline grid thins them first."""
+        grid = outline_grid(scale * DEG)
+        return grid in self._outlines and grid in self._lands
 
     def _land_at_zoom(self, grid: float) -> list[Tile]:
         """The land for this zoom: rings thinned to ``grid`` degrees (at most a pixel)
@@ -2589,6 +2734,65 @@ def _add_outline(
             path.moveTo(a[0] / 1000.0, a[1] / 1000.0)
             drawing = True
         path.lineTo(b[0] / 1000.0, b[1] / 1000.0)
+
+
+def _notch(scale: float) -> int:
+    """The wheel notch nearest a zoom (``scale``: pixels a scene unit)."""
+    return round(math.log(scale) / math.log(WHEEL_STEP))
+
+
+class _Costs:
+    """What a whole view of the chart has lately cost (ms) drawn afresh, by the zoom's
+    nearest wheel notch, and shown as a preview: measured as the chart draws them, for one
+    window size at the screen's density (forgotten when either changes, and with the
+    world). A step of a spin shows a preview where a view drawn afresh has cost
+    :data:`PREVIEW_PAYS` times a preview or more (see SeaChart._zoom_changed)."""
+
+    def __init__(self) -> None:
+        self.fresh: dict[int, float] = {}
+        self.preview = 0.0
+        self._view: tuple[int, int, float] | None = None  # width, height, density
+
+    def for_view(self, size: QSize, ratio: float, screen: float) -> bool:
+        """Whether a frame of a view of ``size`` painted at ``ratio`` device pixels a
+        pixel is measured: only at the screen's density ``screen`` (not a render into an
+        image of another). Costs of another size or density are forgotten."""
+        if ratio != screen:
+            return False
+        view = (size.width(), size.height(), ratio)
+        if view != self._view:
+            self._view, self.fresh, self.preview = view, {}, 0.0
+        return True
+
+    def add_fresh(self, scale: float, ms: float) -> None:
+        key = _notch(scale)
+        self.fresh[key] = _averaged(self.fresh.get(key, 0.0), ms)
+
+    def add_preview(self, ms: float) -> None:
+        self.preview = _averaged(self.preview, ms)
+
+    def previews_pay(self, scale: float, ratio: float) -> bool:
+        """Whether a step of a spin at this zoom, painted at ``ratio``, shows a preview:
+        where a view drawn afresh at about this zoom has lately cost :data:`PREVIEW_PAYS`
+        times a preview or more (the whole of a big world: tens of thousands of
+        outlines), not where it costs less (the 1942 world at 1920×1080: a frame drawn
+        afresh costs about what scaling the window's pixels does) nor where it was not
+        measured yet. A preview costs about the same at every zoom (the window's pixels
+        scaled): before one is measured, a spin tries one. Only at the measured density,
+        and a whole one (a fractional one puts the views of one zoom between each other's
+        device pixels, as nothing is drawn ahead there)."""
+        if self._view is None or ratio != self._view[2] or ratio != round(ratio):
+            return False
+        return self.fresh.get(_notch(scale), 0.0) > PREVIEW_PAYS * self.preview
+
+
+def _ms_since(started: float) -> float:
+    return (time.perf_counter() - started) * 1000.0
+
+
+def _averaged(mean: float, sample: float) -> float:
+    """A running mean of costs, the latest weighing half (the first: itself)."""
+    return sample if mean == 0.0 else (mean + sample) / 2.0
 
 
 def _in_scene(pixels: QRectF, sx: float, sy: float) -> QRectF:

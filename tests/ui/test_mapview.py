@@ -19,6 +19,7 @@ from PySide6.QtCore import (
     QRect,
     QRectF,
     QSettings,
+    QSize,
     QStandardPaths,
     Qt,
 )
@@ -500,6 +501,25 @@ def _apart(one: bytes, other: bytes, width: int) -> tuple[int, float]:
     return inner, differ / len(one)
 
 
+def _as_a_fresh_chart(chart: SeaChart, frame: bytes, session: GameSession, qtbot: object) -> None:
+    """The window shows the names (each where it stands) a chart laying out the chart's
+    view itself shows, and ``frame`` is the one it paints: but for the antialiasing of
+    lines that cross the window's edge, where the frame copies a picture (Qt cuts a line
+    at the edge of what it paints before drawing it, and the picture's edge is elsewhere:
+    a few levels along such a line, rarely ten, and the first dash of a dashed route
+    there). Beyond the window, names laid out ahead for every view a notch could show
+    may differ."""
+    fresh = _twin(chart, session, qtbot)
+    window = QRectF(chart.viewport().rect())
+    shown, own = (
+        {key: box for key, box in _names(view).items() if window.intersects(box)}
+        for view in (chart, fresh)
+    )
+    assert own and shown == own
+    inner, share = _apart(frame, _frame(fresh), W)
+    assert inner <= 12 and share < 0.005  # a picture a pixel off is 100 levels off
+
+
 @pytest.mark.parametrize(
     ("view", "notches"),
     [("fit", 1), ("fit", -1), ("Pacific", 1), ("Pacific", -1), ("Atlantic", -1), ("close", 1)],
@@ -525,22 +545,12 @@ def test_a_wheel_notch_after_idle_time_copies_what_was_drawn_ahead(
     _idle(chart, qtbot)
     assert len(chart._layouts_ahead) == 2
     drawn = _backgrounds_drawn(chart, monkeypatch)
-    planned: list[float] = []
-    plan = chart._plan_layout
-    monkeypatch.setattr(chart, "_plan_layout", lambda s, r: (planned.append(s), plan(s, r))[1])
+    planned = _plans(chart, monkeypatch)
     _wheel(chart, notches)
     ahead = _frame(chart)
     assert drawn == [] and planned == []  # copied, and laid out ahead
     assert chart._layouts_ahead == []  # the other notch's let go
-    fresh = _twin(chart, session, qtbot)
-    window = QRectF(chart.viewport().rect())
-    shown, own = (
-        {key: box for key, box in _names(view).items() if window.intersects(box)}
-        for view in (chart, fresh)
-    )
-    assert own and shown == own
-    inner, share = _apart(ahead, _frame(fresh), W)
-    assert inner <= 12 and share < 0.005  # a picture a pixel off is 100 levels off
+    _as_a_fresh_chart(chart, ahead, session, qtbot)
 
 
 def test_the_keys_zoom_as_the_wheel_and_copy_what_was_drawn_ahead(
@@ -601,9 +611,7 @@ def test_a_layout_made_ahead_is_never_shown_once_the_chart_changed(
     scale = chart.transform().m11()
     seen = chart.mapToScene(chart.viewport().rect()).boundingRect()
     chart._layouts_ahead = [chart._plan_layout(scale, seen.adjusted(-500, -500, 500, 500))]
-    planned: list[float] = []
-    plan = chart._plan_layout
-    monkeypatch.setattr(chart, "_plan_layout", lambda s, r: (planned.append(s), plan(s, r))[1])
+    planned = _plans(chart, monkeypatch)
     store_sample_orders(session, "japan")  # counters appear: laid out anew
     assert planned == [scale]
 
@@ -669,6 +677,187 @@ def test_names_are_drawn_ahead_so_the_wheel_draws_none(
     now = {label for label in chart.area_labels.values() if label.isVisible()}
     now |= {label for label in chart.base_labels.values() if label.isVisible()}
     assert len(now - shown) > 10 and drawn == []
+
+
+def _rested(chart: SeaChart, qtbot: object) -> None:
+    """Let the chart have its idle moment after a spin of the wheel."""
+    qtbot.waitUntil(lambda: not chart._rest_timer.isActive(), timeout=10_000)  # type: ignore[attr-defined]
+
+
+def _plans(chart: SeaChart, monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """From now on, the zooms the chart lays its names out for afresh."""
+    planned: list[float] = []
+    plan = chart._plan_layout
+    monkeypatch.setattr(chart, "_plan_layout", lambda s, r: (planned.append(s), plan(s, r))[1])
+    return planned
+
+
+def _levels_apart(one: bytes, other: bytes) -> tuple[float, float]:
+    """The mean difference of a colour level between two frames, and the share of levels
+    more than a quarter of the range apart."""
+    far = sum(1 for a, b in zip(one, other, strict=True) if abs(a - b) > 64)
+    return sum(abs(a - b) for a, b in zip(one, other, strict=True)) / len(one), far / len(one)
+
+
+def _previews_shown(chart: SeaChart, monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """From now on, whether each frame that looked for a picture to scale showed one."""
+    shown: list[bool] = []
+    preview = chart._preview
+    monkeypatch.setattr(
+        chart, "_preview", lambda *args: (lambda r: (shown.append(r), r)[1])(preview(*args))
+    )
+    return shown
+
+
+@pytest.mark.parametrize(
+    ("view", "factor"),
+    [("fit", 1.2), ("Pacific", 1.2), ("Pacific", 1 / 1.2), ("Atlantic", 1 / 1.2)],
+)
+def test_a_spin_of_the_wheel_shows_previews_and_the_sharp_chart_at_rest(
+    chart: SeaChart,
+    session: GameSession,
+    qtbot: object,
+    monkeypatch: pytest.MonkeyPatch,
+    view: str,
+    factor: float,
+) -> None:
+    """Zoom steps with no idle moment between them (the fastest spin of a wheel): after
+    the first, a step lays out no name (those shown move with the zoom) and, where
+    previews pay, draws no background but scales one drawn sharp at a zoom close by —
+    with none, the step draws one to scale: the view, or zooming out, a notch wider on
+    every side. At the chart's first idle moment the names are laid out and the window
+    drawn sharp: then both are what a chart showing that view afresh shows."""
+    _show(chart, view)
+    _frame(chart)
+    _idle(chart, qtbot)
+    chart._backdrops.clear()  # nothing kept to scale: the spin draws its own
+    monkeypatch.setattr(chart._costs, "previews_pay", lambda scale, ratio: True)
+    chart.zoom_by(factor)  # the first step: laid out at once (after an idle moment)
+    _frame(chart)
+    planned = _plans(chart, monkeypatch)
+    named = set(_names(chart))
+    shown = _previews_shown(chart, monkeypatch)
+    drawn = _backgrounds_drawn(chart, monkeypatch)
+    chart.zoom_by(factor)  # nothing close enough to scale: a picture drawn to scale
+    _frame(chart)
+    assert shown == [False] and len(drawn) == 1 and chart._backdrops
+    size = chart.viewport().size()
+    region = chart._backdrops[-1].region
+    if factor > 1:
+        assert region.size() == size
+    else:  # a notch on every side, and a pixel
+        assert (region.width(), region.height()) == (
+            size.width() + 2 * (math.ceil(size.width() * (WHEEL_STEP - 1.0)) + 1),
+            size.height() + 2 * (math.ceil(size.height() * (WHEEL_STEP - 1.0)) + 1),
+        )
+    chart.zoom_by(factor)  # scaled from it
+    preview = _frame(chart)
+    assert shown == [False, True] and len(drawn) == 1
+    assert planned == [] and set(_names(chart)) == named
+    _rested(chart, qtbot)
+    assert planned[:1] == [chart.transform().m11()]  # (then the next notches, ahead)
+    sharp = _frame(chart)
+    # the window shows it (a preview was on the screen until then)
+    store = QImage(chart.backingStore().paintDevice())
+    top = chart.viewport().mapTo(chart.window(), QPoint(0, 0))
+    screen = store.copy(QRect(top, chart.viewport().size()))
+    screen = screen.convertToFormat(QImage.Format.Format_ARGB32_Premultiplied)
+    inner, share = _apart(sharp, bytes(screen.constBits()), W)
+    assert inner <= 12 and share < 0.005
+    _as_a_fresh_chart(chart, sharp, session, qtbot)
+    # the preview is the frame drawn sharp but for softer lines (and the names of the
+    # zoom before): a picture a few pixels off is several levels apart on average
+    mean, far = _levels_apart(preview, sharp)
+    assert mean < 3 and far < 0.015  # (seen: 1.0–1.6 and 0.004–0.006; three rows off: 6–7, 0.03)
+
+
+def test_a_spin_draws_afresh_where_previews_do_not_pay(
+    chart: SeaChart, qtbot: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where a view drawn afresh has cost less than a preview, a spin's steps draw their
+    backgrounds afresh; the names are still laid out once, at rest."""
+    _show(chart, "close")
+    _frame(chart)
+    _idle(chart, qtbot)
+    monkeypatch.setattr(chart._costs, "previews_pay", lambda scale, ratio: False)
+    chart.zoom_by(1.2)
+    _frame(chart)
+    planned = _plans(chart, monkeypatch)
+    drawn = _backgrounds_drawn(chart, monkeypatch)
+    for factor in (1 / 1.19, 1.2):
+        chart.zoom_by(factor)
+        _frame(chart)
+    assert len(drawn) == 2 and planned == []
+    _rested(chart, qtbot)
+    assert planned[:1] == [chart.transform().m11()]  # (then the next notches, ahead)
+
+
+def test_previews_pay_where_a_view_drawn_afresh_cost_more(chart: SeaChart, qtbot: object) -> None:
+    """A spin shows previews at a zoom where a view drawn afresh has lately cost at least
+    PREVIEW_PAYS times a preview, each measured as the chart draws it at the screen's
+    density (not a frame that thins the outlines first, nor a render into a denser
+    image); not where it cost less, nor at a zoom not drawn yet, nor at a fractional
+    density. A new window size forgets what was measured."""
+    costs = mapview._Costs()
+    size = chart.viewport().size()
+    assert costs.for_view(size, 1.0, 1.0) and not costs.for_view(size, 2.0, 1.0)
+    costs.add_fresh(3.0, 5.0)
+    costs.preview = 5.0 / mapview.PREVIEW_PAYS - 0.1
+    assert costs.previews_pay(3.0, 1.0) and costs.previews_pay(3.0 * 1.05, 1.0)
+    assert not costs.previews_pay(3.0 * WHEEL_STEP, 1.0)  # not measured there
+    assert not costs.previews_pay(3.0, 2.0)  # another density than measured
+    costs.preview = 5.0 / mapview.PREVIEW_PAYS + 0.1
+    assert not costs.previews_pay(3.0, 1.0)
+    assert costs.for_view(QSize(size.width() + 10, size.height()), 1.0, 1.0)
+    assert costs.fresh == {} and costs.preview == 0.0
+    assert costs.for_view(size, 1.25, 1.25) and not costs.previews_pay(3.0, 1.25)
+    # as the chart draws: a whole view drawn afresh, after its outlines were thinned
+    _show(chart, "Atlantic")
+    chart._outlines.clear()
+    chart._lands.clear()
+    chart._costs = mapview._Costs()
+    _frame(chart)  # thins first: not measured
+    assert chart._costs.fresh == {}
+    chart.zoom_by(1.2)
+    _frame(chart)
+    chart.zoom_by(1 / 1.2)
+    _frame(chart)
+    assert chart._costs.fresh[mapview._notch(chart.transform().m11())] > 0.0
+    dense = QImage(chart.viewport().size() * 2, QImage.Format.Format_ARGB32_Premultiplied)
+    dense.setDevicePixelRatio(2.0)
+    before = dict(chart._costs.fresh)
+    chart.zoom_by(1.2)
+    chart.viewport().render(dense)  # not measured (nor forgotten)
+    assert chart._costs.fresh == before
+    # and a preview, where one pays: the first tries one
+    _idle(chart, qtbot)
+    chart._backdrops.clear()
+    for notch in (0, 1):  # (the zooms of the steps below are nearest these notches)
+        chart._costs.add_fresh(chart.transform().m11() * WHEEL_STEP**notch, 1e9)
+    for _ in range(3):  # the first after an idle moment, a picture to scale, a preview
+        chart.zoom_by(1.05)
+        _frame(chart)
+    assert chart._costs.preview > 0.0
+
+
+def test_a_jump_or_a_change_in_a_spin_lays_out_at_once(
+    chart: SeaChart, session: GameSession, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only steps of the wheel wait for the chart's rest: a jump to a theatre ends a spin
+    (its names laid out then, and the next step's too), and a change of what the chart
+    shows lays out anew at once."""
+    _show(chart, "Pacific")
+    chart.zoom_by(1.2)
+    planned = _plans(chart, monkeypatch)
+    chart.zoom_by(1.2)
+    assert planned == []  # a spin
+    chart.zoom_to("Atlantic")
+    chart.zoom_by(1.2)  # after a jump: no spin
+    assert len(planned) == 2 and chart._rest_timer.isActive()
+    chart.zoom_by(1.2)
+    assert len(planned) == 2  # a spin again
+    store_sample_orders(session, "japan")  # counters appear: laid out anew, at once
+    assert planned[-1] == chart.transform().m11() and len(planned) == 3
 
 
 @pytest.mark.parametrize("view", ["fit", "Pacific", "close", "corner"])
