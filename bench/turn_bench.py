@@ -192,17 +192,20 @@ def main() -> None:
         units = len(scenario.tables["units"])
         median = medians[copies] = statistics.median(rules)
         label = "1942" if copies == 1 else f"synthetic {copies}x"
-        target = (
-            "  target < 50 ms: " + ("ok" if median < 50 else "OVER TARGET") if copies == 1 else ""
-        )
         per = median / units
         growth = "" if per_unit is None else f"  ({per / per_unit:.2f}x the 1942 time per unit)"
         per_unit = per_unit or per
+        # the target is the turn's (the first figure), not the saves'
+        target = (
+            "  turn target < 50 ms: " + ("ok" if median < 50 else "OVER TARGET")
+            if copies == 1
+            else ""
+        )
         print(
             f"{label:<26}{units:>7}{len(scenario.tables['sea_areas']):>7}"
             f"   {median:9.1f} ms   "
             + (f"{statistics.median(saved):12.1f} ms" if saved else f"{'-':>15}")
-            + f"{target}{growth}"
+            + f"{growth}{target}"
         )
     ratio = medians[100] / medians[10]
     print(
