@@ -17,9 +17,9 @@ items whose visibility is decided once per zoom step, not on every frame; routes
 adjacency lines are drawn with the background as separate lines (``QPainter.drawLines``),
 which Qt's raster engine draws far faster than a stroked path. The background is copied
 from a picture when a view is drawn again, and while the chart is idle the background of
-the next wheel notch in and out is drawn ahead (:meth:`SeaChart.drawBackground`). Wheel
-steps faster than the chart can draw (no idle moment between them) show a preview where
-that costs less than drawing afresh, and the chart is drawn sharp at its first idle moment
+the next wheel notch in and out is drawn ahead (:meth:`SeaChart.drawBackground`). In a
+fast spin of the wheel the names are laid out once it stops, and steps with nothing drawn
+ahead show a preview where that costs less than drawing afresh
 (:meth:`SeaChart._zoom_changed`).
 """
 
@@ -129,7 +129,11 @@ NAMES_AHEAD = 16
 BACKDROPS = 3
 #: how long a view rests after a pan or a resize before the next notches are drawn ahead
 PAN_REST_MS = 150
-#: a zoom step in the fastest spin of a wheel (no idle moment since the step before) shows
+#: zoom steps less than this apart (ms) are a spin of the wheel: the names wait, and the
+#: background may be a preview, until the wheel has stopped this long (see
+#: SeaChart._zoom_changed); a hand's brisk notches, 50 ms apart, are not a spin
+SPIN_REST_MS = 40
+#: a zoom step in a spin of the wheel shows
 #: the background of a zoom at most this many times closer or farther, scaled (see
 #: SeaChart._preview); with none as close, it draws one to scale (SeaChart._picture_to_scale)
 PREVIEW_RANGE = 1.5
@@ -1024,11 +1028,11 @@ class SeaChart(QGraphicsView):
         self._planned = True  # what to draw ahead is planned for the view drawn last
         self._whole_notches = True  # the wheel turned by whole notches (not a touchpad's)
         self._undrawn: list[_Label] = []  # names to draw ahead (the last first)
-        #: the fastest spin of a wheel: a zoom step came before the chart was idle after the
-        #: step before (see _zoom_changed); runs once the loop is idle again (_rest)
+        #: a spin of the wheel: zoom steps less than SPIN_REST_MS apart (see _zoom_changed);
+        #: runs once the wheel has stopped (_rest)
         self._rest_timer = QTimer(self)
         self._rest_timer.setSingleShot(True)
-        self._rest_timer.setInterval(0)
+        self._rest_timer.setInterval(SPIN_REST_MS)
         self._rest_timer.timeout.connect(self._rest)
         self._spinning = False
         self._owed_layout = False  # the names not yet laid out for the zoom of the spin
@@ -1138,7 +1142,7 @@ class SeaChart(QGraphicsView):
             self.centerOn(under + (middle - around) / self.transform().m11())
             self.setViewportUpdateMode(update)
         self.setTransformationAnchor(anchor.AnchorUnderMouse)
-        spin = self._rest_timer.isActive()  # a step before this one, and no idle moment
+        spin = self._rest_timer.isActive()  # a step less than SPIN_REST_MS before this one
         self._zoom_changed(spin)
         self._rest_timer.start()
 
@@ -1821,19 +1825,19 @@ class SeaChart(QGraphicsView):
     def _zoom_changed(self, spin: bool = False) -> None:
         """After any zoom: decide what is shown (a new transform redraws the chart).
 
-        In the fastest spin of a wheel (``spin``: a zoom step before the chart had an
-        idle moment since the step before, so the steps come faster than frames can be
-        drawn afresh) a step shows a preview: the names stay as laid out before (moving
-        with the zoom) and, where that costs less than drawing it afresh (see _Costs), the
+        In a spin of the wheel (``spin``: a zoom step less than :data:`SPIN_REST_MS` after
+        the step before; the fastest come faster than frames can be drawn afresh, and
+        queue up) a step shows a preview: the names stay as laid out before (moving with
+        the zoom) and, where that costs less than drawing it afresh (see _Costs), the
         background is a scaled copy of one drawn sharp at a zoom close by (see _preview),
-        as a map program shows the last picture scaled while it draws the next. At the
-        first idle moment (_rest) the names are laid out and the frame drawn sharp. A
-        layout made ahead for the zoom is shown at once all the same (it costs less than
-        a millisecond)."""
+        as a map program shows the last picture scaled while it draws the next. Once the
+        wheel has stopped that long (_rest) the names are laid out and the frame drawn
+        sharp. A layout made ahead for the zoom is shown at once all the same (it costs
+        less than a millisecond), and a background drawn ahead is copied."""
         self._spinning = spin
         if not spin and self._rest_timer.isActive():
-            # a jump, or a step after an idle moment: the end of a spin (what it owes is
-            # done here: the names laid out below, and the frame drawn anew)
+            # a jump: the end of a spin (what it owes is done here: the names laid out
+            # below, and the frame drawn anew)
             self._rest_timer.stop()
             if self._owed_frame:  # (a jump to the view on screen would not draw it)
                 self._owed_frame = False
@@ -1841,17 +1845,21 @@ class SeaChart(QGraphicsView):
         self._layout_labels(defer=spin)
 
     def _rest(self) -> None:
-        """The chart's first idle moment after a spin: the names laid out for the zoom it
-        ended at, and the frame drawn sharp where a preview was shown."""
+        """The end of a spin (no step for :data:`SPIN_REST_MS`): the names laid out for
+        the zoom it ended at and the window drawn sharp where a preview was shown, in one
+        frame; what to draw ahead is planned again for it (laying out lets go of the
+        layouts made ahead)."""
         self._rest_timer.stop()
         self._spinning = False
+        owed = self._owed_frame
+        self._owed_frame = False
         if self._owed_layout:
             self._owed_layout = False
             self._layout_labels()
-        if self._owed_frame:
-            # painted now, before anything is drawn ahead
-            self._owed_frame = False
-            self.viewport().repaint()
+            self._ahead_for = None
+            owed = True
+        if owed:
+            self.viewport().update()
 
     def _layout_labels(self, defer: bool = False) -> None:
         """Level of detail: show the labels, symbols and badges this zoom has room for.
@@ -1863,7 +1871,7 @@ class SeaChart(QGraphicsView):
         or taken from a layout made ahead for this zoom while the chart was idle (see
         _plan_ahead). Plain numbers throughout, and Qt is told only what changes: this
         runs on every wheel step, in Python. A step in the fastest spin of a wheel
-        (``defer``) leaves it to the chart's next idle moment (see _zoom_changed).
+        (``defer``) leaves it to the end of the spin (see _zoom_changed).
         """
         scale = self.transform().m11()
         seen = self.mapToScene(self.viewport().rect()).boundingRect()
@@ -2415,8 +2423,6 @@ class SeaChart(QGraphicsView):
         names, else a few names not yet drawn (the timer runs again while there is more).
         A background's picture is made at its first band, the least recently used one let
         go first."""
-        if self._rest_timer.isActive():
-            self._rest()  # idle: the end of a spin comes first
         if not self._planned:
             self._planned = True
             self._plan_ahead()

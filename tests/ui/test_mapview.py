@@ -680,8 +680,18 @@ def test_names_are_drawn_ahead_so_the_wheel_draws_none(
 
 
 def _rested(chart: SeaChart, qtbot: object) -> None:
-    """Let the chart have its idle moment after a spin of the wheel."""
+    """Let the wheel stop: the chart's end of a spin, and the frame it asks for painted."""
     qtbot.waitUntil(lambda: not chart._rest_timer.isActive(), timeout=10_000)  # type: ignore[attr-defined]
+    QCoreApplication.sendPostedEvents()
+    QApplication.processEvents()
+
+
+def _screen(chart: SeaChart) -> bytes:
+    """What the window shows of the chart (its backing store), as _frame gives a frame."""
+    store = QImage(chart.backingStore().paintDevice())
+    top = chart.viewport().mapTo(chart.window(), QPoint(0, 0))
+    shown = store.copy(QRect(top, chart.viewport().size()))
+    return bytes(shown.convertToFormat(QImage.Format.Format_ARGB32_Premultiplied).constBits())
 
 
 def _plans(chart: SeaChart, monkeypatch: pytest.MonkeyPatch) -> list[float]:
@@ -755,20 +765,64 @@ def test_a_spin_of_the_wheel_shows_previews_and_the_sharp_chart_at_rest(
     assert shown == [False, True] and len(drawn) == 1
     assert planned == [] and set(_names(chart)) == named
     _rested(chart, qtbot)
-    assert planned[:1] == [chart.transform().m11()]  # (then the next notches, ahead)
+    assert chart.transform().m11() in planned  # (the next notches too, ahead)
     sharp = _frame(chart)
     # the window shows it (a preview was on the screen until then)
-    store = QImage(chart.backingStore().paintDevice())
-    top = chart.viewport().mapTo(chart.window(), QPoint(0, 0))
-    screen = store.copy(QRect(top, chart.viewport().size()))
-    screen = screen.convertToFormat(QImage.Format.Format_ARGB32_Premultiplied)
-    inner, share = _apart(sharp, bytes(screen.constBits()), W)
+    inner, share = _apart(sharp, _screen(chart), W)
     assert inner <= 12 and share < 0.005
     _as_a_fresh_chart(chart, sharp, session, qtbot)
     # the preview is the frame drawn sharp but for softer lines (and the names of the
     # zoom before): a picture a few pixels off is several levels apart on average
     mean, far = _levels_apart(preview, sharp)
     assert mean < 3 and far < 0.015  # (seen: 1.0–1.6 and 0.004–0.006; three rows off: 6–7, 0.03)
+
+
+def test_wheel_notches_queued_up_are_a_spin_until_the_wheel_stops(
+    chart: SeaChart, qtbot: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Through the event loop: wheel notches that queue up while a frame is drawn are
+    taken together and painted once, as a spin — a preview on the screen, the names not
+    laid out — and drawing ahead between them does not end it: only the wheel stopping for
+    SPIN_REST_MS does (here, when the test says), and then the names are laid out and the
+    window drawn sharp."""
+    _show(chart, "Pacific")
+    _frame(chart)
+    _idle(chart, qtbot)
+    monkeypatch.setattr(chart._costs, "previews_pay", lambda scale, ratio: True)
+    chart._rest_timer.setInterval(600_000)  # a wheel that does not stop until told
+    planned = _plans(chart, monkeypatch)
+    shown = _previews_shown(chart, monkeypatch)
+    start = chart.transform().m11()
+    at = QPointF(chart.viewport().rect().center())
+    for _ in range(3):
+        QApplication.postEvent(
+            chart.viewport(),
+            QWheelEvent(
+                at,
+                QPointF(chart.viewport().mapToGlobal(at.toPoint())),
+                QPoint(),
+                QPoint(0, 120),
+                Qt.MouseButton.NoButton,
+                Qt.KeyboardModifier.NoModifier,
+                Qt.ScrollPhase.NoScrollPhase,
+                False,
+            ),
+        )
+    qtbot.wait(50)  # type: ignore[attr-defined]  # the notches, taken together, and a frame
+    _idle(chart, qtbot)  # drawing ahead for the next notches
+    assert chart.transform().m11() == pytest.approx(start * WHEEL_STEP**3)
+    assert True in shown and chart._spinning and chart._owed_frame
+    assert chart.transform().m11() not in planned  # (only the next notches, ahead)
+    preview = _screen(chart)
+    chart._rest_timer.start(1)  # the wheel stops
+    _rested(chart, qtbot)
+    assert chart.transform().m11() in planned and not chart._spinning
+    sharp = _frame(chart)
+    assert _screen(chart) != preview
+    inner, share = _apart(sharp, _screen(chart), W)
+    assert inner <= 12 and share < 0.005
+    _idle(chart, qtbot)  # and the next notches are drawn ahead from there
+    assert len(chart._layouts_ahead) == 2
 
 
 def test_a_spin_draws_afresh_where_previews_do_not_pay(
@@ -789,7 +843,7 @@ def test_a_spin_draws_afresh_where_previews_do_not_pay(
         _frame(chart)
     assert len(drawn) == 2 and planned == []
     _rested(chart, qtbot)
-    assert planned[:1] == [chart.transform().m11()]  # (then the next notches, ahead)
+    assert chart.transform().m11() in planned  # (the next notches too, ahead)
 
 
 def test_previews_pay_where_a_view_drawn_afresh_cost_more(chart: SeaChart, qtbot: object) -> None:
