@@ -24,9 +24,10 @@ it, with 50 ms between notches (a brisk turn of the wheel): in that time the cha
 the background of the next notch in and out ahead, and the notch copies it. Beside it, the
 slowest notch, how many of the 12 copied a background drawn ahead (the others drew
 theirs), and the longest band of that drawing ahead (the longest a notch arriving sooner
-can wait for the loop). The notches run after the zoom steps, which have thinned the
-outlines for every zoom they visit: a notch to a zoom never drawn before also thins them
-(nothing is thinned ahead).
+can wait for the loop). A *wheel spun fast* is the same with 10 ms of the loop between
+notches: a spin, whose notches lay out no names unless laid out ahead. The notches run
+after the zoom steps, which have thinned the outlines for every zoom they visit: a notch
+to a zoom never drawn before also thins them (nothing is thinned ahead).
 
 Targets (issue 14): a frame of the whole world and a zoom step at most 6 ms at every
 zoom of the 1942 world, 12 ms for the 10× world; 1 ms a mouse move.
@@ -75,6 +76,8 @@ W, H = 1920, 1080
 FRAME_MS, BIG_FRAME_MS, MOVE_MS = 6.0, 12.0, 1.0
 #: idle time between wheel notches turned by hand (a brisk turn of the wheel)
 PACE_MS = 50.0
+#: ... and spun fast (a hundred notches a second: less than SPIN_REST_MS apart, a spin)
+FAST_PACE_MS = 10.0
 #: the views zoom steps start from: the whole world, the named theatres, a close look
 VIEWS = ("fit", "Pacific", "Atlantic", "Mediterranean", "East Indies", "close")
 #: alternate wheel steps in and out; their product is not 1, so no zoom comes back
@@ -253,14 +256,15 @@ def settle(app: QCoreApplication, ms: float) -> None:
 
 
 def wheel_notches(
-    app: QCoreApplication, chart: SeaChart, view: str, notches: int = 12
+    app: QCoreApplication, chart: SeaChart, view: str, notches: int = 12, pace: float = PACE_MS
 ) -> tuple[float, float, float, int, float]:
     """A wheel turned by hand around ``view``: each notch the wheel's event over the chart
-    (zoom and layout) and the frame painted on the screen after it, with :data:`PACE_MS`
-    of idle time between notches (in which the chart draws the next notch's background
-    ahead). Median ms (wall clock, CPU), the slowest notch, how many notches copied a
-    background drawn ahead, and the longest the chart kept the loop busy drawing ahead
-    (what a notch coming sooner may wait)."""
+    (zoom and layout) and the frame painted on the screen after it, with ``pace`` ms of
+    the event loop between notches (in which the chart draws the next notch's background
+    ahead, as far as it gets; :data:`FAST_PACE_MS`: a spin). Median ms (wall clock,
+    CPU), the slowest notch, how many notches copied a background drawn ahead, and the
+    longest the chart kept the loop busy drawing ahead (what a notch coming sooner may
+    wait)."""
     vp = chart.viewport()
     at = QPointF(vp.width() * 0.4, vp.height() * 0.6)
     show(chart, view)
@@ -304,7 +308,7 @@ def wheel_notches(
                 cpu.append((time.process_time() - c0) * 1000.0)
                 copied += not fresh
             chart._paint_background = paint  # type: ignore[method-assign]
-            settle(app, PACE_MS)
+            settle(app, pace)
     finally:
         chart._paint_background = paint  # type: ignore[method-assign]
         chart._ahead_timer.timeout.disconnect()
@@ -318,8 +322,15 @@ def wheel_notches(
     )
 
 
-def notch(app: QCoreApplication, chart: SeaChart, view: str, name: str, target: float) -> None:
-    wall, cpu, slowest, copied, busy = wheel_notches(app, chart, view)
+def notch(
+    app: QCoreApplication,
+    chart: SeaChart,
+    view: str,
+    name: str,
+    target: float,
+    pace: float = PACE_MS,
+) -> None:
+    wall, cpu, slowest, copied, busy = wheel_notches(app, chart, view, pace=pace)
     line(name, wall, target, cpu)
     print(f"  slowest {slowest:.2f} ms; copied ahead {copied} of 12; longest band {busy:.2f} ms")
 
@@ -388,6 +399,9 @@ def main() -> int:
             spin(chart, image, view, f"zoom step, {view}", FRAME_MS)
         for view in VIEWS:
             notch(app, chart, view, f"wheel notch by hand, {view}", FRAME_MS)
+        for view in ("fit", "Pacific"):
+            name = f"wheel spun fast, {view}"
+            notch(app, chart, view, name, FRAME_MS, FAST_PACE_MS)
         chart.fit_world()
         line("mouse move + hit-test (200), fit", hover(chart), MOVE_MS)
         chart.zoom_to("East Indies")
@@ -414,6 +428,9 @@ def main() -> int:
         for view in VIEWS:
             name = f"wheel notch by hand, {COPIES}x world, {view}"
             notch(app, big_chart, view, name, BIG_FRAME_MS)
+        for view in ("fit", "Pacific"):
+            name = f"wheel spun fast, {COPIES}x world, {view}"
+            notch(app, big_chart, view, name, BIG_FRAME_MS, FAST_PACE_MS)
         big_chart.fit_world()
         line(f"mouse move + hit-test (200), {COPIES}x", hover(big_chart), MOVE_MS)
         session.close()

@@ -2783,13 +2783,25 @@ class _Costs:
         times a preview or more (the whole of a big world: tens of thousands of
         outlines), not where it costs less (the 1942 world at 1920×1080: a frame drawn
         afresh costs about what scaling the window's pixels does) nor where it was not
-        measured yet. A preview costs about the same at every zoom (the window's pixels
-        scaled): before one is measured, a spin tries one. Only at the measured density,
-        and a whole one (a fractional one puts the views of one zoom between each other's
-        device pixels, as nothing is drawn ahead there)."""
+        measured yet (nor a notch or two away: see fresh_at). A preview costs about the
+        same at every zoom (the window's pixels scaled): before one is measured, a spin
+        tries one. Only at the measured density, and a whole one (a fractional one puts
+        the views of one zoom between each other's device pixels, as nothing is drawn
+        ahead there)."""
         if self._view is None or ratio != self._view[2] or ratio != round(ratio):
             return False
-        return self.fresh.get(_notch(scale), 0.0) > PREVIEW_PAYS * self.preview
+        return self.fresh_at(scale) > PREVIEW_PAYS * self.preview
+
+    def fresh_at(self, scale: float) -> float:
+        """What a view drawn afresh has lately cost at the notch nearest this zoom, or at
+        the nearest notch measured, one or two away (the cost changes little from one
+        notch to the next, and a spin in or out meets a new notch at every step); 0.0 if
+        none is measured that close."""
+        key = _notch(scale)
+        for near in (key, key - 1, key + 1, key - 2, key + 2):
+            if near in self.fresh:
+                return self.fresh[near]
+        return 0.0
 
 
 def _ms_since(started: float) -> float:

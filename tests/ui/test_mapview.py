@@ -858,7 +858,12 @@ def test_previews_pay_where_a_view_drawn_afresh_cost_more(chart: SeaChart, qtbot
     costs.add_fresh(3.0, 5.0)
     costs.preview = 5.0 / mapview.PREVIEW_PAYS - 0.1
     assert costs.previews_pay(3.0, 1.0) and costs.previews_pay(3.0 * 1.05, 1.0)
-    assert not costs.previews_pay(3.0 * WHEEL_STEP, 1.0)  # not measured there
+    # a notch or two away: the nearest notch measured (a spin meets a new one each step)
+    assert costs.previews_pay(3.0 * WHEEL_STEP**2, 1.0)
+    assert not costs.previews_pay(3.0 * WHEEL_STEP**3, 1.0)  # none measured that close
+    costs.add_fresh(3.0 * WHEEL_STEP**2, 1.0)
+    assert not costs.previews_pay(3.0 * WHEEL_STEP**3, 1.0)  # the nearest measured: cheap
+    assert costs.previews_pay(3.0 * WHEEL_STEP, 1.0)  # two as near: the one below
     assert not costs.previews_pay(3.0, 2.0)  # another density than measured
     costs.preview = 5.0 / mapview.PREVIEW_PAYS + 0.1
     assert not costs.previews_pay(3.0, 1.0)
