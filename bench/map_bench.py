@@ -50,7 +50,6 @@ from PySide6.QtCore import (
     QCoreApplication,
     QPoint,
     QPointF,
-    QRect,
     QRectF,
     QSettings,
     QStandardPaths,
@@ -218,8 +217,8 @@ def zoom_steps(
     previews: list[bool] = []
     preview = chart._preview
 
-    def counted(painter: QPainter, transform: QTransform, ratio: float, pixels: QRect) -> bool:
-        shown = preview(painter, transform, ratio, pixels)
+    def counted(painter: QPainter, transform: QTransform, ratio: float, target: QRectF) -> bool:
+        shown = preview(painter, transform, ratio, target)
         previews.append(shown)
         return shown
 

@@ -195,9 +195,12 @@ class Board:
         )
 
     # -- ranges --------------------------------------------------------------------------
+    def sea_area(self, place_or_area: str) -> str:
+        """The sea area a range is counted from: a place's, or the area itself."""
+        return self.area_of(place_or_area) if place_or_area in self.bases else place_or_area
+
     def distance(self, place_or_area: str, area: str) -> int:
-        start = self.area_of(place_or_area) if place_or_area in self.bases else place_or_area
-        return self.world.distance(start, area)
+        return self.world.distance(self.sea_area(place_or_area), area)
 
     def naval_range(self, bonus: int = 0) -> int:
         return NAVAL_RANGE + bonus
@@ -214,13 +217,11 @@ class Board:
         """Whether ``area`` is no more than ``reach`` moves from a place's sea area (or an
         area): the range question the order check, the steps, the map and the computer
         opponent ask (searching no farther than ``reach``)."""
-        start = self.area_of(place_or_area) if place_or_area in self.bases else place_or_area
-        return self.world.reaches(start, area, reach)
+        return self.world.reaches(self.sea_area(place_or_area), area, reach)
 
     def areas_within(self, place_or_area: str, reach: int) -> set[str]:
         """Sea areas no more than ``reach`` moves from a place's sea area (or an area)."""
-        start = self.area_of(place_or_area) if place_or_area in self.bases else place_or_area
-        return self.world.within(start, reach)
+        return self.world.within(self.sea_area(place_or_area), reach)
 
     def air_range(self, nation: str, kind: str, turn: int | None = None) -> int:
         """002 "Operational Range": the nation's air range now (air_ranges.csv)."""

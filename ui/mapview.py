@@ -133,9 +133,9 @@ PAN_REST_MS = 150
 #: background may be a preview, until the wheel has stopped this long (see
 #: SeaChart._zoom_changed); a hand's brisk notches, 50 ms apart, are not a spin
 SPIN_REST_MS = 40
-#: a zoom step in a spin of the wheel shows
-#: the background of a zoom at most this many times closer or farther, scaled (see
-#: SeaChart._preview); with none as close, it draws one to scale (SeaChart._picture_to_scale)
+#: a zoom step in a spin of the wheel shows the background of a zoom at most this many
+#: times closer or farther, scaled (see SeaChart._preview); with none as close, it draws
+#: one to scale (SeaChart._picture_to_scale)
 PREVIEW_RANGE = 1.5
 #: a spin shows previews only where a view drawn afresh has lately cost this many times a
 #: preview (see _Costs): a preview needs a sharp picture to scale, which a spin sometimes
@@ -202,6 +202,16 @@ class _Backdrop:
             return None
         source = pixels.translated(round(dx), round(dy))
         return source if self.pixels.contains(source) else None
+
+    def holding(self, seen: QRectF) -> QRectF | None:
+        """Where the part ``seen`` of the scene (scene units) lies in the picture, in its
+        device pixels and fractions of them: None if not all of it is in it."""
+        (sx, sy), region, ratio = self.scale, self.region, self.ratio
+        to_picture = QTransform(
+            sx * ratio, 0, 0, sy * ratio, -region.x() * ratio, -region.y() * ratio
+        )
+        source = to_picture.mapRect(seen)
+        return source if QRectF(self.pixels).contains(source) else None
 
     def covers(self, region: QRect) -> bool:
         return self.region.contains(region)
@@ -1836,12 +1846,7 @@ class SeaChart(QGraphicsView):
         less than a millisecond), and a background drawn ahead is copied."""
         self._spinning = spin
         if not spin and self._rest_timer.isActive():
-            # a jump: the end of a spin (what it owes is done here: the names laid out
-            # below, and the frame drawn anew)
-            self._rest_timer.stop()
-            if self._owed_frame:  # (a jump to the view on screen would not draw it)
-                self._owed_frame = False
-                self.viewport().update()
+            self._rest()  # a jump: the end of a spin
         self._layout_labels(defer=spin)
 
     def _rest(self) -> None:
@@ -2205,22 +2210,21 @@ class SeaChart(QGraphicsView):
         # the part asked for, widened to whole device pixels (at a fractional pixel ratio
         # whole view pixels would leave a device column at its edge unpainted)
         to_device = QTransform.fromScale(ratio, ratio)
-        pixels = to_device.mapRect(transform.mapRect(rect)).toAlignedRect()
-        pixels &= QRect(0, 0, math.ceil(size.width() * ratio), math.ceil(size.height() * ratio))
+        window = QRect(0, 0, math.ceil(size.width() * ratio), math.ceil(size.height() * ratio))
+        pixels = to_device.mapRect(transform.mapRect(rect)).toAlignedRect() & window
         if pixels.isEmpty():
             return
+        target = to_device.inverted()[0].mapRect(QRectF(pixels))  # in the view's pixels
         backdrop = self._held(scale, ratio, lambda b: b.source(scroll, pixels) is not None)
         # what a frame of the whole view costs is measured, at the screen's density (see
         # _Costs): not a frame that thins the outlines first (a cost paid once)
-        whole = pixels.size() == QSize(
-            math.ceil(size.width() * ratio), math.ceil(size.height() * ratio)
-        )
+        whole = pixels == window
         costs = self._costs
         measured = whole and costs.for_view(size, ratio, self.devicePixelRatioF())
         thinned = self._thinned_for(scale[0])
         started = time.perf_counter()
         if backdrop is None and self._spinning and costs.previews_pay(scale[0], ratio):
-            if self._preview(painter, transform, ratio, pixels):
+            if self._preview(painter, transform, ratio, target):
                 if measured:
                     costs.add_preview(_ms_since(started))
                 self._owed_frame = True
@@ -2243,14 +2247,7 @@ class SeaChart(QGraphicsView):
             self._paint_region(backdrop, backdrop.region)
         source = backdrop.source(scroll, pixels)
         assert source is not None  # the view lies in its own picture
-        # copied as it is: no smoothing, no antialiased edge
-        painter.save()
-        painter.resetTransform()
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
-        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
-        back = QTransform.fromScale(1 / ratio, 1 / ratio)
-        painter.drawPixmap(back.mapRect(QRectF(pixels)), backdrop.picture, QRectF(source))
-        painter.restore()
+        _draw_picture(painter, target, backdrop.picture, QRectF(source), smooth=False)
 
     def _picture_to_scale(
         self, scroll: QPoint, size: QSize, scale: tuple[float, float], ratio: float
@@ -2270,39 +2267,29 @@ class SeaChart(QGraphicsView):
         return backdrop
 
     def _preview(
-        self, painter: QPainter, transform: QTransform, ratio: float, pixels: QRect
+        self, painter: QPainter, transform: QTransform, ratio: float, target: QRectF
     ) -> bool:
-        """The view's device ``pixels`` painted from the kept background of the zoom
-        closest to the view's, within :data:`PREVIEW_RANGE`, that holds them all, scaled
-        smoothly (and kept the longest from now); False if none does. Lines and coasts
-        come out a little soft, for the moment a spin of the wheel lasts."""
-        back = QTransform.fromScale(1 / ratio, 1 / ratio)
-        target = back.mapRect(QRectF(pixels))  # in the view's pixels
+        """The part ``target`` of the view (its pixels) painted from the kept background
+        of the zoom closest to the view's, within :data:`PREVIEW_RANGE`, that holds it
+        all, scaled smoothly (and kept the longest from now); False if none does. Lines
+        and coasts come out a little soft, for the moment a spin of the wheel lasts."""
         seen = transform.inverted()[0].mapRect(target)  # in scene units
         best: tuple[float, _Backdrop, QRectF] | None = None
         for backdrop in self._backdrops:
             if backdrop.version != self._background_version or backdrop.ratio != ratio:
                 continue
-            (sx, sy), region = backdrop.scale, backdrop.region
-            apart = abs(math.log(transform.m11() / sx))
+            apart = abs(math.log(transform.m11() / backdrop.scale[0]))
             if apart > math.log(PREVIEW_RANGE) or (best is not None and apart >= best[0]):
                 continue
-            to_picture = QTransform(
-                sx * ratio, 0, 0, sy * ratio, -region.x() * ratio, -region.y() * ratio
-            )
-            source = to_picture.mapRect(seen)
-            if QRectF(backdrop.pixels).contains(source):
+            source = backdrop.holding(seen)
+            if source is not None:
                 best = (apart, backdrop, source)
         if best is None:
             return False
         _apart, backdrop, source = best
         self._backdrops.remove(backdrop)
         self._backdrops.append(backdrop)
-        painter.save()
-        painter.resetTransform()
-        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
-        painter.drawPixmap(target, backdrop.picture, source)
-        painter.restore()
+        _draw_picture(painter, target, backdrop.picture, source, smooth=True)
         return True
 
     def _held(
@@ -2751,8 +2738,8 @@ class _Costs:
     """What a whole view of the chart has lately cost (ms) drawn afresh, by the zoom's
     nearest wheel notch, and shown as a preview: measured as the chart draws them, for one
     window size at the screen's density (forgotten when either changes, and with the
-    world). A step of a spin shows a preview where a view drawn afresh has cost
-    :data:`PREVIEW_PAYS` times a preview or more (see SeaChart._zoom_changed)."""
+    world). A step of a spin shows a preview where a view drawn afresh has cost more than
+    :data:`PREVIEW_PAYS` times a preview (see SeaChart._zoom_changed)."""
 
     def __init__(self) -> None:
         self.fresh: dict[int, float] = {}
@@ -2779,8 +2766,8 @@ class _Costs:
 
     def previews_pay(self, scale: float, ratio: float) -> bool:
         """Whether a step of a spin at this zoom, painted at ``ratio``, shows a preview:
-        where a view drawn afresh at about this zoom has lately cost :data:`PREVIEW_PAYS`
-        times a preview or more (the whole of a big world: tens of thousands of
+        where a view drawn afresh at about this zoom has lately cost more than
+        :data:`PREVIEW_PAYS` times a preview (the whole of a big world: tens of thousands of
         outlines), not where it costs less (the 1942 world at 1920×1080: a frame drawn
         afresh costs about what scaling the window's pixels does) nor where it was not
         measured yet (nor a notch or two away: see fresh_at). A preview costs about the
@@ -2802,6 +2789,20 @@ class _Costs:
             if near in self.fresh:
                 return self.fresh[near]
         return 0.0
+
+
+def _draw_picture(
+    painter: QPainter, target: QRectF, picture: QPixmap, source: QRectF, smooth: bool
+) -> None:
+    """Part ``source`` of a picture (its device pixels) painted over ``target`` of the
+    view (its pixels): copied as it is (no smoothing, no antialiased edge), or scaled
+    smoothly (a preview)."""
+    painter.save()
+    painter.resetTransform()
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+    painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, smooth)
+    painter.drawPixmap(target, picture, source)
+    painter.restore()
 
 
 def _ms_since(started: float) -> float:

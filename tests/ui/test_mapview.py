@@ -444,23 +444,25 @@ def _idle(chart: SeaChart, qtbot: object) -> None:
     )
 
 
+def _wheel_event(chart: SeaChart, notches: int) -> QWheelEvent:
+    """A turn of the wheel over the middle of the chart (notches > 0: in)."""
+    at = QPointF(chart.viewport().rect().center())
+    return QWheelEvent(
+        at,
+        QPointF(chart.viewport().mapToGlobal(at.toPoint())),
+        QPoint(),
+        QPoint(0, 120 * notches),
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
+
+
 def _wheel(chart: SeaChart, notches: int) -> None:
     """Move the mouse to the middle of the chart and turn the wheel (notches > 0: in)."""
-    at = QPointF(chart.viewport().rect().center())
-    QTest.mouseMove(chart.viewport(), at.toPoint())
-    QApplication.sendEvent(
-        chart.viewport(),
-        QWheelEvent(
-            at,
-            QPointF(chart.viewport().mapToGlobal(at.toPoint())),
-            QPoint(),
-            QPoint(0, 120 * notches),
-            Qt.MouseButton.NoButton,
-            Qt.KeyboardModifier.NoModifier,
-            Qt.ScrollPhase.NoScrollPhase,
-            False,
-        ),
-    )
+    QTest.mouseMove(chart.viewport(), chart.viewport().rect().center())
+    QApplication.sendEvent(chart.viewport(), _wheel_event(chart, notches))
 
 
 def _backgrounds_drawn(chart: SeaChart, monkeypatch: pytest.MonkeyPatch) -> list[QRectF]:
@@ -793,25 +795,12 @@ def test_wheel_notches_queued_up_are_a_spin_until_the_wheel_stops(
     planned = _plans(chart, monkeypatch)
     shown = _previews_shown(chart, monkeypatch)
     start = chart.transform().m11()
-    at = QPointF(chart.viewport().rect().center())
     for _ in range(3):
-        QApplication.postEvent(
-            chart.viewport(),
-            QWheelEvent(
-                at,
-                QPointF(chart.viewport().mapToGlobal(at.toPoint())),
-                QPoint(),
-                QPoint(0, 120),
-                Qt.MouseButton.NoButton,
-                Qt.KeyboardModifier.NoModifier,
-                Qt.ScrollPhase.NoScrollPhase,
-                False,
-            ),
-        )
+        QApplication.postEvent(chart.viewport(), _wheel_event(chart, 1))
     qtbot.wait(50)  # type: ignore[attr-defined]  # the notches, taken together, and a frame
     _idle(chart, qtbot)  # drawing ahead for the next notches
     assert chart.transform().m11() == pytest.approx(start * WHEEL_STEP**3)
-    assert True in shown and chart._spinning and chart._owed_frame
+    assert any(shown) and chart._spinning and chart._owed_frame  # a preview shown
     assert chart.transform().m11() not in planned  # (only the next notches, ahead)
     preview = _screen(chart)
     chart._rest_timer.start(1)  # the wheel stops
