@@ -634,7 +634,7 @@ def spread_hits(groups: list[Counter], hits: int) -> list[tuple[Counter, int]]:
     listed on a tie). Returns (group, points lost) for each group hit; a group brought to 0
     is destroyed. Hits beyond the groups' strength are wasted."""
     lost: list[int] = [0] * len(groups)
-    for _ in range(hits):
+    for _hit in range(hits):  # (named: mypyc boxes a loop's "_" as an object)
         strongest = 0  # the first of the strongest
         for i in range(1, len(groups)):
             if groups[i].strength > groups[strongest].strength:
@@ -664,7 +664,7 @@ def eliminate_groups(groups: list[Counter], hits: int) -> list[tuple[Counter, in
         if g.strength > 0:
             left.setdefault(g.home, []).append(g)
     out = []
-    for _ in range(hits):
+    for _hit in range(hits):  # (named: mypyc boxes a loop's "_" as an object)
         if not left:
             break
         home = max(left, key=lambda h: len(left[h]))
@@ -1408,42 +1408,49 @@ class CarrierBattle(TurnBattle):
         working = self._working(side)
         if not working:
             return out
-        decks: dict[str, list[Counter]] = {c.id: [] for c in working}
-        aboard_by: dict[str, list[Counter]] = {c.id: [] for c in working}
-        own_waiting = {c.id: 0 for c in working}
+        # each working carrier's groups, by its place in ``working`` (lists, not dicts keyed
+        # by carrier: this runs for every side every turn of thousands of preview battles)
+        place = {c.id: i for i, c in enumerate(working)}
+        decks: list[list[Counter]] = [[] for _c in working]
+        aboard_by: list[list[Counter]] = [[] for _c in working]
+        own_waiting = [0] * len(working)
         orphans = False  # groups waiting whose own carrier is crippled or sunk
         cap_now = 0
         for c in self.counters[side]:
             box = c.box
             if box == ABOARD:
-                if c.home in aboard_by and c.strength > 0:
-                    aboard_by[c.home].append(c)
+                i = place.get(c.home, -1)
+                if i >= 0 and c.strength > 0:
+                    aboard_by[i].append(c)
             elif box == WAITING:
-                if c.home in own_waiting:
-                    own_waiting[c.home] += c.strength
+                i = place.get(c.home, -1)
+                if i >= 0:
+                    own_waiting[i] += c.strength
                 else:
                     orphans = True
             elif box == DECK:
-                if c.home in decks:  # a working carrier: it can launch what it spotted
-                    decks[c.home].append(c)
+                i = place.get(c.home, -1)
+                if i >= 0:  # a working carrier: it can launch what it spotted
+                    decks[i].append(c)
                     if c.role == "cap":
                         cap_now += 1
             elif box == CAP:
                 cap_now += 1
-        # orphans go to a carrier already keeping clear for its own planes, else the least
-        # loaded one
-        host = ""
+        # orphans go to a carrier already keeping clear for its own planes (the least loaded
+        # of them), else the first
+        host = -1
         if orphans:
-            host = min(working, key=lambda c: (own_waiting[c.id] == 0, own_waiting[c.id])).id
+            loaded = [w for w in own_waiting if w > 0]
+            host = own_waiting.index(min(loaded)) if loaded else 0
         cap_target = self.cap_groups_per_carrier * len(working)
-        for carrier in working:
-            deck = decks[carrier.id]
-            if not deck and (own_waiting[carrier.id] or carrier.id == host):
+        for i, carrier in enumerate(working):
+            deck = decks[i]
+            if not deck and (own_waiting[i] or i == host):
                 if self.narrate:
                     out.append(f"{carrier.name} keeps her flight deck clear to land planes.")
                 continue
             room = self.launch_per_turn - sum(c.strength for c in deck)
-            aboard = strongest_first(aboard_by[carrier.id])
+            aboard = strongest_first(aboard_by[i])
             fighters = [c for c in aboard if not c.bomber]
             bombers = [c for c in aboard if c.bomber]
             wishes: list[tuple[Counter, str]] = []
