@@ -1055,6 +1055,8 @@ class CarrierBattle(TurnBattle):
         if not waiting:
             return out
         decks = self.decks(side)
+        # groups whose carrier is crippled or sunk (none while all the side's carriers work)
+        homeless = not all(c.operational for c in self.side_carriers[side])
         for carrier in self.side_carriers[side]:
             if carrier.sunk:
                 continue
@@ -1068,7 +1070,8 @@ class CarrierBattle(TurnBattle):
             orphans = [
                 c
                 for c in waiting
-                if c.box == WAITING
+                if homeless
+                and c.box == WAITING
                 and c.home != carrier.id
                 and not self.carriers[c.home].operational
             ]
@@ -1099,21 +1102,21 @@ class CarrierBattle(TurnBattle):
         move here. The searching side's first wave searches instead (:meth:`search`)."""
         out: list[str] = []
         searching = side == self.searching and not self.found
-        moved: list[tuple[Counter, str]] = []  # each group and the next box of the circuit
-        for c in self.counters[side]:
-            target = next_box(c.box)
-            if target and not (searching and c.box == MOVING):
-                moved.append((c, target))
+        moved = [  # the groups that move, chosen before the search sends any on
+            c
+            for c in self.counters[side]
+            if next_box(c.box) and not (searching and c.box == MOVING)
+        ]
         if searching:
             moving = self.in_box(side, MOVING)
             if any(c.bomber for c in moving):
                 out.extend(self._search_lines(side, moving))
-        for c, target in moved:
-            c.box = target
+        for c in moved:
+            c.box = next_box(c.box)
         if moved and self.narrate:
             parts = []
             for target in CIRCUIT[1:]:
-                groups = [c for c, to in moved if to == target]
+                groups = [c for c in moved if c.box == target]
                 if groups:
                     parts.append(f"{names(groups)} to {target}")
             out.append("planes move: " + "; ".join(parts) + ".")
