@@ -55,3 +55,26 @@ def test_quiet_battles_match_narrated_ones_and_leave_the_setup_alone(rule_set: s
         outcomes.add(_outcome(told))
     assert setup.to_json() == before
     assert len(outcomes) > 1  # the seeds really gave different battles
+
+
+@pytest.mark.parametrize("rule_set", sorted(SETUPS))
+def test_the_outcome_is_what_the_result_reports(rule_set: str) -> None:
+    """``outcome()`` (what an odds preview counts, copying nothing) gives the winner and
+    every ship's state as ``result()`` does, in the result's order, at every turn."""
+    available()
+    setup = BattleSetup.load(ROOT / "data" / "battles" / SETUPS[rule_set])
+    factory = RULE_SETS[rule_set]
+    states = set()
+    for seed in range(15):
+        battle = factory(setup, PreviewDice(f"outcome/{seed}"))
+        battle.narrate = False
+        for _turn in range(200):
+            result = battle.result()
+            expected = (result.winner, {sid: s.state for sid, s in result.ships.items()})
+            winner, fates = battle.outcome()
+            assert (winner, list(fates.items())) == (expected[0], list(expected[1].items()))
+            if battle.finished:
+                break
+            battle.step()
+        states.add(tuple(fates.values()))
+    assert len(states) > 1  # battles that end differently were compared

@@ -994,6 +994,13 @@ class CarrierBattle(TurnBattle):
             ship.air_groups = [groups[g.id] for g in self.ships[sid].air_groups]
         return BattleResult(self.rule_set, self.turn, self.winner, ships, groups, list(self.log))
 
+    def outcome(self) -> tuple[str, dict[str, str]]:
+        carriers = self.carriers
+        return self.winner, {
+            sid: carriers[sid].state if sid in carriers else ship.state
+            for sid, ship in self.ships.items()
+        }
+
     # -- queries ------------------------------------------------------------------------
 
     def play_step(self, phase: str, side: int) -> list[str]:

@@ -1685,16 +1685,8 @@ class FastPlayBattle(TurnBattle):
         for sid, unit in self.units.items():
             out = unit.ship.copy()
             out.notes += unit.notes
-            if unit.sunk:
-                out.state, out.damage = "sunk", unit.capacity
-            else:
-                out.damage = unit.damage
-                if unit.withdrawn or unit.damage * 2 >= unit.capacity:
-                    out.state = "crippled"
-                elif unit.worst > 0:
-                    out.state = "damaged"
-                else:
-                    out.state = "undamaged"
+            out.state = _state(unit)
+            out.damage = unit.capacity if unit.sunk else unit.damage
             ships[sid] = out
         groups: dict[str, AirGroup] = {}
         for side in self.sides:
@@ -1705,6 +1697,19 @@ class FastPlayBattle(TurnBattle):
         for ship in ships.values():
             ship.air_groups = [groups[g.id] for g in ship.air_groups]
         return BattleResult(self.rule_set, self.turn, self.winner, ships, groups, list(self.log))
+
+    def outcome(self) -> tuple[str, dict[str, str]]:
+        return self.winner, {sid: _state(unit) for sid, unit in self.units.items()}
+
+
+def _state(unit: _Unit) -> str:
+    """A ship's state at the end: sunk; crippled (withdrawn, or half its damage capacity
+    gone); damaged; or undamaged."""
+    if unit.sunk:
+        return "sunk"
+    if unit.withdrawn or unit.damage * 2 >= unit.capacity:
+        return "crippled"
+    return "damaged" if unit.worst > 0 else "undamaged"
 
 
 def _guided(group: AirGroup) -> bool:

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from ..state import Unit
-from . import RULE_SETS, BattleResult, BattleSetup, Ship, TacticalBattle, compiled, run
+from . import RULE_SETS, BattleResult, BattleSetup, Ship, TacticalBattle, compiled, play
 from .outcome import campaign_winner, declared_units, step_losses, unit_rosters
 from .preview import PreviewDice
 
@@ -330,12 +330,13 @@ def _fight(
                 if hasattr(battle, "rematch"):
                     rematch = battle.rematch(roll).rematch  # an unplayed copy's
             battle.narrate = False
-            result = run(battle)
-            key = tuple([(sid, ship.state) for sid, ship in result.ships.items()])
+            play(battle)
+            winner, states = battle.outcome()
+            key = tuple(states.items())
             fates = seen.get(key)
-            if fates is None:
-                fates = seen[key] = _fates(plan, odds, result, everyone, rosters)
-            fates.count(odds, result.winner)
+            if fates is None:  # a new way for the ships to end: its result read once
+                fates = seen[key] = _fates(plan, odds, battle.result(), everyone, rosters)
+            fates.count(odds, winner)
             if each is not None:
                 each(odds)
 

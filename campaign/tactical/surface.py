@@ -1466,6 +1466,9 @@ class SurfaceBattle(TurnBattle):
             list(self.log) if self.narrate else [],
         )
 
+    def outcome(self) -> tuple[str, dict[str, str]]:
+        return self.winner, {v.ship.id: v.state for v in self.vessels.values()}
+
     # -- queries ------------------------------------------------------------------------
 
     def afloat(self, side: int) -> list[Vessel]:
