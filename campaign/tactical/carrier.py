@@ -752,6 +752,14 @@ def _target_order(c: Carrier) -> tuple[bool, float]:
     return not c.operational, _strike_needed(c)
 
 
+def _survivors(groups: list[Counter]) -> list[Counter]:
+    """The groups not destroyed: those that stay on the table (the list itself when none
+    was destroyed, as in most turns)."""
+    if any(c.box == DESTROYED for c in groups):
+        return [c for c in groups if c.box != DESTROYED]
+    return groups
+
+
 def strongest_first(groups: list[Counter]) -> list[Counter]:
     """The groups, the strongest first (on a tie, in the order given: what a stable sort by
     strength gives). An insertion sort: the lists are a handful of groups, and sorting them
@@ -958,10 +966,7 @@ class CarrierBattle(TurnBattle):
                 prefix = f"Turn {self.turn}, step {number} ({self.side_names[side]} {phase}): "
                 events.extend(prefix + line for line in lines)
         a, b = self.counters
-        self.counters = (
-            [c for c in a if c.box != DESTROYED],
-            [c for c in b if c.box != DESTROYED],
-        )
+        self.counters = (_survivors(a), _survivors(b))
         events.extend(self._check_end())
         return events
 
