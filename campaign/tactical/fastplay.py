@@ -26,7 +26,6 @@ where it is silent, cut short or ambiguous is a line of :data:`RULE_NOTES`.
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from functools import cache
@@ -1691,7 +1690,7 @@ class FastPlayBattle(TurnBattle):
         groups: dict[str, AirGroup] = {}
         for side in self.sides:
             for g in [*(g for s in side.ships for g in s.air_groups), *side.air_groups]:
-                o = copy.copy(g)
+                o = g.copy()
                 o.lost = min(g.aircraft, g.lost + self.lost_aircraft.get(g.id, 0))
                 groups[g.id] = o
         for ship in ships.values():
