@@ -26,8 +26,8 @@ class PreviewDice(NotLoggedDice):
     die a battle rolls, are read ten from a draw: the draw's 53 random bits make
     ``int(draw * 6**10)`` a number whose ten base-6 digits are ten dice, each face as likely
     as another to within a few parts in a billion (6**10 values share 2**53 draws), which no
-    preview can show; a draw costs a battle more than the rules that read its die. Other
-    dice take a draw each: ``int(draw * sides) + 1``.
+    preview can show (a draw is a call into the generator and a float made, and a Midway
+    battle rolls about 630 dice). Other dice take a draw each: ``int(draw * sides) + 1``.
     """
 
     source = "preview"
