@@ -452,6 +452,10 @@ class _Layer(QGraphicsItem):
         """Paint what lies in ``exposed`` (scene units)."""
 
 
+#: a mark as a frame draws it (see _MarkLayer._drawing)
+_Drawn = tuple[float, float, float, float, float, float, QPixmap]
+
+
 class _MarkLayer(_Layer):
     """Marks at a constant screen size (names, base symbols, their repeats past the
     edges) painted by one item, in the order of their z values and then as added.
@@ -468,8 +472,7 @@ class _MarkLayer(_Layer):
         #: what a frame draws: (anchor x, y in scene units; the pixmap's left, top, right
         #: and bottom in pixels from it; the pixmap) of the marks shown, in order; made
         #: again after a change
-        self._drawing: list[tuple[float, float, float, float, float, float, QPixmap]] | None
-        self._drawing = None
+        self._drawing: list[_Drawn] | None = None
         #: every mark held, in drawing order (sorted again only after one is added): a
         #: frame after a change walks it for those shown, which costs less than sorting
         #: the hundreds shown at a far zoom each time one is shown or hidden
