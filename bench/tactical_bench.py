@@ -47,7 +47,10 @@ a fast play battle 8.7 million; making the compiled code native (the shared turn
 preview dice compiled with the rule sets, Final constants, plain classes for what a battle
 makes, plain loops in the hot rules, no format specs in dice purposes) and fighting each
 preview battle after the first from an unplayed opening (``rematch``, carrier) brought
-them to 4.0 and 4.6 million.
+them to 4.0 and 4.6 million. Reading a preview's six-sided dice ten from a draw, counting
+each battle by its outcome (each way the ships end worked out once a preview) and fewer
+lists and dictionaries in the carrier rules brought Midway from 3.6 to 2.9 million
+(averaged over 1,000 battles).
 """
 
 from __future__ import annotations

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from campaign.dice import DiceError, ScriptedDice, SeededDice, verify_chain
-from campaign.tactical import RULE_SETS, BattleSetup, run
+from campaign.dice import DiceError, ScriptedDice, SeededDice, UnloggedDice, verify_chain
+from campaign.tactical import RULE_SETS, BattleSetup, Ship, run
 from campaign.tactical import carrier as cv
 from campaign.tactical.carrier import (
     ABOARD,
@@ -771,3 +771,20 @@ def test_bombers_aboard_a_crippled_carrier_can_still_strike_after_a_repair() -> 
     for carrier in b.side_carriers[1]:
         carrier.damage, carrier.sunk = 10, True
     assert not b.can_strike(1)
+
+
+def test_the_outcome_counts_escorts_and_carriers_that_came_damaged() -> None:
+    """``outcome()`` (what an odds preview counts) reports a ship that is no carrier as the
+    set-up brought it, and a carrier that came damaged as the battle left her: what
+    ``result()`` reports, battle after battle."""
+    setup = BattleSetup.load(MIDWAY)
+    setup.a.ships.append(Ship("tone", "Tone", "japan", "heavy_cruiser", state="damaged"))
+    setup.b.ships[0].state = "damaged"
+    for i in range(20):
+        battle = carrier_battle(setup, UnloggedDice(f"outcome/{i}"))
+        battle.narrate = False
+        result = run(battle)
+        winner, states = battle.outcome()
+        assert winner == result.winner
+        assert list(states.items()) == [(sid, s.state) for sid, s in result.ships.items()]
+        assert states["tone"] == "damaged"

@@ -31,6 +31,11 @@ def _outcome(result: BattleResult) -> tuple[object, ...]:
     return result.turns, result.winner, tuple(ships), tuple(groups)
 
 
+def _where(dice: PreviewDice) -> tuple[int, int, float]:
+    """Where preview dice stand: the six-sided dice left of the last draw, the next draw."""
+    return dice._left, dice._bank, dice._random()
+
+
 @pytest.mark.parametrize("rule_set", sorted(SETUPS))
 def test_quiet_battles_match_narrated_ones_and_leave_the_setup_alone(rule_set: str) -> None:
     available()
@@ -45,8 +50,31 @@ def test_quiet_battles_match_narrated_ones_and_leave_the_setup_alone(rule_set: s
         battle.narrate = False
         quiet = run(battle)
         assert _outcome(quiet) == _outcome(told), f"seed {seed}"
-        assert told_dice._random() == quiet_dice._random(), f"seed {seed}: other dice rolled"
+        assert _where(told_dice) == _where(quiet_dice), f"seed {seed}: other dice rolled"
         assert told.log and not quiet.log
         outcomes.add(_outcome(told))
     assert setup.to_json() == before
     assert len(outcomes) > 1  # the seeds really gave different battles
+
+
+@pytest.mark.parametrize("rule_set", sorted(SETUPS))
+def test_the_outcome_is_what_the_result_reports(rule_set: str) -> None:
+    """``outcome()`` (what an odds preview counts, copying nothing) gives the winner and
+    every ship's state as ``result()`` does, in the result's order, at every turn."""
+    available()
+    setup = BattleSetup.load(ROOT / "data" / "battles" / SETUPS[rule_set])
+    factory = RULE_SETS[rule_set]
+    states = set()
+    for seed in range(15):
+        battle = factory(setup, PreviewDice(f"outcome/{seed}"))
+        battle.narrate = False
+        for _turn in range(200):
+            result = battle.result()
+            expected = (result.winner, {sid: s.state for sid, s in result.ships.items()})
+            winner, fates = battle.outcome()
+            assert (winner, list(fates.items())) == (expected[0], list(expected[1].items()))
+            if battle.finished:
+                break
+            battle.step()
+        states.add(tuple(fates.values()))
+    assert len(states) > 1  # battles that end differently were compared

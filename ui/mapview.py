@@ -387,7 +387,9 @@ class _Shown(QGraphicsPixmapItem):
         #: the anchor in scene units, and where the mark is in its layer's drawing order
         self.at = (0.0, 0.0)
         self.rank = (0.0, 0)
-        self.drawn: tuple[float, float, QPixmap] | None = None
+        #: what it shows: its pixmap's (left, top, right, bottom) in pixels from the
+        #: anchor, and the pixmap
+        self.drawn: tuple[float, float, float, float, QPixmap] | None = None
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
 
@@ -408,8 +410,9 @@ class _Shown(QGraphicsPixmapItem):
     def show_at(self, left: float, top: float, pixmap: QPixmap) -> None:
         """Show ``pixmap`` with its top-left corner (left, top) pixels from the anchor."""
         old = self.drawn
-        if old is None or old[2] is not pixmap or old[0] != left or old[1] != top:
-            self.drawn = (left, top, pixmap)
+        if old is None or old[4] is not pixmap or old[0] != left or old[1] != top:
+            size = pixmap.deviceIndependentSize()
+            self.drawn = (left, top, left + size.width(), top + size.height(), pixmap)
             self.setPixmap(pixmap)
             self.setOffset(left, top)
             if self.layer is not None and self.shown:
@@ -449,6 +452,10 @@ class _Layer(QGraphicsItem):
         """Paint what lies in ``exposed`` (scene units)."""
 
 
+#: a mark as a frame draws it (see _MarkLayer._drawing)
+_Drawn = tuple[float, float, float, float, float, float, QPixmap]
+
+
 class _MarkLayer(_Layer):
     """Marks at a constant screen size (names, base symbols, their repeats past the
     edges) painted by one item, in the order of their z values and then as added.
@@ -459,15 +466,13 @@ class _MarkLayer(_Layer):
     a frame is one loop over the marks shown, each a pixmap blitted at its anchor.
     """
 
-    #: marks anchored this far (pixels) outside the part painted may still reach into it
-    REACH = 320.0
-
     def __init__(self, z: float) -> None:
         super().__init__(z)
         self._shown: set[_Shown] = set()
-        #: what a frame draws: (anchor x, y in scene units, offset x, y in pixels, pixmap)
-        #: of the marks shown, in order; made again after a change
-        self._drawing: list[tuple[float, float, float, float, QPixmap]] | None = None
+        #: what a frame draws: (anchor x, y in scene units; the pixmap's left, top, right
+        #: and bottom in pixels from it; the pixmap) of the marks shown, in order; made
+        #: again after a change
+        self._drawing: list[_Drawn] | None = None
         #: every mark held, in drawing order (sorted again only after one is added): a
         #: frame after a change walks it for those shown, which costs less than sorting
         #: the hundreds shown at a far zoom each time one is shown or hidden
@@ -520,10 +525,8 @@ class _MarkLayer(_Layer):
             ]
         to_device = painter.worldTransform()
         sx, sy, dx, dy = to_device.m11(), to_device.m22(), to_device.dx(), to_device.dy()
-        exposed = to_device.mapRect(exposed)
-        reach = self.REACH
-        left, top = exposed.left() - reach, exposed.top() - reach
-        right, bottom = exposed.right() + reach, exposed.bottom() + reach
+        # (a pixel wider: a mark is placed at the nearest whole pixel)
+        left, top, right, bottom = _edges(to_device.mapRect(exposed).adjusted(-1, -1, 1, 1))
         painter.resetTransform()
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
         draw = painter.drawPixmap
@@ -531,9 +534,11 @@ class _MarkLayer(_Layer):
         # there) through the overload taking two numbers, half the cost of one taking a
         # point; on a denser screen by point, placed to the device pixel
         whole = _painted_ratio(painter) == 1.0
-        for ax, ay, ox, oy, pixmap in drawing:
+        for ax, ay, ox, oy, ex, ey, pixmap in drawing:
             x, y = ax * sx + dx, ay * sy + dy
-            if left < x < right and top < y < bottom:
+            # only marks reaching into the part painted (a far zoom's repeats of the names
+            # past the chart's edges are mostly beyond the window)
+            if x + ox < right and left < x + ex and y + oy < bottom and top < y + ey:
                 if whole:
                     draw(math.floor(x + ox + 0.5), math.floor(y + oy + 0.5), pixmap)
                 else:

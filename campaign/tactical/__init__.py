@@ -796,6 +796,12 @@ class TacticalBattle(Protocol):
 
     def result(self) -> BattleResult: ...
 
+    def outcome(self) -> tuple[str, dict[str, str]]:
+        """The winner and each ship's state, as :meth:`result` would report them (the
+        ships in its order), copying nothing: an odds preview counts thousands of battles
+        by these, and copies a result only for a new way the ships end."""
+        ...
+
 
 BattleFactory = Callable[[BattleSetup, Dice], TacticalBattle]
 
@@ -823,10 +829,15 @@ def register(name: str) -> Callable[[BattleFactory], BattleFactory]:
     return add
 
 
-def run(battle: TacticalBattle, max_turns: int = 200) -> BattleResult:
+def play(battle: TacticalBattle, max_turns: int = 200) -> None:
     """Play ``battle`` to its end (or ``max_turns``)."""
     for _ in range(max_turns):
         if battle.finished:
             break
         battle.step()
+
+
+def run(battle: TacticalBattle, max_turns: int = 200) -> BattleResult:
+    """Play ``battle`` to its end (or ``max_turns``) and return its result."""
+    play(battle, max_turns)
     return battle.result()

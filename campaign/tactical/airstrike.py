@@ -711,9 +711,16 @@ class AirStrikeBattle:
         """Naval factors side ``key`` has had sunk."""
         return sum(self.size[s.id] for s in self.sides[key].ships if s.state == "sunk")
 
-    def result(self) -> BattleResult:
+    def _winner(self) -> str:
+        """The side that sank more naval factors ("" on a tie)."""
         lost_a, lost_b = self.factors_lost("a"), self.factors_lost("b")
-        winner = "a" if lost_b > lost_a else "b" if lost_a > lost_b else ""
+        return "a" if lost_b > lost_a else "b" if lost_a > lost_b else ""
+
+    def outcome(self) -> tuple[str, dict[str, str]]:
+        return self._winner(), {s.id: s.state for side in self.sides.values() for s in side.ships}
+
+    def result(self) -> BattleResult:
+        winner = self._winner()
         ships = {s.id: s for side in self.sides.values() for s in side.ships}
         groups: dict[str, AirGroup] = {}
         for side in self.sides.values():

@@ -634,7 +634,7 @@ def spread_hits(groups: list[Counter], hits: int) -> list[tuple[Counter, int]]:
     listed on a tie). Returns (group, points lost) for each group hit; a group brought to 0
     is destroyed. Hits beyond the groups' strength are wasted."""
     lost: list[int] = [0] * len(groups)
-    for _ in range(hits):
+    for _hit in range(hits):  # (named: mypyc boxes a loop's "_" as an object)
         strongest = 0  # the first of the strongest
         for i in range(1, len(groups)):
             if groups[i].strength > groups[strongest].strength:
@@ -664,7 +664,7 @@ def eliminate_groups(groups: list[Counter], hits: int) -> list[tuple[Counter, in
         if g.strength > 0:
             left.setdefault(g.home, []).append(g)
     out = []
-    for _ in range(hits):
+    for _hit in range(hits):  # (named: mypyc boxes a loop's "_" as an object)
         if not left:
             break
         home = max(left, key=lambda h: len(left[h]))
@@ -750,6 +750,14 @@ def _target_order(c: Carrier) -> tuple[bool, float]:
     """Sort key of the attacker's targets: working carriers first, the cheapest to sink
     first."""
     return not c.operational, _strike_needed(c)
+
+
+def _survivors(groups: list[Counter]) -> list[Counter]:
+    """The groups not destroyed: those that stay on the table (the list itself when none
+    was destroyed, as in most turns)."""
+    if any(c.box == DESTROYED for c in groups):
+        return [c for c in groups if c.box != DESTROYED]
+    return groups
 
 
 def strongest_first(groups: list[Counter]) -> list[Counter]:
@@ -958,10 +966,7 @@ class CarrierBattle(TurnBattle):
                 prefix = f"Turn {self.turn}, step {number} ({self.side_names[side]} {phase}): "
                 events.extend(prefix + line for line in lines)
         a, b = self.counters
-        self.counters = (
-            [c for c in a if c.box != DESTROYED],
-            [c for c in b if c.box != DESTROYED],
-        )
+        self.counters = (_survivors(a), _survivors(b))
         events.extend(self._check_end())
         return events
 
@@ -993,6 +998,13 @@ class CarrierBattle(TurnBattle):
         for sid, ship in ships.items():
             ship.air_groups = [groups[g.id] for g in self.ships[sid].air_groups]
         return BattleResult(self.rule_set, self.turn, self.winner, ships, groups, list(self.log))
+
+    def outcome(self) -> tuple[str, dict[str, str]]:
+        carriers = self.carriers
+        return self.winner, {
+            sid: carriers[sid].state if sid in carriers else ship.state
+            for sid, ship in self.ships.items()
+        }
 
     # -- queries ------------------------------------------------------------------------
 
@@ -1055,6 +1067,8 @@ class CarrierBattle(TurnBattle):
         if not waiting:
             return out
         decks = self.decks(side)
+        # groups whose carrier is crippled or sunk (none while all the side's carriers work)
+        homeless = not all(c.operational for c in self.side_carriers[side])
         for carrier in self.side_carriers[side]:
             if carrier.sunk:
                 continue
@@ -1068,7 +1082,8 @@ class CarrierBattle(TurnBattle):
             orphans = [
                 c
                 for c in waiting
-                if c.box == WAITING
+                if homeless
+                and c.box == WAITING
                 and c.home != carrier.id
                 and not self.carriers[c.home].operational
             ]
@@ -1099,21 +1114,21 @@ class CarrierBattle(TurnBattle):
         move here. The searching side's first wave searches instead (:meth:`search`)."""
         out: list[str] = []
         searching = side == self.searching and not self.found
-        moved: list[tuple[Counter, str]] = []  # each group and the next box of the circuit
-        for c in self.counters[side]:
-            target = next_box(c.box)
-            if target and not (searching and c.box == MOVING):
-                moved.append((c, target))
+        moved = [  # the groups that move, chosen before the search sends any on
+            c
+            for c in self.counters[side]
+            if next_box(c.box) and not (searching and c.box == MOVING)
+        ]
         if searching:
             moving = self.in_box(side, MOVING)
             if any(c.bomber for c in moving):
                 out.extend(self._search_lines(side, moving))
-        for c, target in moved:
-            c.box = target
+        for c in moved:
+            c.box = next_box(c.box)
         if moved and self.narrate:
             parts = []
             for target in CIRCUIT[1:]:
-                groups = [c for c, to in moved if to == target]
+                groups = [c for c in moved if c.box == target]
                 if groups:
                     parts.append(f"{names(groups)} to {target}")
             out.append("planes move: " + "; ".join(parts) + ".")
@@ -1408,42 +1423,49 @@ class CarrierBattle(TurnBattle):
         working = self._working(side)
         if not working:
             return out
-        decks: dict[str, list[Counter]] = {c.id: [] for c in working}
-        aboard_by: dict[str, list[Counter]] = {c.id: [] for c in working}
-        own_waiting = {c.id: 0 for c in working}
+        # each working carrier's groups, by its place in ``working`` (lists, not dicts keyed
+        # by carrier: this runs for every side every turn of thousands of preview battles)
+        place = {c.id: i for i, c in enumerate(working)}
+        decks: list[list[Counter]] = [[] for _c in working]
+        aboard_by: list[list[Counter]] = [[] for _c in working]
+        own_waiting = [0] * len(working)
         orphans = False  # groups waiting whose own carrier is crippled or sunk
         cap_now = 0
         for c in self.counters[side]:
             box = c.box
             if box == ABOARD:
-                if c.home in aboard_by and c.strength > 0:
-                    aboard_by[c.home].append(c)
+                i = place.get(c.home, -1)
+                if i >= 0 and c.strength > 0:
+                    aboard_by[i].append(c)
             elif box == WAITING:
-                if c.home in own_waiting:
-                    own_waiting[c.home] += c.strength
+                i = place.get(c.home, -1)
+                if i >= 0:
+                    own_waiting[i] += c.strength
                 else:
                     orphans = True
             elif box == DECK:
-                if c.home in decks:  # a working carrier: it can launch what it spotted
-                    decks[c.home].append(c)
+                i = place.get(c.home, -1)
+                if i >= 0:  # a working carrier: it can launch what it spotted
+                    decks[i].append(c)
                     if c.role == "cap":
                         cap_now += 1
             elif box == CAP:
                 cap_now += 1
-        # orphans go to a carrier already keeping clear for its own planes, else the least
-        # loaded one
-        host = ""
+        # orphans go to a carrier already keeping clear for its own planes (the least loaded
+        # of them), else the first
+        host = -1
         if orphans:
-            host = min(working, key=lambda c: (own_waiting[c.id] == 0, own_waiting[c.id])).id
+            loaded = [w for w in own_waiting if w > 0]
+            host = own_waiting.index(min(loaded)) if loaded else 0
         cap_target = self.cap_groups_per_carrier * len(working)
-        for carrier in working:
-            deck = decks[carrier.id]
-            if not deck and (own_waiting[carrier.id] or carrier.id == host):
+        for i, carrier in enumerate(working):
+            deck = decks[i]
+            if not deck and (own_waiting[i] or i == host):
                 if self.narrate:
                     out.append(f"{carrier.name} keeps her flight deck clear to land planes.")
                 continue
             room = self.launch_per_turn - sum(c.strength for c in deck)
-            aboard = strongest_first(aboard_by[carrier.id])
+            aboard = strongest_first(aboard_by[i])
             fighters = [c for c in aboard if not c.bomber]
             bombers = [c for c in aboard if c.bomber]
             wishes: list[tuple[Counter, str]] = []

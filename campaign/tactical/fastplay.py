@@ -26,7 +26,6 @@ where it is silent, cut short or ambiguous is a line of :data:`RULE_NOTES`.
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from functools import cache
@@ -1685,26 +1684,31 @@ class FastPlayBattle(TurnBattle):
         for sid, unit in self.units.items():
             out = unit.ship.copy()
             out.notes += unit.notes
-            if unit.sunk:
-                out.state, out.damage = "sunk", unit.capacity
-            else:
-                out.damage = unit.damage
-                if unit.withdrawn or unit.damage * 2 >= unit.capacity:
-                    out.state = "crippled"
-                elif unit.worst > 0:
-                    out.state = "damaged"
-                else:
-                    out.state = "undamaged"
+            out.state = _state(unit)
+            out.damage = unit.capacity if unit.sunk else unit.damage
             ships[sid] = out
         groups: dict[str, AirGroup] = {}
         for side in self.sides:
             for g in [*(g for s in side.ships for g in s.air_groups), *side.air_groups]:
-                o = copy.copy(g)
+                o = g.copy()
                 o.lost = min(g.aircraft, g.lost + self.lost_aircraft.get(g.id, 0))
                 groups[g.id] = o
         for ship in ships.values():
             ship.air_groups = [groups[g.id] for g in ship.air_groups]
         return BattleResult(self.rule_set, self.turn, self.winner, ships, groups, list(self.log))
+
+    def outcome(self) -> tuple[str, dict[str, str]]:
+        return self.winner, {sid: _state(unit) for sid, unit in self.units.items()}
+
+
+def _state(unit: _Unit) -> str:
+    """A ship's state at the end: sunk; crippled (withdrawn, or half its damage capacity
+    gone); damaged; or undamaged."""
+    if unit.sunk:
+        return "sunk"
+    if unit.withdrawn or unit.damage * 2 >= unit.capacity:
+        return "crippled"
+    return "damaged" if unit.worst > 0 else "undamaged"
 
 
 def _guided(group: AirGroup) -> bool:

@@ -28,7 +28,6 @@ d10.
 
 from __future__ import annotations
 
-import copy
 import math
 import re
 from bisect import bisect_right
@@ -1453,7 +1452,7 @@ class SurfaceBattle(TurnBattle):
                 groups[g.id] = g
         for side in (self.setup.a, self.setup.b):
             for g in side.air_groups:
-                groups[g.id] = copy.copy(g)
+                groups[g.id] = g.copy()
         for gid, lost in self.air_losses.items():
             if gid in groups:
                 groups[gid].lost += lost
@@ -1465,6 +1464,9 @@ class SurfaceBattle(TurnBattle):
             groups,
             list(self.log) if self.narrate else [],
         )
+
+    def outcome(self) -> tuple[str, dict[str, str]]:
+        return self.winner, {v.ship.id: v.state for v in self.vessels.values()}
 
     # -- queries ------------------------------------------------------------------------
 
