@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from .board import Board
@@ -98,9 +99,18 @@ class Turn:
 
     def task_force_name(self, nation: str, tf_id: str) -> str:
         """A task force by the name its orders give it (its id if it has none)."""
-        orders = self.orders.get(nation)
-        found = [tf.name for tf in orders.task_forces if tf.id == tf_id] if orders else []
-        return found[0] if found and found[0] else tf_id
+        return self._task_force_names.get((nation, tf_id)) or tf_id
+
+    @cached_property
+    def _task_force_names(self) -> dict[tuple[str, str], str]:
+        """(nation, task force id) → the name the nation's orders give it (the first task
+        force of that id): looked up, not searched for, as every operation names its task
+        forces and a big world's nation forms hundreds."""
+        names: dict[tuple[str, str], str] = {}
+        for nation, orders in self.orders.items():
+            for tf in orders.task_forces:
+                names.setdefault((nation, tf.id), tf.name)
+        return names
 
     def operation_words(self, nation: str, op: Operation) -> str:
         """An operation as the umpire and its team name it: what, where and by which task

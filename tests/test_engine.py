@@ -11,12 +11,14 @@ from typing import Any
 
 import pytest
 
+from campaign.context import Turn
 from campaign.dice import DiceError, DiceLog, ScriptedDice
 from campaign.engine import Campaign
 from campaign.gamefile import GameFile, GameFileError
 from campaign.losses import ScriptedLosses
-from campaign.orders import OrdersError, parse_orders
+from campaign.orders import Orders, OrdersError, TaskForce, parse_orders
 from campaign.scenario import load_scenario
+from campaign.state import initial_state
 
 BLUE: dict[str, Any] = {
     "nation": "blue",
@@ -541,3 +543,25 @@ def test_problems_name_the_order_in_words(game: Path) -> None:
     assert words[1] == "Operation 1: sea control in East Sea"
     assert words[2].startswith("Escort 1, on route ")
     assert words[3] == "cards[3]"  # no such order: the path as given
+
+
+def test_a_task_force_is_named_as_its_orders_name_it() -> None:
+    """Events name a task force as its team's orders do; one without a name, or not in
+    the orders, by its id (looked up once a step: a big world's nation forms hundreds)."""
+    scenario = load_scenario()
+    orders = {
+        "japan": Orders(
+            "japan",
+            1,
+            task_forces=(
+                TaskForce("tf1", "Kido Butai", "truk", ()),
+                TaskForce("tf2", "", "truk", ()),
+                TaskForce("tf1", "a second tf1", "truk", ()),
+            ),
+        )
+    }
+    turn = Turn(scenario, initial_state(scenario), orders, ScriptedDice([]))
+    assert turn.task_force_name("japan", "tf1") == "Kido Butai"  # the first of that id
+    assert turn.task_force_name("japan", "tf2") == "tf2"
+    assert turn.task_force_name("japan", "tf9") == "tf9"
+    assert turn.task_force_name("usa", "tf1") == "tf1"
