@@ -1079,14 +1079,17 @@ class CarrierBattle(TurnBattle):
                 continue
             if decks[carrier.id]:
                 continue
-            orphans = [
-                c
-                for c in waiting
+            orphans = (
+                [
+                    c
+                    for c in waiting
+                    if c.box == WAITING
+                    and c.home != carrier.id
+                    and not self.carriers[c.home].operational
+                ]
                 if homeless
-                and c.box == WAITING
-                and c.home != carrier.id
-                and not self.carriers[c.home].operational
-            ]
+                else []
+            )
             room = self.land_per_turn
             landed = []
             for c in own + orphans:
