@@ -30,11 +30,12 @@ from .production import with_production
 from .rules import check_choices, check_orders, check_turn
 from .scenario import Scenario
 from .state import GameState
-from .tactical import BattleSetup, TacticalBattle
 
-if TYPE_CHECKING:  # Control's edits, the team views and the steps' rules load when first used
+if TYPE_CHECKING:  # Control's edits, the team views, the steps' rules and the tactical
+    # rule sets (a battle fought out) load when first used
     from .control import AuditEntry, Edit
     from .operations import BattleChoice, BattlePreview
+    from .tactical import BattleSetup, TacticalBattle
     from .teamview import TeamView
 
 #: builds the dice for one step: (turn, step, log) → Dice

@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from .csvdata import Problem, Row, Table, suggest
-from .tactical import parse_guns
+from .guns import parse_guns
 from .world import connected_components, parse_polygon
 
 if TYPE_CHECKING:

@@ -36,7 +36,6 @@ from campaign.gamefile import GameFileError
 from campaign.orders import OrdersError, read_orders_file
 from campaign.scenario import load_scenario
 from campaign.state import Unit
-from campaign.tactical import RULE_SETS, BattleSetup, TacticalBattle
 
 from . import export, solo
 from .details import DetailsPanel
@@ -54,6 +53,7 @@ if TYPE_CHECKING:
     # nobody has opened yet, the battle windows and the printouts are not needed to start
     # (nor the rules of the steps, loaded when a turn is resolved)
     from campaign.operations import BattleChoice, BattlePreview
+    from campaign.tactical import BattleSetup, TacticalBattle
 
     from .calculator import CalculatorPanel
     from .clockwindow import ClockWindow
@@ -791,6 +791,7 @@ class MainWindow(QMainWindow):
 
     def fight_battle(self) -> None:
         """A battle fought out of the campaign (Battle → Fight a battle…)."""
+        from campaign.tactical import RULE_SETS
         from campaign.tactical.outcome import in_rule_set_terms
 
         from .battle import BattleWindow

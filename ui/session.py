@@ -36,12 +36,12 @@ from campaign.rules import problem_in_words
 from campaign.scenario import Scenario, load_scenario
 from campaign.seal import Integrity
 from campaign.state import GameState
-from campaign.tactical import BattleSetup, TacticalBattle
 
 if TYPE_CHECKING:  # Control's edits load when Control first makes one, the rules of the
-    # steps when a turn is resolved
+    # steps when a turn is resolved, the tactical rule sets when a battle is fought out
     from campaign.control import Edit
     from campaign.operations import BattleChoice
+    from campaign.tactical import BattleSetup, TacticalBattle
     from campaign.teamview import TeamView
 
 MAX_RECENT = 8

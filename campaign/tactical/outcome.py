@@ -30,6 +30,7 @@ from dataclasses import asdict, dataclass, replace
 
 from ..csvdata import Problem
 from ..forces import fleet_cv
+from ..guns import parse_guns
 from ..naval_combat import battle_winner
 from ..scenario import Scenario
 from ..state import Unit
@@ -43,7 +44,6 @@ from . import (
     Ship,
     Side,
     check_setup,
-    parse_guns,
 )
 
 #: the set-up condition that lists each campaign unit's ships (docs/battle-setups.md)

@@ -277,7 +277,9 @@ def test_the_app_says_what_a_bare_linux_desktop_lacks(monkeypatch: pytest.Monkey
 
 #: what the program loads only when first used (issue 14: start-up): the rules of the steps
 #: (a turn resolved), Control's edits, the computer opponent, the scenario editor, the
-#: naval odds, a team's view, the sea graph's library
+#: naval odds, a team's view, the sea graph's library, the tactical rule sets (a battle
+#: fought out or previewed: the check of the scenario's ships reads their guns by
+#: campaign.guns)
 LOADED_WHEN_USED = (
     "campaign.turn",
     "campaign.operations",
@@ -289,6 +291,7 @@ LOADED_WHEN_USED = (
     "ui.controlroom",
     "ui.oddschart",
     "campaign.teamview",
+    "campaign.tactical",
     "networkx",
 )
 
