@@ -136,6 +136,12 @@ RESULTS: dict[str, ColourResult] = {
 }
 
 
+#: each odds column as (numerator, denominator), for comparing ratios in whole numbers
+_COLUMN_TERMS: tuple[tuple[int, int], ...] = tuple(
+    (c.numerator, c.denominator) for c in ODDS_COLUMNS
+)
+
+
 def odds_column(attack_cv: int, escort_cv: int) -> int | None:
     """Index of the odds column, or None when there is no combat (odds below 1:3).
 
@@ -145,10 +151,14 @@ def odds_column(attack_cv: int, escort_cv: int) -> int | None:
         return None
     if escort_cv <= 0:
         return len(ODDS_COLUMNS) - 1
-    ratio = Fraction(attack_cv, escort_cv)
-    if ratio < ODDS_COLUMNS[0]:
-        return None
-    return max(i for i, c in enumerate(ODDS_COLUMNS) if ratio >= c)
+    # the highest column the ratio reaches, in whole numbers: attack / escort >= n / d
+    # is attack * d >= n * escort (Fractions compared column by column cost most of an
+    # exact merchant odds preview, which resolves 11 differences of the dice)
+    for i in range(len(_COLUMN_TERMS) - 1, -1, -1):
+        numerator, denominator = _COLUMN_TERMS[i]
+        if attack_cv * denominator >= numerator * escort_cv:
+            return i
+    return None
 
 
 def dice_row(difference: int) -> int:

@@ -77,6 +77,16 @@ def test_odds_columns(attack: int, escort: int, label: str) -> None:
     assert column is not None and mw.ODDS_LABELS[column] == label
 
 
+def test_the_odds_column_is_the_highest_the_ratio_reaches() -> None:
+    """Every ratio of combat values up to 60 a side: the column is the highest whose odds
+    the ratio, as an exact fraction, reaches (none below the first)."""
+    for attack in range(1, 61):
+        for escort in range(1, 61):
+            ratio = Fraction(attack, escort)
+            reached = [i for i, c in enumerate(mw.ODDS_COLUMNS) if ratio >= c]
+            assert odds_column(attack, escort) == (reached[-1] if reached else None)
+
+
 def test_no_combat_below_1_to_3() -> None:
     assert odds_column(1, 4) is None
     assert odds_column(0, 4) is None
