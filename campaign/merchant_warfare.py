@@ -11,7 +11,6 @@ tonnage losses, all in steps.
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -206,6 +205,13 @@ class MerchantResult:
         )
 
 
+def _per_unit(units: int, rate: Fraction) -> int:
+    """Merchant tonnage lost to ``units`` interdicting units at ``rate`` a unit, rounded
+    down (*"1 per 2 interdicting units (round down)"*): in whole numbers, as floor
+    division gives it, without making a Fraction."""
+    return units * rate.numerator // rate.denominator
+
+
 def resolve(
     c: MerchantCombat, attack_roll: int, escort_roll: int, short_row: str = DEFAULT_SHORT_ROW
 ) -> MerchantResult:
@@ -219,8 +225,8 @@ def resolve(
     colour = colour_table(short_row)[row][column]
     res = RESULTS[colour]
     raider_pct = res.raider_surface_pct if c.surface_raider else res.raider_sub_pct
-    tonnage = math.floor(c.german_sub_units * res.german_sub_rate) + math.floor(
-        c.other_units * res.other_rate
+    tonnage = _per_unit(c.german_sub_units, res.german_sub_rate) + _per_unit(
+        c.other_units, res.other_rate
     )
     return MerchantResult(
         True,

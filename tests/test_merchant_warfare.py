@@ -87,6 +87,27 @@ def test_the_odds_column_is_the_highest_the_ratio_reaches() -> None:
             assert odds_column(attack, escort) == (reached[-1] if reached else None)
 
 
+@pytest.mark.parametrize("colour", "ROYBG")
+def test_tonnage_lost_rounds_each_kind_of_unit_down(colour: str) -> None:
+    """*"1 per 2 interdicting units (round down)"*: German submarines and other units each
+    at their colour's rate, each rounded down on its own, for every count up to 9."""
+    rates = mw.RESULTS[colour]
+    cvs, rolls = next(
+        (cvs, (a, e))
+        for cvs in ((1, 3), (2, 2), (4, 1), (3, 1))
+        for a in range(1, 7)
+        for e in range(1, 7)
+        if resolve(MerchantCombat(*cvs), a, e).colour == colour
+    )
+    for subs in range(10):
+        for others in range(10):
+            combat = MerchantCombat(*cvs, german_sub_units=subs, other_units=others)
+            r = resolve(combat, *rolls)
+            assert r.colour == colour
+            expected = int(subs * rates.german_sub_rate) + int(others * rates.other_rate)
+            assert r.tonnage_lost == expected
+
+
 def test_no_combat_below_1_to_3() -> None:
     assert odds_column(1, 4) is None
     assert odds_column(0, 4) is None
