@@ -23,7 +23,9 @@ against its target with "ok", "OVER TARGET" (a time) or "UNDER TARGET" (a rate).
 
 Measured on this 2-core machine: ``fire`` went from about 115,000/s to 240,000/s once
 ``modifiers`` compared CV ratios as integers instead of Fractions, and ``resolve`` from
-90,000/s to about 105,000/s once ``colour_table`` was cached.
+90,000/s to about 105,000/s once ``colour_table`` was cached; then ``resolve`` 99,000/s →
+303,000/s and ``merchant_odds`` cold 0.136 → 0.058 ms once the odds column and the
+tonnage lost were worked out in whole numbers too (the same combats, before and after).
 """
 
 from __future__ import annotations

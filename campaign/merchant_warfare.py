@@ -11,7 +11,6 @@ tonnage losses, all in steps.
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -136,6 +135,12 @@ RESULTS: dict[str, ColourResult] = {
 }
 
 
+#: each odds column as (numerator, denominator), for comparing ratios in whole numbers
+_COLUMN_TERMS: tuple[tuple[int, int], ...] = tuple(
+    (c.numerator, c.denominator) for c in ODDS_COLUMNS
+)
+
+
 def odds_column(attack_cv: int, escort_cv: int) -> int | None:
     """Index of the odds column, or None when there is no combat (odds below 1:3).
 
@@ -145,10 +150,14 @@ def odds_column(attack_cv: int, escort_cv: int) -> int | None:
         return None
     if escort_cv <= 0:
         return len(ODDS_COLUMNS) - 1
-    ratio = Fraction(attack_cv, escort_cv)
-    if ratio < ODDS_COLUMNS[0]:
-        return None
-    return max(i for i, c in enumerate(ODDS_COLUMNS) if ratio >= c)
+    # the highest column the ratio reaches, in whole numbers: attack / escort >= n / d
+    # is attack * d >= n * escort (Fractions compared column by column cost most of an
+    # exact merchant odds preview, which resolves 11 differences of the dice)
+    for i in range(len(_COLUMN_TERMS) - 1, -1, -1):
+        numerator, denominator = _COLUMN_TERMS[i]
+        if attack_cv * denominator >= numerator * escort_cv:
+            return i
+    return None
 
 
 def dice_row(difference: int) -> int:
@@ -196,6 +205,13 @@ class MerchantResult:
         )
 
 
+def _per_unit(units: int, rate: Fraction) -> int:
+    """Merchant tonnage lost to ``units`` interdicting units at ``rate`` a unit, rounded
+    down (*"1 per 2 interdicting units (round down)"*): in whole numbers, as floor
+    division gives it, without making a Fraction."""
+    return units * rate.numerator // rate.denominator
+
+
 def resolve(
     c: MerchantCombat, attack_roll: int, escort_roll: int, short_row: str = DEFAULT_SHORT_ROW
 ) -> MerchantResult:
@@ -209,8 +225,8 @@ def resolve(
     colour = colour_table(short_row)[row][column]
     res = RESULTS[colour]
     raider_pct = res.raider_surface_pct if c.surface_raider else res.raider_sub_pct
-    tonnage = math.floor(c.german_sub_units * res.german_sub_rate) + math.floor(
-        c.other_units * res.other_rate
+    tonnage = _per_unit(c.german_sub_units, res.german_sub_rate) + _per_unit(
+        c.other_units, res.other_rate
     )
     return MerchantResult(
         True,

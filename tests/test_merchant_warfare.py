@@ -77,6 +77,37 @@ def test_odds_columns(attack: int, escort: int, label: str) -> None:
     assert column is not None and mw.ODDS_LABELS[column] == label
 
 
+def test_the_odds_column_is_the_highest_the_ratio_reaches() -> None:
+    """Every ratio of combat values up to 60 a side: the column is the highest whose odds
+    the ratio, as an exact fraction, reaches (none below the first)."""
+    for attack in range(1, 61):
+        for escort in range(1, 61):
+            ratio = Fraction(attack, escort)
+            reached = [i for i, c in enumerate(mw.ODDS_COLUMNS) if ratio >= c]
+            assert odds_column(attack, escort) == (reached[-1] if reached else None)
+
+
+@pytest.mark.parametrize("colour", "ROYBG")
+def test_tonnage_lost_rounds_each_kind_of_unit_down(colour: str) -> None:
+    """*"1 per 2 interdicting units (round down)"*: German submarines and other units each
+    at their colour's rate, each rounded down on its own, for every count up to 9."""
+    rates = mw.RESULTS[colour]
+    cvs, rolls = next(
+        (cvs, (a, e))
+        for cvs in ((1, 3), (2, 2), (4, 1), (3, 1))
+        for a in range(1, 7)
+        for e in range(1, 7)
+        if resolve(MerchantCombat(*cvs), a, e).colour == colour
+    )
+    for subs in range(10):
+        for others in range(10):
+            combat = MerchantCombat(*cvs, german_sub_units=subs, other_units=others)
+            r = resolve(combat, *rolls)
+            assert r.colour == colour
+            expected = int(subs * rates.german_sub_rate) + int(others * rates.other_rate)
+            assert r.tonnage_lost == expected
+
+
 def test_no_combat_below_1_to_3() -> None:
     assert odds_column(1, 4) is None
     assert odds_column(0, 4) is None
