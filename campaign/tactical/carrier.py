@@ -1079,17 +1079,15 @@ class CarrierBattle(TurnBattle):
                 continue
             if decks[carrier.id]:
                 continue
-            orphans = (
-                [
+            orphans: list[Counter] = []
+            if homeless:
+                orphans = [
                     c
                     for c in waiting
                     if c.box == WAITING
                     and c.home != carrier.id
                     and not self.carriers[c.home].operational
                 ]
-                if homeless
-                else []
-            )
             room = self.land_per_turn
             landed = []
             for c in own + orphans:

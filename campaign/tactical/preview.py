@@ -58,7 +58,7 @@ class PreviewDice(NotLoggedDice):
             return self._sixes(count)
         if sides < 2:
             raise ValueError("a die has at least 2 sides")
-        return [self._value(purpose, sides) for _ in range(count)]
+        return [self._value(purpose, sides) for _die in range(count)]
 
     def _sixes(self, count: int) -> list[int]:
         """``count`` six-sided dice, read from the draws ten at a time."""
