@@ -107,7 +107,7 @@ def _polygon(points: Iterable[tuple[float, float]]) -> QPolygonF:
         polygon = QPolygonF()
         stream = QDataStream(QByteArray(struct.pack(f"<I{len(flat)}d", count, *flat)))
         stream.setByteOrder(_LITTLE_ENDIAN)
-        stream >> polygon  # type: ignore[operator]
+        stream >> polygon
         if stream.status() == _READ_OK and polygon.size() == count:
             return polygon
     return QPolygonF([QPointF(x, y) for x, y in zip(flat[::2], flat[1::2], strict=True)])
