@@ -216,6 +216,14 @@ def parse_cell(col: Column, raw: str) -> tuple[Any, str | None]:
         if bad:
             return None, f"{shown(bad[0])} is not a valid id; expected {_describe(col)}"
         value = parts
+    elif kind == "int" and text.isdigit() and text.isascii() and len(text) <= MAX_DIGITS:
+        # most numbers of a scenario: ASCII digits alone, read as _number reads them (its
+        # words for a number out of the column's bounds)
+        value = int(text)
+        if (col.minimum is not None and value < col.minimum) or (
+            col.maximum is not None and value > col.maximum
+        ):
+            return None, _number(col, text)[1]
     elif kind in ("int", "decimal"):
         value, message = _number(col, text)
         if message:

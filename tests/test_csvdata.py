@@ -73,6 +73,26 @@ def test_bad_cells_say_what_would_be_valid(column: Column, raw: str, words: str)
     assert message is not None and words in message
 
 
+def test_plain_digits_read_as_every_other_whole_number() -> None:
+    """Cells of ASCII digits alone are read by a shorter way: the same value or the same
+    words as the general reading, at and beyond the column's bounds and the most digits."""
+    import campaign.csvdata as csvdata
+
+    cells = ["0", "7", "007", "10", "11", "99", "100", "999999999999999", "1000000000000000"]
+    cells += ["٣", "１２", "²", "-0", "+5", " 8 "]  # not ASCII digits alone: the general way
+    for col in (
+        Column("x", "int"),
+        Column("x", "int", minimum=0, maximum=10),
+        Column("x", "int", minimum=8, maximum=99),
+        Column("x", "int", required=False),
+    ):
+        for raw in cells:
+            general = csvdata._number(col, raw.strip())
+            got = parse_cell(col, raw)
+            assert got == ((None, general[1]) if general[1] else general), (col, raw)
+            assert type(got[0]) is type(general[0])
+
+
 @pytest.mark.parametrize("value", [0, 12, 0.5, -179.25, True, False, ["a", "b"], "x, y"])
 def test_format_is_the_inverse_of_parse(value: object) -> None:
     kind = {int: "int", float: "decimal", bool: "bool", list: "idlist", str: "text"}[type(value)]

@@ -13,10 +13,11 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import struct
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QByteArray, QDataStream, QPointF, QRectF, Qt
 from PySide6.QtGui import QPainterPath, QPolygonF
 
 from campaign import paths
@@ -82,9 +83,34 @@ def scene_point(lon: float, lat: float) -> QPointF:
     return QPointF(lon * DEG, -lat * DEG)
 
 
+#: a stream of little-endian numbers read without error (for :func:`_polygon`)
+_LITTLE_ENDIAN, _READ_OK = QDataStream.ByteOrder.LittleEndian, QDataStream.Status.Ok
+#: fewer points than this are made one by one (the stream's own cost is that of about ten)
+_STREAMED_FROM = 16
+
+
 def _polygon(points: Iterable[tuple[float, float]]) -> QPolygonF:
-    # scene_point's arithmetic written in: a call a point, thousands of points a far zoom
-    return QPolygonF([QPointF(lon * DEG, -lat * DEG) for lon, lat in points])
+    """The scene polygon of (lon, lat) points (:func:`scene_point`'s arithmetic written in:
+    tens of thousands of points at start and at a far zoom's first frame).
+
+    Qt reads a long one from the points packed as doubles, the form ``QDataStream``
+    writes a polygon in (a count, then x and y of each point, here little-endian): a third
+    of the time of a ``QPointF`` made a point. Should the stream not read them all, the
+    polygon is made point by point."""
+    flat: list[float] = []
+    add = flat.append
+    for lon, lat in points:
+        add(lon * DEG)
+        add(-lat * DEG)
+    count = len(flat) // 2
+    if count >= _STREAMED_FROM:
+        polygon = QPolygonF()
+        stream = QDataStream(QByteArray(struct.pack(f"<I{len(flat)}d", count, *flat)))
+        stream.setByteOrder(_LITTLE_ENDIAN)
+        stream >> polygon
+        if stream.status() == _READ_OK and polygon.size() == count:
+            return polygon
+    return QPolygonF([QPointF(x, y) for x, y in zip(flat[::2], flat[1::2], strict=True)])
 
 
 @lru_cache(maxsize=4)

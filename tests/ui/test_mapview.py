@@ -32,7 +32,9 @@ from campaign.orders import CardPlay, load_orders
 from tests.ui.newprocess import run_python
 from ui import mapview, style
 from ui.chartgeometry import (
+    DEG,
     _artificial,
+    _polygon,
     chart_lon,
     land_rings,
     outline_grid,
@@ -1200,6 +1202,20 @@ def test_thinned_coasts_keep_their_cuts_and_stay_within_the_tolerance() -> None:
     assert kept_points < 0.6 * sum(len(ring) for ring in rings)  # it does thin
     speck = [(5.0, 5.0), (5.01, 5.0), (5.0, 5.01), (4.99, 5.0)]
     assert thin_coast(speck, tolerance) == speck
+
+
+def test_polygons_are_the_scene_points_exactly() -> None:
+    """A polygon read by Qt from packed numbers (long rings) or made point by point (short
+    ones) holds each point's scene position to the last bit, from a list or a generator:
+    every ring of the land, and rings of every length around where the two ways meet."""
+    rings = [list(ring) for ring in land_rings()]
+    rings += [[(lon * 7.3 - 180.0, 0.5 - lon * 1.1) for lon in range(n)] for n in range(40)]
+    rings.append([(-0.0, 0.0), (179.99999999999997, -89.1), (1e-300, 5e300)])
+    for ring in rings:
+        expected = [(lon * DEG, -lat * DEG) for lon, lat in ring]
+        for given in (ring, iter(ring)):
+            got = _polygon(given)
+            assert [(p.x(), p.y()) for p in got] == expected
 
 
 def test_thinned_rings_keep_their_shared_border_shared() -> None:
