@@ -7,6 +7,7 @@ and XDG paths under ``tmp_path``), so nothing touches the user's files.
 from __future__ import annotations
 
 import math
+import struct
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -30,7 +31,7 @@ from PySide6.QtWidgets import QApplication
 from campaign import paths
 from campaign.orders import CardPlay, load_orders
 from tests.ui.newprocess import run_python
-from ui import mapview, style
+from ui import chartgeometry, mapview, style
 from ui.chartgeometry import (
     DEG,
     _artificial,
@@ -1204,18 +1205,36 @@ def test_thinned_coasts_keep_their_cuts_and_stay_within_the_tolerance() -> None:
     assert thin_coast(speck, tolerance) == speck
 
 
-def test_polygons_are_the_scene_points_exactly() -> None:
-    """A polygon read by Qt from packed numbers (long rings) or made point by point (short
-    ones) holds each point's scene position to the last bit, from a list or a generator:
-    every ring of the land, and rings of every length around where the two ways meet."""
+def test_polygons_are_the_scene_points_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A polygon read by Qt from packed numbers (rings of 16 points or more) or made point
+    by point (shorter ones) holds each point's scene position to the last bit, signed
+    zeros, infinities and NaN included, from a list or a generator: every ring of the land,
+    and rings of every length around where the two ways meet. The long ones are read from
+    the packed numbers, never made point by point."""
+    odd = [(-0.0, 0.0), (179.99999999999997, -89.1), (1e-300, 5e300), (math.inf, -math.inf)]
+    odd.append((math.nan, 1.0))
     rings = [list(ring) for ring in land_rings()]
     rings += [[(lon * 7.3 - 180.0, 0.5 - lon * 1.1) for lon in range(n)] for n in range(40)]
-    rings.append([(-0.0, 0.0), (179.99999999999997, -89.1), (1e-300, 5e300)])
-    for ring in rings:
-        expected = [(lon * DEG, -lat * DEG) for lon, lat in ring]
-        for given in (ring, iter(ring)):
+    rings += [odd, odd * 4]
+
+    def bits(points: list[tuple[float, float]]) -> list[bytes]:
+        return [struct.pack("<2d", x, y) for x, y in points]
+
+    streamed = 0
+    point = chartgeometry.QPointF
+
+    def short_only(*args: float) -> object:
+        assert len(current) < chartgeometry._STREAMED_FROM, "a long ring made point by point"
+        return point(*args)
+
+    monkeypatch.setattr(chartgeometry, "QPointF", short_only)
+    for current in rings:
+        expected = bits([(lon * DEG, -lat * DEG) for lon, lat in current])
+        for given in (current, iter(current)):
             got = _polygon(given)
-            assert [(p.x(), p.y()) for p in got] == expected
+            assert bits([(p.x(), p.y()) for p in got]) == expected
+        streamed += len(current) >= chartgeometry._STREAMED_FROM
+    assert 0 < streamed < len(rings)  # both ways met
 
 
 def test_thinned_rings_keep_their_shared_border_shared() -> None:
