@@ -11,6 +11,7 @@ from campaign.csvdata import (
     InputError,
     Problem,
     TableSchema,
+    _number,
     format_cell,
     parse_cell,
     parse_table,
@@ -75,19 +76,19 @@ def test_bad_cells_say_what_would_be_valid(column: Column, raw: str, words: str)
 
 def test_plain_digits_read_as_every_other_whole_number() -> None:
     """Cells of ASCII digits alone are read by a shorter way: the same value or the same
-    words as the general reading, at and beyond the column's bounds and the most digits."""
-    import campaign.csvdata as csvdata
-
+    words as the general reading, at and beyond the column's bounds (whole or not) and the
+    most digits."""
     cells = ["0", "7", "007", "10", "11", "99", "100", "999999999999999", "1000000000000000"]
     cells += ["٣", "１２", "²", "-0", "+5", " 8 "]  # not ASCII digits alone: the general way
     for col in (
         Column("x", "int"),
         Column("x", "int", minimum=0, maximum=10),
         Column("x", "int", minimum=8, maximum=99),
+        Column("x", "int", minimum=0.5, maximum=9.5),
         Column("x", "int", required=False),
     ):
         for raw in cells:
-            general = csvdata._number(col, raw.strip())
+            general = _number(col, raw.strip())
             got = parse_cell(col, raw)
             assert got == ((None, general[1]) if general[1] else general), (col, raw)
             assert type(got[0]) is type(general[0])
