@@ -17,7 +17,8 @@ items whose visibility is decided once per zoom step, not on every frame; routes
 adjacency lines are drawn with the background as separate lines (``QPainter.drawLines``),
 which Qt's raster engine draws far faster than a stroked path. The background is copied
 from a picture when a view is drawn again, and while the chart is idle the background of
-the next wheel notch in and out is drawn ahead (:meth:`SeaChart.drawBackground`). In a
+the next wheel notch in and out is drawn ahead (:meth:`SeaChart.drawBackground`); a notch
+that comes before that is done draws only what its view lacks (:meth:`SeaChart._finish`). In a
 fast spin of the wheel the names are laid out once it stops, and steps with nothing drawn
 ahead show a preview where that costs less than drawing afresh
 (:meth:`SeaChart._zoom_changed`).
@@ -60,6 +61,7 @@ from PySide6.QtGui import (
     QPen,
     QPixmap,
     QPolygonF,
+    QRegion,
     QResizeEvent,
     QTransform,
     QWheelEvent,
@@ -168,15 +170,27 @@ class _SeaPiece(NamedTuple):
 class _Backdrop:
     """The background of a region of the chart at one zoom, drawn once and copied by every
     frame at that zoom inside it. Qt scrolls a view by whole pixels, so two views at one
-    zoom are parts of one picture of the scene at that zoom, one whole pixel apart."""
+    zoom are parts of one picture of the scene at that zoom, one whole pixel apart.
+
+    One drawn ahead is drawn a band at a time while the chart is idle (``todo``: the parts
+    still to draw): until it is whole, a frame copies only the pixels drawn (see source
+    and holding), and a notch that comes sooner paints the rest of its view into it (see
+    SeaChart._finish)."""
 
     def __init__(
-        self, scale: tuple[float, float], ratio: float, version: int, region: QRect
+        self,
+        scale: tuple[float, float],
+        ratio: float,
+        version: int,
+        region: QRect,
+        todo: list[QRect] | None = None,
     ) -> None:
         self.scale = scale  # the view transform's m11 and m22
         self.ratio = ratio  # device pixels a pixel
         self.version = version  # what it shows (the chart's _background_version)
         self.region = region  # in pixels of the scene at this zoom (scene units × scale)
+        #: the parts of the region not drawn yet, in its pixels, in the order to draw them
+        self.todo: list[QRect] = todo or []
 
     @cached_property
     def pixels(self) -> QRect:
@@ -201,7 +215,7 @@ class _Backdrop:
         if abs(dx - round(dx)) > 1e-6 or abs(dy - round(dy)) > 1e-6:
             return None
         source = pixels.translated(round(dx), round(dy))
-        return source if self.pixels.contains(source) else None
+        return source if self.pixels.contains(source) and self.drawn(QRectF(source)) else None
 
     def holding(self, seen: QRectF) -> QRectF | None:
         """Where the part ``seen`` of the scene (scene units) lies in the picture, in its
@@ -211,7 +225,20 @@ class _Backdrop:
             sx * ratio, 0, 0, sy * ratio, -region.x() * ratio, -region.y() * ratio
         )
         source = to_picture.mapRect(seen)
-        return source if QRectF(self.pixels).contains(source) else None
+        return source if QRectF(self.pixels).contains(source) and self.drawn(source) else None
+
+    def drawn(self, source: QRectF) -> bool:
+        """Whether the picture's device pixels ``source`` are all drawn (none is in a part
+        still to draw)."""
+        if not self.todo:
+            return True
+        ratio, corner = self.ratio, self.region.topLeft()
+        part = QRectF(source.topLeft() / ratio + corner.toPointF(), source.size() / ratio)
+        return not any(part.intersects(QRectF(band)) for band in self.todo)
+
+    def missing(self, part: QRect) -> int:
+        """How many pixels of ``part`` of the region are not drawn yet."""
+        return sum(_pixels(band & part) for band in self.todo)
 
     def covers(self, region: QRect) -> bool:
         return self.region.contains(region)
@@ -222,13 +249,8 @@ class _Backdrop:
         return "picture" in vars(self)
 
 
-@dataclass
-class _Ahead:
-    """A background being drawn ahead, a band at a time while the chart is idle: usable
-    once its last band is drawn."""
-
-    backdrop: _Backdrop
-    bands: list[QRect]  # still to draw, in the region's pixels
+def _pixels(rect: QRect) -> int:
+    return 0 if rect.isEmpty() else rect.width() * rect.height()
 
 
 #: the sea as a frame paints it: tints (bounds, colour, path) and borders (bounds, path)
@@ -1028,7 +1050,8 @@ class SeaChart(QGraphicsView):
         self._background_seen: tuple[object, ...] = ()
         self._background_version = 0
         #: the backgrounds of the next notch in and out, drawn a band at a time when idle
-        self._ahead: list[_Ahead] = []
+        #: (kept from the first band: see _Backdrop.todo)
+        self._ahead: list[_Backdrop] = []
         #: the view drawn ahead from: zoom, pixel ratio, background version, scroll, size
         self._ahead_for: tuple[object, ...] | None = None
         self._ahead_timer = QTimer(self)
@@ -2198,8 +2221,10 @@ class SeaChart(QGraphicsView):
         show changes (a redraw for a selection or a highlight then costs a copy). While
         the chart is idle after a frame, the background of the next wheel notch in and out
         is drawn ahead, a band at a time, for every view a notch from here can show (see
-        _plan_ahead): the notch then copies it too. A step of a spin of the wheel with
-        nothing to copy shows a preview where that pays (see _zoom_changed and _Costs)."""
+        _plan_ahead): the notch then copies it too, having drawn first what it shows of
+        the bands not drawn yet if it came sooner (see _finish). A step of a spin of the
+        wheel with nothing to copy shows a preview where that pays (see _zoom_changed and
+        _Costs)."""
         # Qt passes a QRectF; the stubs also allow a QRect
         rect = rect if isinstance(rect, QRectF) else QRectF(rect)
         transform = self.viewportTransform()
@@ -2228,7 +2253,10 @@ class SeaChart(QGraphicsView):
         measured = whole and costs.for_view(size, ratio, self.devicePixelRatioF())
         thinned = self._thinned_for(scale[0])
         started = time.perf_counter()
-        if backdrop is None and self._spinning and costs.previews_pay(scale[0], ratio):
+        preview = backdrop is None and self._spinning and costs.previews_pay(scale[0], ratio)
+        if backdrop is None and not preview:
+            backdrop = self._finish(scale, ratio, QRect(scroll, size))
+        if preview:
             if self._preview(painter, transform, ratio, target):
                 if measured:
                     costs.add_preview(_ms_since(started))
@@ -2253,6 +2281,30 @@ class SeaChart(QGraphicsView):
         source = backdrop.source(scroll, pixels)
         assert source is not None  # the view lies in its own picture
         _draw_picture(painter, target, backdrop.picture, QRectF(source), smooth=False)
+
+    def _finish(self, scale: tuple[float, float], ratio: float, view: QRect) -> _Backdrop | None:
+        """For a view (its pixels of the scene at this zoom) with nothing whole to copy: a
+        background of this zoom being drawn ahead that holds the view and has some of it
+        drawn (a notch that came before the drawing ahead was done), with the view's part
+        of what it has still to draw painted now — less than the whole view afresh — and
+        the rest left to draw ahead (kept the longest from now); None if none does."""
+
+        def holds(backdrop: _Backdrop) -> bool:
+            return backdrop.covers(view) and 0 < backdrop.missing(view) < _pixels(view)
+
+        backdrop = self._held(scale, ratio, holds)
+        if backdrop is None:
+            return None
+        todo: list[QRect] = []
+        for band in backdrop.todo:
+            part = band & view
+            if part.isEmpty():
+                todo.append(band)
+            else:
+                self._paint_region(backdrop, part)
+                todo.extend(QRegion(band).subtracted(QRegion(part)))
+        backdrop.todo = todo
+        return backdrop
 
     def _picture_to_scale(
         self, scroll: QPoint, size: QSize, scale: tuple[float, float], ratio: float
@@ -2392,8 +2444,11 @@ class SeaChart(QGraphicsView):
             w, h = size.width() / 4, size.height() / 4
             laid_out = QRectF(region).adjusted(-w, -h, w, h)
             self._layouts_to_plan.append((scale[0], _in_scene(laid_out, *scale)))
-            if self._held(scale, ratio, partial(_Backdrop.covers, region=region)) is not None:
-                continue  # drawn already (and now kept the longest)
+            held = self._held(scale, ratio, partial(_Backdrop.covers, region=region))
+            if held is not None:  # drawn already, or in part (and now kept the longest)
+                if held.todo:
+                    self._ahead.append(held)  # the rest drawn now
+                continue
             if not self._thinned_for(scale[0]):
                 # the outlines not yet thinned for that zoom (hundreds of milliseconds in a
                 # big world): left to the notch, not done while the chart looks idle
@@ -2407,31 +2462,34 @@ class SeaChart(QGraphicsView):
                 QRect(region.x(), top, region.width(), min(step, region.bottom() + 1 - top))
                 for top in range(region.y(), region.bottom() + 1, step)
             ]
-            backdrop = _Backdrop(scale, ratio, self._background_version, region)
-            self._ahead.append(_Ahead(backdrop, bands))
+            self._ahead.append(_Backdrop(scale, ratio, self._background_version, region, bands))
 
     def _draw_ahead(self) -> None:
-        """One piece of drawing ahead: a band of a background, else the layout of a notch's
-        names, else a few names not yet drawn (the timer runs again while there is more).
-        A background's picture is made at its first band, the least recently used one let
-        go first."""
+        """One piece of drawing ahead: a band of a notch's background, else the layout of
+        a notch's names, else a part of a background kept that a notch drew only in part
+        (it came sooner: see _finish), else a few names not yet drawn (the timer runs
+        again while there is more). A background is kept from its first band (its picture
+        made then, the least recently used one let go first); one let go or out of date
+        before it is whole is drawn no further."""
         if not self._planned:
             self._planned = True
             self._plan_ahead()
-        while self._ahead and self._ahead[0].backdrop.version != self._background_version:
-            self._ahead.pop(0)  # what it shows changed since
+        while self._ahead and not self._drawing_ahead(self._ahead[0]):
+            self._ahead.pop(0)
         if self._ahead:
-            job = self._ahead[0]
-            if not job.backdrop.begun:  # its first band: room made for its picture
-                self._make_room(job.backdrop.ratio)
-            self._paint_region(job.backdrop, job.bands.pop(0))
-            if not job.bands:
+            backdrop = self._ahead[0]
+            if not backdrop.begun:
+                self._keep(backdrop)
+            self._paint_region(backdrop, backdrop.todo.pop(0))
+            if not backdrop.todo:
                 self._ahead.pop(0)
-                self._keep(job.backdrop)
             self._ahead_timer.start(0)
         elif self._layouts_to_plan:
             scale, laid_out = self._layouts_to_plan.pop(0)
             self._layouts_ahead.append(self._plan_layout(scale, laid_out))
+            self._ahead_timer.start(0)
+        elif unfinished := [b for b in self._backdrops if b.todo]:
+            self._paint_region(unfinished[-1], unfinished[-1].todo.pop(0))
             self._ahead_timer.start(0)
         elif self._undrawn:
             # a name is drawn the first time it is shown: done here, a zoom that shows
@@ -2440,6 +2498,15 @@ class SeaChart(QGraphicsView):
                 label.drawing(self._ratio)
             del self._undrawn[-NAMES_AHEAD:]
             self._ahead_timer.start(0)
+
+    def _drawing_ahead(self, backdrop: _Backdrop) -> bool:
+        """Whether a background queued to draw ahead is still to be drawn: not whole (a
+        notch may have drawn its rest), of what the chart shows, and not let go."""
+        return (
+            bool(backdrop.todo)
+            and backdrop.version == self._background_version
+            and (not backdrop.begun or backdrop in self._backdrops)
+        )
 
     def _paint_background(self, painter: QPainter, rect: QRectF) -> None:
         chart = self.sceneRect()

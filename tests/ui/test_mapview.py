@@ -24,7 +24,7 @@ from PySide6.QtCore import (
     QStandardPaths,
     Qt,
 )
-from PySide6.QtGui import QColor, QImage, QWheelEvent
+from PySide6.QtGui import QColor, QImage, QPainter, QWheelEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
@@ -556,6 +556,78 @@ def test_a_wheel_notch_after_idle_time_copies_what_was_drawn_ahead(
     assert drawn == [] and planned == []  # copied, and laid out ahead
     assert chart._layouts_ahead == []  # the other notch's let go
     _as_a_fresh_chart(chart, ahead, session, qtbot)
+
+
+@pytest.mark.parametrize(("view", "notches"), [("fit", 1), ("Pacific", -1), ("Atlantic", 1)])
+def test_a_notch_sooner_than_the_drawing_ahead_draws_only_what_its_view_lacks(
+    chart: SeaChart,
+    session: GameSession,
+    qtbot: object,
+    monkeypatch: pytest.MonkeyPatch,
+    view: str,
+    notches: int,
+) -> None:
+    """A notch that comes while its background is still being drawn ahead paints only
+    the part of its view not drawn yet into it, and copies the view: the frame is the one
+    a chart drawing the view for the first time paints (but for the antialiasing of lines
+    that cross the window's edge, as any copy). The rest of that background is drawn in
+    the idle time after, once the next notches' are."""
+    _show(chart, view)
+    _frame(chart)
+    chart._ahead_timer.stop()
+    zoom = chart.transform().m11() * WHEEL_STEP**notches
+
+    def begun() -> list[mapview._Backdrop]:
+        return [b for b in chart._ahead if b.begun and math.isclose(b.scale[0], zoom)]
+
+    while not begun():  # the idle time's first bands: the notch's background begun
+        chart._draw_ahead()
+    chart._ahead_timer.stop()  # (and no more)
+    (backdrop,) = begun()
+    assert backdrop.todo and backdrop in chart._backdrops
+    drawn: list[QRectF] = []  # the parts painted at the notch's zoom
+    draw = chart._paint_background
+
+    def painted(painter: QPainter, rect: QRectF) -> None:
+        if math.isclose(painter.worldTransform().m11(), zoom):
+            drawn.append(rect)
+        draw(painter, rect)
+
+    monkeypatch.setattr(chart, "_paint_background", painted)
+    _wheel(chart, notches)
+    frame = _frame(chart)
+    assert math.isclose(chart.transform().m11(), zoom)
+    seen = chart.mapToScene(chart.viewport().rect()).boundingRect()
+    # some of the view was drawn ahead: less than the view is painted, all of it inside
+    assert (
+        drawn and sum(r.width() * r.height() for r in drawn) < 0.95 * seen.width() * seen.height()
+    )
+    pixel = 1.0 / zoom
+    assert all(
+        seen.adjusted(-2 * pixel, -2 * pixel, 2 * pixel, 2 * pixel).contains(r) for r in drawn
+    )
+    _as_a_fresh_chart(chart, frame, session, qtbot)
+    assert backdrop.todo  # the rest of it (beyond the view) ...
+    _idle(chart, qtbot)
+    assert not backdrop.todo and backdrop in chart._backdrops  # ... drawn when idle
+
+
+def test_a_background_being_drawn_gives_only_the_pixels_drawn() -> None:
+    """Until a background drawn ahead is whole, a copy or a preview takes from it only
+    pixels drawn: the parts still to draw are refused, at any density."""
+    for ratio in (1.0, 2.0):
+        region = QRect(100, 50, 400, 300)
+        todo = [QRect(100, 200, 400, 150)]
+        backdrop = mapview._Backdrop((2.0, 2.0), ratio, 0, region, todo)
+        top = QRect(0, 0, round(400 * ratio), round(150 * ratio))  # the view's device pixels
+        assert backdrop.source(QPoint(100, 50), top) == top
+        assert backdrop.source(QPoint(100, 51), top) is None  # a row into the part to draw
+        assert backdrop.missing(QRect(100, 190, 50, 20)) == 50 * 10
+        # a preview's part of the scene (scene units: pixels at this zoom over 2)
+        assert backdrop.holding(QRectF(50, 25, 200, 75)) is not None
+        assert backdrop.holding(QRectF(50, 25, 200, 76)) is None
+        backdrop.todo = []
+        assert backdrop.source(QPoint(100, 100), top) is not None
 
 
 def test_the_keys_zoom_as_the_wheel_and_copy_what_was_drawn_ahead(
