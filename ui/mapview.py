@@ -880,15 +880,30 @@ class _LineSet:
     pen: QPen
     lines: list[QLineF]
     box: QRectF = field(default_factory=QRectF)
+    #: the lines as one path, stroked instead where the pen is a solid cosmetic one at
+    #: most a pixel wide (see _Lines)
+    path: QPainterPath = field(default_factory=QPainterPath)
+    stroked: bool = False
 
     def __post_init__(self) -> None:
         self.set_lines(self.lines)
+        self.set_pen(self.pen)
 
     def set_lines(self, lines: list[QLineF]) -> None:
         self.lines = lines
         ends = QPolygonF([p for line in lines for p in (line.p1(), line.p2())])
         pad = self.PAD
         self.box = ends.boundingRect().adjusted(-pad, -pad, pad, pad) if lines else QRectF()
+        self.path = QPainterPath()
+        for line in lines:
+            self.path.moveTo(line.p1())
+            self.path.lineTo(line.p2())
+
+    def set_pen(self, pen: QPen) -> None:
+        self.pen = pen
+        self.stroked = (
+            pen.isCosmetic() and pen.widthF() <= 1.0 and pen.style() == Qt.PenStyle.SolidLine
+        )
 
 
 class _Lines:
@@ -898,8 +913,11 @@ class _Lines:
 
     Qt's raster engine draws separate lines through its line rasterizer, solid or dashed
     and at any width; a path (a ``QGraphicsPathItem``) goes through the general stroker,
-    three to four times slower for the routes (measured, bench/map_bench.py). Sets outside
-    the part being painted are skipped. Drawn only: the chart picks routes itself, by
+    three to four times slower for the routes (measured, bench/map_bench.py). A solid
+    cosmetic pen a pixel wide or less (the links between the areas) is drawn by one
+    stroker either way, the same pixels: those sets stroke their lines as one path, which
+    costs a quarter less than handing Qt the list of lines every frame. Sets outside the
+    part being painted are skipped. Drawn only: the chart picks routes itself, by
     distance in pixels.
     """
 
@@ -909,7 +927,11 @@ class _Lines:
 
     def draw(self, painter: QPainter, exposed: QRectF) -> None:
         for lines in self.sets:
-            if lines.box.intersects(exposed):
+            if not lines.box.intersects(exposed):
+                continue
+            if lines.stroked:
+                painter.strokePath(lines.path, lines.pen)
+            else:
                 painter.setPen(lines.pen)
                 painter.drawLines(lines.lines)
 
@@ -1023,6 +1045,10 @@ class SeaChart(QGraphicsView):
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setFrameShape(QGraphicsView.Shape.NoFrame)
         self.setBackgroundBrush(style.SEA)
+        # the background paints every pixel asked for (the sea, or the frame beyond the
+        # chart): Qt need not fill the window first (a quarter of a millisecond a frame at
+        # 1920×1080, measured)
+        self.viewport().setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, True)
         self.setMouseTracking(True)
         #: device pixels per pixel of the screen the names and symbols are drawn for
         self._ratio = self.devicePixelRatioF()
@@ -1756,7 +1782,7 @@ class SeaChart(QGraphicsView):
             if pen.style() == Qt.PenStyle.SolidLine:
                 # drawn as separate lines: square caps fill the bends a path's joins did
                 pen.setCapStyle(Qt.PenCapStyle.SquareCap)
-            item.pen = pen
+            item.set_pen(pen)
         if self._route_layer is not None:
             self._route_layer.sets = list(self.routes.values())
             self._background_changed()
@@ -2509,13 +2535,20 @@ class SeaChart(QGraphicsView):
         )
 
     def _paint_background(self, painter: QPainter, rect: QRectF) -> None:
+        # the part asked for two pixels wider on every side, and its fills not antialiased:
+        # every pixel at its edge wholly covered (Qt does not fill the window first: see
+        # __init__; an antialiased fill leaves a trace of what was there in the last
+        # column of the window at a high density)
+        pad = 2.0 / max(painter.worldTransform().m11(), 1e-9)
+        rect = rect.adjusted(-pad, -pad, pad, pad)
+        antialiased = painter.testRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         chart = self.sceneRect()
         sea = rect.intersected(chart)
         if sea != rect:  # beyond the chart's frame (the strips overlap the sea under it)
             if sea.isEmpty():
                 painter.fillRect(rect, FRAME)
             else:
-                pad = 2.0 / max(painter.worldTransform().m11(), 1e-9)
                 left, top, right, bottom = _edges(rect)
                 if top < sea.top():
                     painter.fillRect(QRectF(left, top, rect.width(), sea.top() - top + pad), FRAME)
@@ -2530,6 +2563,7 @@ class SeaChart(QGraphicsView):
                     x = sea.right() - pad
                     painter.fillRect(QRectF(x, top, right - x, rect.height()), FRAME)
         painter.fillRect(sea, style.SEA)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, antialiased)
         if self._land_span is None and not self._sea:
             return
         painter.save()

@@ -24,7 +24,7 @@ from PySide6.QtCore import (
     QStandardPaths,
     Qt,
 )
-from PySide6.QtGui import QColor, QImage, QPainter, QWheelEvent
+from PySide6.QtGui import QColor, QImage, QPainter, QRegion, QWheelEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
@@ -1039,6 +1039,43 @@ _DENSE = (
 )
 
 
+def _over(chart: SeaChart, fill: int, part: QRect | None = None) -> bytes:
+    """A frame painted over an image of one colour (the window or ``part`` of it): Qt does
+    not fill the window before the chart paints it."""
+    image = QImage(chart.viewport().size(), QImage.Format.Format_ARGB32_Premultiplied)
+    image.fill(fill)
+    if part is None:
+        chart.viewport().render(image)
+        return bytes(image.constBits())
+    chart.viewport().render(image, part.topLeft(), QRegion(part))
+    return bytes(image.copy(part).constBits())
+
+
+@pytest.mark.parametrize("view", ["fit", "Pacific", "close", "corner"])
+def test_the_chart_paints_every_pixel_of_its_window(
+    chart: SeaChart, monkeypatch: pytest.MonkeyPatch, view: str
+) -> None:
+    """Qt leaves the window as it was before the chart paints it (the chart paints it
+    all: the sea, or the frame beyond the chart), so whatever it held must not show: a
+    frame drawn afresh, a copy, a part of the window painted again and a preview are the
+    same painted over black and over white."""
+    black, white = 0xFF000000, 0xFFFFFFFF
+    _show(chart, view)
+    chart.zoom_by(1.1)  # a view never drawn (no whole notch: nothing drawn ahead)
+    frames = []
+    for fill in (black, white):
+        chart._background_seen = ()  # drawn afresh each time
+        frames.append(_over(chart, fill))
+    assert frames[0] == frames[1]
+    assert _over(chart, black) == _over(chart, white) == frames[0]  # copies
+    part = QRect(513, 301, 77, 45)
+    assert _over(chart, black, part) == _over(chart, white, part)
+    monkeypatch.setattr(chart._costs, "previews_pay", lambda scale, ratio: True)
+    shown = _previews_shown(chart, monkeypatch)
+    chart.zoom_by(1.05)  # a spin: a step scaled from the picture of the view
+    assert _over(chart, black) == _over(chart, white) and shown == [True, True]
+
+
 @pytest.mark.parametrize("scale", ["2", "1.25"])
 def test_a_view_drawn_again_on_a_high_density_screen_is_the_same(
     tmp_path: Path, scale: str
@@ -1087,6 +1124,48 @@ def test_a_view_drawn_again_on_a_high_density_screen_is_the_same(
     assert (fit, fit_again, pacific, pacific_again) == ("fit", "True", "Pacific", "True")
     assert fit_apart in ("0", shade) and pacific_apart in ("0", shade)
     assert white == ["white", "0"]
+
+
+@pytest.mark.parametrize("scale", ["2", "1.25"])
+def test_the_chart_paints_every_pixel_of_its_window_on_a_high_density_screen(
+    tmp_path: Path, scale: str
+) -> None:
+    """At two (and one and a quarter) device pixels a pixel — a new process — a frame drawn
+    afresh, a copy and a part of the window painted again are the same over black and
+    over white, to the last device column and row (an antialiased fill at the window's
+    edge would leave a trace of what was there)."""
+    code = _DENSE + (
+        "from PySide6.QtGui import QRegion\n"
+        "chart = SeaChart(session)\n"
+        "chart.resize(800, 500)\n"
+        "chart.show()\n"
+        "app.processEvents()\n"
+        "ratio = chart.devicePixelRatioF()\n"
+        "def over(fill, part=None):\n"
+        "    size = (int(800 * ratio), int(500 * ratio))\n"
+        "    image = QImage(*size, QImage.Format.Format_ARGB32_Premultiplied)\n"
+        "    image.setDevicePixelRatio(ratio)\n"
+        "    image.fill(fill)\n"
+        "    if part is None:\n"
+        "        chart.viewport().render(image)\n"
+        "        return bytes(image.constBits())\n"
+        "    chart.viewport().render(image, part.topLeft(), QRegion(part))\n"
+        "    device = QRect(*(round(v * ratio) for v in part.getRect()))\n"
+        "    return bytes(image.copy(device).constBits())\n"
+        "black, white, part = 0xFF000000, 0xFFFFFFFF, QRect(512, 300, 76, 44)\n"
+        "for view in ('fit', 'Pacific'):\n"
+        "    chart.fit_world() if view == 'fit' else chart.zoom_to(view)\n"
+        "    chart.zoom_by(1.1)\n"
+        "    fresh = []\n"
+        "    for fill in (black, white):\n"
+        "        chart._background_seen = ()\n"
+        "        fresh.append(over(fill))\n"
+        "    copied = over(black) == over(white)\n"
+        "    print(view, fresh[0] == fresh[1], copied, over(black, part) == over(white, part))\n"
+        "session.close()\n"
+    )
+    out = run_python(code, tmp_path, QT_SCALE_FACTOR=scale)
+    assert out.split() == ["fit", "True", "True", "True", "Pacific", "True", "True", "True"]
 
 
 @pytest.mark.parametrize("scale", ["2", "1.25"])
