@@ -61,7 +61,6 @@ from PySide6.QtGui import (
     QPen,
     QPixmap,
     QPolygonF,
-    QRegion,
     QResizeEvent,
     QTransform,
     QWheelEvent,
@@ -89,18 +88,20 @@ from .chartgeometry import (  # the chart's geometry, its public part named here
     SEAM,
     THEATRES,
     TILE,
+    Steps,
     Tile,
     _polygon,
     chart_lon,
+    drained,
     land_paths,
     land_rings,
-    land_tiles,
+    land_tiles_steps,
     near_lon,
     outline_grid,
     place_ring,
     scene_point,
     thin_coast,
-    thin_rings,
+    thin_rings_steps,
     unwrap,
 )
 from .mapmarks import TurnMarks
@@ -127,6 +128,9 @@ MAX_PX_PER_DEG = 120.0
 WHEEL_STEP = 1.2
 #: names drawn ahead at a time while the chart is idle (about a millisecond and a half)
 NAMES_AHEAD = 16
+#: the longest a piece of thinning the outlines ahead for a zoom takes while the chart is
+#: idle (ms; see SeaChart._thin_some)
+THIN_AHEAD_MS = 8.0
 #: backgrounds kept for copying (the view's, and the next wheel notch in and out)
 BACKDROPS = 3
 #: how long a view rests after a pan or a resize before the next notches are drawn ahead
@@ -251,6 +255,19 @@ class _Backdrop:
 
 def _pixels(rect: QRect) -> int:
     return 0 if rect.isEmpty() else rect.width() * rect.height()
+
+
+def _around(whole: QRect, part: QRect) -> list[QRect]:
+    """What is left of ``whole`` without ``part`` (a rectangle inside it): the rows above
+    and below it, and beside it left and right, those not empty."""
+    left, top, right, bottom = whole.left(), whole.top(), whole.right(), whole.bottom()
+    pieces = [
+        QRect(QPoint(left, top), QPoint(right, part.top() - 1)),
+        QRect(QPoint(left, part.bottom() + 1), QPoint(right, bottom)),
+        QRect(QPoint(left, part.top()), QPoint(part.left() - 1, part.bottom())),
+        QRect(QPoint(part.right() + 1, part.top()), QPoint(right, part.bottom())),
+    ]
+    return [piece for piece in pieces if not piece.isEmpty()]
 
 
 #: the sea as a frame paints it: tints (bounds, colour, path) and borders (bounds, path)
@@ -1105,6 +1122,8 @@ class SeaChart(QGraphicsView):
         #: the sea's tints and borders and the land, by outline grid (see outline_grid)
         self._outlines: dict[float, SeaOutlines] = {}
         self._lands: dict[float, list[Tile]] = {}
+        #: those being made ahead, a slice at a time while idle (see _thin_some)
+        self._thinning: dict[float, Steps[None]] = {}
         self._land_span: tuple[float, float] | None = None
         self._adjacency: _Lines | None = None
         self._route_layer: _Lines | None = None
@@ -1377,6 +1396,7 @@ class SeaChart(QGraphicsView):
         self._ghosts: list[_Ghost] = []
         self._ghost_cells = _Cells(CELL)
         self._outlines = {}
+        self._thinning = {}
         self._background_changed()  # another game: its background drawn afresh
         self._range = set()
         self._adjacency = self._route_layer = None
@@ -1417,7 +1437,7 @@ class SeaChart(QGraphicsView):
         west = frame.left() / DEG - 10
         east = frame.right() / DEG + 10
         self._land_span = (west, east)
-        self._lands = {}  # built when first drawn
+        self._lands = {}  # made ahead or when first drawn
         self._build_ghosts(west, east)
         self.marks.refresh()
         # drawn ahead when idle, area names (the largest first) before base names
@@ -1665,21 +1685,40 @@ class SeaChart(QGraphicsView):
     def _sea_outlines(self, grid: float) -> SeaOutlines:
         """The area tints, one path per colour and piece of the chart (a few fills instead
         of one per area), and the borders, one path per piece, each shared border once:
-        from the rings thinned to half ``grid`` degrees (as they are for 0.0). Made the first
-        time a zoom needs them."""
-        made = self._outlines.get(grid)
-        if made is not None or self._land_span is None:
-            return made or ([], [])
+        from the rings thinned to half ``grid`` degrees (as they are for 0.0). Made ahead
+        (see _thin_some) or the first time a zoom needs them."""
+        if grid not in self._outlines and self._land_span is not None:
+            self._outlines_made(grid)
+        return self._outlines.get(grid) or ([], [])
+
+    def _outlines_made(self, grid: float) -> None:
+        """The sea's outlines and the land for an outline grid made now: those being made
+        ahead finished (see _thin_some)."""
+        steps = self._thinning.pop(grid) if grid in self._thinning else None
+        drained(steps or self._outline_steps(grid))
+
+    def _outline_steps(self, grid: float) -> Steps[None]:
+        """The sea's outlines and the land for an outline grid (see outline_grid), made a
+        ring or so a step (see chartgeometry.Steps), each kept once made."""
+        if grid not in self._outlines:
+            self._outlines[grid] = yield from self._sea_outline_steps(grid)
+        if grid not in self._lands:
+            self._lands[grid] = yield from self._land_steps(grid)
+
+    def _sea_outline_steps(self, grid: float) -> Steps[SeaOutlines]:
+        assert self._land_span is not None  # (a world is shown)
         west, east = self._land_span
         pieces: dict[tuple[int, int], QPainterPath] = {}
         outlined: set[tuple[tuple[int, int], tuple[int, int]]] = set()
         fills: dict[tuple[tuple[int, int], int], QPainterPath] = {}
         # the areas as they are (the pieces a click finds), or thinned far out
-        sea = (
-            self._sea_pieces(thin_rings(self._area_polys, grid / 2), west, east)
-            if grid
-            else self._sea
-        )
+        sea = self._sea
+        if grid:
+            thinned = yield from thin_rings_steps(self._area_polys, grid / 2)
+            sea = []
+            for area_id, ring in thinned.items():
+                sea.extend(self._sea_pieces({area_id: ring}, west, east))
+                yield
         for area_id, moved, poly, bounds in sea:
             centre = bounds.center()
             tile = (math.floor(centre.x() / TILE), math.floor(centre.y() / TILE))
@@ -1691,12 +1730,12 @@ class SeaChart(QGraphicsView):
                 fill.setFillRule(Qt.FillRule.WindingFill)
             fill.addPolygon(poly)
             fill.closeSubpath()
+            yield
         tints = [
             (path.boundingRect(), QColor.fromRgb(rgb), path) for (_k, rgb), path in fills.items()
         ]
         borders = [(path.boundingRect(), path) for path in pieces.values()]
-        made = self._outlines[grid] = (tints, borders)
-        return made
+        return tints, borders
 
     # -- keeping up with the model -------------------------------------------------------------
     def _on_game_changed(self) -> None:
@@ -2328,7 +2367,7 @@ class SeaChart(QGraphicsView):
                 todo.append(band)
             else:
                 self._paint_region(backdrop, part)
-                todo.extend(QRegion(band).subtracted(QRegion(part)))
+                todo.extend(_around(band, part))
         backdrop.todo = todo
         return backdrop
 
@@ -2475,10 +2514,6 @@ class SeaChart(QGraphicsView):
                 if held.todo:
                     self._ahead.append(held)  # the rest drawn now
                 continue
-            if not self._thinned_for(scale[0]):
-                # the outlines not yet thinned for that zoom (hundreds of milliseconds in a
-                # big world): left to the notch, not done while the chart looks idle
-                continue
             # bands of about half a window's device pixels at one device pixel a pixel
             # (an eighth of the window at two), so a notch waits for little
             area = region.width() * region.height() * ratio * ratio
@@ -2503,12 +2538,18 @@ class SeaChart(QGraphicsView):
         while self._ahead and not self._drawing_ahead(self._ahead[0]):
             self._ahead.pop(0)
         if self._ahead:
-            backdrop = self._ahead[0]
-            if not backdrop.begun:
-                self._keep(backdrop)
-            self._paint_region(backdrop, backdrop.todo.pop(0))
-            if not backdrop.todo:
-                self._ahead.pop(0)
+            # the first whose outlines are made, else those of the first made, a slice at
+            # a time (a notch coming sooner finds the other drawn)
+            ready = [b for b in self._ahead if self._thinned_for(b.scale[0])]
+            if not ready:
+                self._thin_some(self._ahead[0].scale[0])
+            else:
+                backdrop = ready[0]
+                if not backdrop.begun:
+                    self._keep(backdrop)
+                self._paint_region(backdrop, backdrop.todo.pop(0))
+                if not backdrop.todo:
+                    self._ahead.remove(backdrop)
             self._ahead_timer.start(0)
         elif self._layouts_to_plan:
             scale, laid_out = self._layouts_to_plan.pop(0)
@@ -2606,22 +2647,44 @@ class SeaChart(QGraphicsView):
 
     def _thinned_for(self, scale: float) -> bool:
         """Whether the outlines a zoom draws (``scale``: pixels a scene unit) are made:
-        the first frame at a zoom of a new outline grid thins them first."""
+        drawn ahead (see _thin_some), or the first frame at a zoom of a new outline grid
+        makes them first."""
         grid = outline_grid(scale * DEG)
         return grid in self._outlines and grid in self._lands
 
+    def _thin_some(self, scale: float) -> None:
+        """Go on making the outlines a zoom draws, for :data:`THIN_AHEAD_MS` (what a notch
+        coming sooner waits for): thinning them for a new outline grid takes tens of
+        milliseconds in the 1942 world, most of a second in a big one."""
+        grid = outline_grid(scale * DEG)
+        steps = self._thinning.get(grid)
+        if steps is None:
+            steps = self._thinning[grid] = self._outline_steps(grid)
+        end = time.perf_counter() + THIN_AHEAD_MS / 1000.0
+        for _ in steps:
+            if time.perf_counter() > end:
+                return
+        del self._thinning[grid]  # made
+
     def _land_at_zoom(self, grid: float) -> list[Tile]:
         """The land for this zoom: rings thinned to ``grid`` degrees (at most a pixel)
-        when far out. Each set is made the first time it is drawn."""
-        tiles = self._lands.get(grid)
-        if tiles is None and self._land_span is not None:
-            west, east = self._land_span
-            rings = self._land_source if self._land_source is not None else land_rings()
-            if grid:
-                rings = [thin_coast(r, grid / 2) for r in rings]
-            # far out, where the whole of the land shows, a few big paths fill faster
-            tiles = self._lands[grid] = land_tiles(rings, west, east, cut=not grid)
-        return tiles or []
+        when far out. Made ahead (see _thin_some) or the first time it is drawn."""
+        if grid not in self._lands and self._land_span is not None:
+            self._outlines_made(grid)
+        return self._lands.get(grid) or []
+
+    def _land_steps(self, grid: float) -> Steps[list[Tile]]:
+        assert self._land_span is not None  # (a world is shown)
+        west, east = self._land_span
+        rings = self._land_source if self._land_source is not None else land_rings()
+        if grid:
+            thinned = []
+            for ring in rings:
+                thinned.append(thin_coast(ring, grid / 2))
+                yield
+            rings = thinned
+        # far out, where the whole of the land shows, a few big paths fill faster
+        return (yield from land_tiles_steps(rings, west, east, cut=not grid))
 
 
 T = TypeVar("T")

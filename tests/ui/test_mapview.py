@@ -6,6 +6,7 @@ and XDG paths under ``tmp_path``), so nothing touches the user's files.
 
 from __future__ import annotations
 
+import itertools
 import math
 import struct
 from collections.abc import Iterator
@@ -481,7 +482,7 @@ def _twin(chart: SeaChart, session: GameSession, qtbot: object) -> SeaChart:
     """A second chart of the game showing the chart's view, drawn and laid out afresh."""
     fresh = SeaChart(session)
     qtbot.addWidget(fresh)  # type: ignore[attr-defined]
-    fresh.resize(W, H)
+    fresh.resize(chart.size())
     fresh.show()
     fresh.setTransform(chart.transform())
     fresh.horizontalScrollBar().setValue(chart.horizontalScrollBar().value())
@@ -521,7 +522,7 @@ def _as_a_fresh_chart(chart: SeaChart, frame: bytes, session: GameSession, qtbot
         for view in (chart, fresh)
     )
     assert own and shown == own
-    inner, share = _apart(frame, _frame(fresh), W)
+    inner, share = _apart(frame, _frame(fresh), chart.viewport().width())
     assert inner <= 12 and share < 0.005  # a picture a pixel off is 100 levels off
 
 
@@ -610,6 +611,59 @@ def test_a_notch_sooner_than_the_drawing_ahead_draws_only_what_its_view_lacks(
     assert backdrop.todo  # the rest of it (beyond the view) ...
     _idle(chart, qtbot)
     assert not backdrop.todo and backdrop in chart._backdrops  # ... drawn when idle
+
+
+def test_the_outlines_of_the_next_notch_are_thinned_ahead_a_step_at_a_time(
+    chart: SeaChart, session: GameSession, qtbot: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In a small window the whole world is far out, and the next notch out meets an
+    outline grid not thinned yet. While idle the chart thins it a step at a time (a ring
+    or so: a turn of the loop stops once THIN_AHEAD_MS have passed, here none), then draws
+    that notch's background ahead: the notch thins nothing and draws nothing, and shows
+    what a chart drawing that view afresh shows."""
+    chart.resize(540, 300)
+    chart.fit_world()
+    _frame(chart)
+    zoom = chart.transform().m11() / WHEEL_STEP
+    assert chartgeometry.outline_grid(zoom * DEG) != chartgeometry.outline_grid(
+        zoom * WHEEL_STEP * DEG
+    )
+    assert not chart._thinned_for(zoom)
+    monkeypatch.setattr(mapview, "THIN_AHEAD_MS", 0.0)
+    turns: list[float] = []
+    thin = chart._thin_some
+    monkeypatch.setattr(chart, "_thin_some", lambda scale: (turns.append(scale), thin(scale)))
+    _idle(chart, qtbot)
+    assert chart._thinned_for(zoom) and chart._thinning == {}
+    assert len(turns) > len(session.scenario.world.areas)  # a ring or so a turn
+    made: list[float] = []
+    monkeypatch.setattr(chart, "_outlines_made", made.append)
+    drawn = _backgrounds_drawn(chart, monkeypatch)
+    _wheel(chart, -1)
+    frame = _frame(chart)
+    assert math.isclose(chart.transform().m11(), zoom)
+    assert made == [] and drawn == []
+    # (no name has room this far out) the frame of a chart drawing that view afresh
+    inner, share = _apart(frame, _frame(_twin(chart, session, qtbot)), 540)
+    assert inner <= 12 and share < 0.005
+
+
+def test_what_is_left_to_draw_around_a_part_drawn_is_the_rest_of_the_band() -> None:
+    """A notch draws the part of a band its view shows; what is left of the band is
+    pieces that cover the rest of it once, none of the part drawn (as Qt's own regions
+    subtract), for every way a view can overlap a band."""
+    for x, y, w, h in itertools.product((-30, 0, 10, 60), (-20, 0, 5, 30), (5, 40, 100), (5, 60)):
+        band = QRect(0, 0, 80, 40)
+        part = band & QRect(x, y, w, h)
+        if part.isEmpty():
+            continue
+        pieces = mapview._around(band, part)
+        rest = QRegion()
+        for piece in pieces:
+            assert band.contains(piece) and not piece.intersects(part)
+            rest = rest.united(QRegion(piece))
+        assert rest == QRegion(band).subtracted(QRegion(part))
+        assert sum(p.width() * p.height() for p in pieces) == 80 * 40 - part.width() * part.height()
 
 
 def test_a_background_being_drawn_gives_only_the_pixels_drawn() -> None:
