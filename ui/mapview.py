@@ -897,10 +897,10 @@ class _LineSet:
     pen: QPen
     lines: list[QLineF]
     box: QRectF = field(default_factory=QRectF)
-    #: the lines as one path, stroked instead where the pen is a solid cosmetic one at
-    #: most a pixel wide (see _Lines)
-    path: QPainterPath = field(default_factory=QPainterPath)
+    #: whether the lines are stroked as one path: a solid cosmetic pen at most a pixel
+    #: wide (see _Lines)
     stroked: bool = False
+    _path: QPainterPath | None = None
 
     def __post_init__(self) -> None:
         self.set_lines(self.lines)
@@ -911,10 +911,17 @@ class _LineSet:
         ends = QPolygonF([p for line in lines for p in (line.p1(), line.p2())])
         pad = self.PAD
         self.box = ends.boundingRect().adjusted(-pad, -pad, pad, pad) if lines else QRectF()
-        self.path = QPainterPath()
-        for line in lines:
-            self.path.moveTo(line.p1())
-            self.path.lineTo(line.p2())
+        self._path = None
+
+    @property
+    def path(self) -> QPainterPath:
+        """The lines as one path (made when first stroked)."""
+        if self._path is None:
+            self._path = QPainterPath()
+            for line in self.lines:
+                self._path.moveTo(line.p1())
+                self._path.lineTo(line.p2())
+        return self._path
 
     def set_pen(self, pen: QPen) -> None:
         self.pen = pen
