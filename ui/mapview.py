@@ -2972,11 +2972,14 @@ def _draw_picture(
 ) -> None:
     """Part ``source`` of a picture (its device pixels) painted over ``target`` of the
     view (its pixels): copied as it is (no smoothing, no antialiased edge), or scaled
-    smoothly (a preview)."""
+    smoothly (a preview: over the sea's colour, as Qt leaves a trace of what was there
+    at the edges of a picture scaled smoothly, and the window is not filled first)."""
     painter.save()
     painter.resetTransform()
     painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
     painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, smooth)
+    if smooth:
+        painter.fillRect(target, style.SEA)
     painter.drawPixmap(target, picture, source)
     painter.restore()
 

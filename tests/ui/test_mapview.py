@@ -1114,6 +1114,8 @@ def test_the_chart_paints_every_pixel_of_its_window(
     frame drawn afresh, a copy, a part of the window painted again and a preview are the
     same painted over black and over white."""
     black, white = 0xFF000000, 0xFFFFFFFF
+    pays = [False]
+    monkeypatch.setattr(chart._costs, "previews_pay", lambda scale, ratio: pays[0])
     _show(chart, view)
     chart.zoom_by(1.1)  # a view never drawn (no whole notch: nothing drawn ahead)
     frames = []
@@ -1124,10 +1126,13 @@ def test_the_chart_paints_every_pixel_of_its_window(
     assert _over(chart, black) == _over(chart, white) == frames[0]  # copies
     part = QRect(513, 301, 77, 45)
     assert _over(chart, black, part) == _over(chart, white, part)
-    monkeypatch.setattr(chart._costs, "previews_pay", lambda scale, ratio: True)
+    pays[0] = True
     shown = _previews_shown(chart, monkeypatch)
-    chart.zoom_by(1.05)  # a spin: a step scaled from the picture of the view
-    assert _over(chart, black) == _over(chart, white) and shown == [True, True]
+    chart.zoom_by(1.05)
+    chart._spinning = True  # a step of a spin: scaled from the picture of the view
+    assert _over(chart, black) == _over(chart, white)
+    assert _over(chart, black, part) == _over(chart, white, part)
+    assert shown == [True] * 4
 
 
 @pytest.mark.parametrize("scale", ["2", "1.25"])
