@@ -22,12 +22,17 @@ wheel stops (the names laid out and the frame drawn sharp on the screen). A *whe
 by hand* is a real wheel event over the chart and the frame painted on the screen after
 it, with 50 ms between notches (a brisk turn of the wheel): in that time the chart draws
 the background of the next notch in and out ahead, and the notch copies it. Beside it, the
-slowest notch, how many of the 12 copied a background drawn ahead (the others drew
-theirs), and the longest band of that drawing ahead (the longest a notch arriving sooner
-can wait for the loop). A *wheel spun fast* is the same with 10 ms of the loop between
+slowest notch, how many of the 12 drew no background, copying one drawn ahead (the
+others drew theirs, or the part of it not drawn yet), and the longest piece of that
+drawing ahead, a band or a slice of thinning (the longest a notch arriving sooner can
+wait for the loop). A *wheel spun fast* is the same with 10 ms of the loop between
 notches: a spin, whose notches lay out no names unless laid out ahead. The notches run
-after the zoom steps, which have thinned the outlines for every zoom they visit: a notch
-to a zoom never drawn before also thins them (nothing is thinned ahead).
+after the zoom steps, which have thinned the outlines for every zoom they visit; the
+outlines of a notch's zoom not thinned yet are thinned in the time between notches, a few
+milliseconds at a time, before its background is drawn ahead, and a notch that comes
+before that is done finishes it (in the 10x world, most of a second: the slowest notch).
+A notch that comes before its background is drawn ahead in full draws only the part of
+its view not drawn yet.
 
 Targets (issue 14): a frame of the whole world and a zoom step at most 6 ms at every
 zoom of the 1942 world, 12 ms for the 10× world; 1 ms a mouse move.
@@ -331,7 +336,7 @@ def notch(
 ) -> None:
     wall, cpu, slowest, copied, busy = wheel_notches(app, chart, view, pace=pace)
     line(name, wall, target, cpu)
-    print(f"  slowest {slowest:.2f} ms; copied ahead {copied} of 12; longest band {busy:.2f} ms")
+    print(f"  slowest {slowest:.2f} ms; copied ahead {copied} of 12; longest piece {busy:.2f} ms")
 
 
 def hover(chart: SeaChart, moves: int = 200) -> float:

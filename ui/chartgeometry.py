@@ -14,8 +14,9 @@ import itertools
 import json
 import math
 import struct
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Generator, Iterable, Mapping, Sequence
 from functools import lru_cache
+from typing import TypeVar
 
 from PySide6.QtCore import QByteArray, QDataStream, QPointF, QRectF, Qt
 from PySide6.QtGui import QPainterPath, QPolygonF
@@ -46,6 +47,21 @@ TILE = 60.0 * DEG
 
 #: a piece of the background: its bounds, fill path and line path
 Tile = tuple[QRectF, QPainterPath, QPainterPath]
+
+T = TypeVar("T")
+#: work done a step at a time (a step: a ring or two), its result returned at the end: the
+#: chart thins the outlines of a zoom ahead this way, a few milliseconds at a time while
+#: it is idle (see ui.mapview.SeaChart._draw_ahead)
+Steps = Generator[None, None, T]
+
+
+def drained(steps: Steps[T]) -> T:
+    """The result of work done a step at a time, all its steps taken now."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
 
 
 # -- projection --------------------------------------------------------------------------------
@@ -179,6 +195,13 @@ def outline_grid(px_per_degree: float) -> float:
 def thin_rings(
     rings: Mapping[str, Sequence[tuple[float, float]]], tolerance: float
 ) -> dict[str, list[tuple[float, float]]]:
+    """:func:`thin_rings_steps` all at once."""
+    return drained(thin_rings_steps(rings, tolerance))
+
+
+def thin_rings_steps(
+    rings: Mapping[str, Sequence[tuple[float, float]]], tolerance: float
+) -> Steps[dict[str, list[tuple[float, float]]]]:
     """Every ring without the points less than ``tolerance`` degrees off the line through
     the points kept around them (Douglas–Peucker), a border two rings share thinned once,
     so it stays shared: each ring is cut at its junctions (points where more than two
@@ -187,8 +210,8 @@ def thin_rings(
     points (smaller than the tolerance) are left out.
 
     Points are matched by their position to a millionth of a degree (longitude taken
-    round the world), each point's key made once: this runs when a far zoom is first
-    drawn, the start-up's first frame among them."""
+    round the world), each point's key made once: this runs for a far zoom drawn ahead or
+    first drawn. A step is a ring, read or thinned (see :data:`Steps`)."""
     clean: dict[str, tuple[list[tuple[float, float]], list[tuple[int, int]]]] = {}
     neighbours: dict[tuple[int, int], set[tuple[int, int]]] = {}
     for name, ring in rings.items():
@@ -209,6 +232,7 @@ def thin_rings(
                 near = neighbours[here] = set()
             near.add(keys[k - 1])
             near.add(keys[k + 1] if k < last else keys[0])
+        yield
     kept_by_piece: dict[tuple[tuple[int, int], ...], list[int]] = {}
     out = {}
     for name, (points, keys) in clean.items():
@@ -229,6 +253,7 @@ def thin_rings(
             thinned.extend([piece[k] for k in kept_here[:-1]])
         if len(thinned) >= 3:
             out[name] = thinned
+        yield
     return out
 
 
@@ -271,11 +296,19 @@ def _farthest(line: Sequence[tuple[float, float]], first: int, last: int) -> tup
 def land_tiles(
     rings: Sequence[Sequence[tuple[float, float]]], west: float, east: float, cut: bool = True
 ) -> list[Tile]:
+    """:func:`land_tiles_steps` all at once."""
+    return drained(land_tiles_steps(rings, west, east, cut))
+
+
+def land_tiles_steps(
+    rings: Sequence[Sequence[tuple[float, float]]], west: float, east: float, cut: bool = True
+) -> Steps[list[Tile]]:
     """:func:`land_paths` in pieces, so a frame walks only the land it shows (``cut``:
     in pieces of the :data:`TILE` grid too, see :func:`_cut`).
 
     A ring goes with the biggest ring whose box holds its box (a lake with its continent,
-    so the odd-even fill still cuts it out); each group is one tile.
+    so the odd-even fill still cuts it out); each group is one tile. A step is a ring
+    placed in its group, or a group made into paths (see :data:`Steps`).
     """
     boxes = []
     for ring in rings:
@@ -295,6 +328,7 @@ def land_tiles(
                 owner = j
                 break
         group[i] = owner
+        yield
     members: dict[int, list[Sequence[tuple[float, float]]]] = {}
     for i, owner in group.items():
         members.setdefault(owner, []).append(rings[i])
@@ -305,6 +339,7 @@ def land_tiles(
             tiles.extend(_cut(fill, coast))
         elif not fill.isEmpty():
             tiles.append((fill.boundingRect().united(coast.boundingRect()), fill, coast))
+        yield
     return tiles
 
 

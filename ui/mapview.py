@@ -17,7 +17,8 @@ items whose visibility is decided once per zoom step, not on every frame; routes
 adjacency lines are drawn with the background as separate lines (``QPainter.drawLines``),
 which Qt's raster engine draws far faster than a stroked path. The background is copied
 from a picture when a view is drawn again, and while the chart is idle the background of
-the next wheel notch in and out is drawn ahead (:meth:`SeaChart.drawBackground`). In a
+the next wheel notch in and out is drawn ahead (:meth:`SeaChart.drawBackground`); a notch
+that comes before that is done draws only what its view lacks (:meth:`SeaChart._finish`). In a
 fast spin of the wheel the names are laid out once it stops, and steps with nothing drawn
 ahead show a preview where that costs less than drawing afresh
 (:meth:`SeaChart._zoom_changed`).
@@ -87,18 +88,20 @@ from .chartgeometry import (  # the chart's geometry, its public part named here
     SEAM,
     THEATRES,
     TILE,
+    Steps,
     Tile,
     _polygon,
     chart_lon,
+    drained,
     land_paths,
     land_rings,
-    land_tiles,
+    land_tiles_steps,
     near_lon,
     outline_grid,
     place_ring,
     scene_point,
     thin_coast,
-    thin_rings,
+    thin_rings_steps,
     unwrap,
 )
 from .mapmarks import TurnMarks
@@ -125,6 +128,9 @@ MAX_PX_PER_DEG = 120.0
 WHEEL_STEP = 1.2
 #: names drawn ahead at a time while the chart is idle (about a millisecond and a half)
 NAMES_AHEAD = 16
+#: the longest a piece of thinning the outlines ahead for a zoom takes while the chart is
+#: idle (ms; see SeaChart._thin_some)
+THIN_AHEAD_MS = 8.0
 #: backgrounds kept for copying (the view's, and the next wheel notch in and out)
 BACKDROPS = 3
 #: how long a view rests after a pan or a resize before the next notches are drawn ahead
@@ -168,15 +174,27 @@ class _SeaPiece(NamedTuple):
 class _Backdrop:
     """The background of a region of the chart at one zoom, drawn once and copied by every
     frame at that zoom inside it. Qt scrolls a view by whole pixels, so two views at one
-    zoom are parts of one picture of the scene at that zoom, one whole pixel apart."""
+    zoom are parts of one picture of the scene at that zoom, one whole pixel apart.
+
+    One drawn ahead is drawn a band at a time while the chart is idle (``todo``: the parts
+    still to draw): until it is whole, a frame copies only the pixels drawn (see source
+    and holding), and a notch that comes sooner paints the rest of its view into it (see
+    SeaChart._finish)."""
 
     def __init__(
-        self, scale: tuple[float, float], ratio: float, version: int, region: QRect
+        self,
+        scale: tuple[float, float],
+        ratio: float,
+        version: int,
+        region: QRect,
+        todo: list[QRect] | None = None,
     ) -> None:
         self.scale = scale  # the view transform's m11 and m22
         self.ratio = ratio  # device pixels a pixel
         self.version = version  # what it shows (the chart's _background_version)
         self.region = region  # in pixels of the scene at this zoom (scene units × scale)
+        #: the parts of the region not drawn yet, in its pixels, in the order to draw them
+        self.todo: list[QRect] = todo or []
 
     @cached_property
     def pixels(self) -> QRect:
@@ -201,7 +219,7 @@ class _Backdrop:
         if abs(dx - round(dx)) > 1e-6 or abs(dy - round(dy)) > 1e-6:
             return None
         source = pixels.translated(round(dx), round(dy))
-        return source if self.pixels.contains(source) else None
+        return source if self.pixels.contains(source) and self.drawn(QRectF(source)) else None
 
     def holding(self, seen: QRectF) -> QRectF | None:
         """Where the part ``seen`` of the scene (scene units) lies in the picture, in its
@@ -211,7 +229,20 @@ class _Backdrop:
             sx * ratio, 0, 0, sy * ratio, -region.x() * ratio, -region.y() * ratio
         )
         source = to_picture.mapRect(seen)
-        return source if QRectF(self.pixels).contains(source) else None
+        return source if QRectF(self.pixels).contains(source) and self.drawn(source) else None
+
+    def drawn(self, source: QRectF) -> bool:
+        """Whether the picture's device pixels ``source`` are all drawn (none is in a part
+        still to draw)."""
+        if not self.todo:
+            return True
+        ratio, corner = self.ratio, self.region.topLeft()
+        part = QRectF(source.topLeft() / ratio + corner.toPointF(), source.size() / ratio)
+        return not any(part.intersects(QRectF(band)) for band in self.todo)
+
+    def missing(self, part: QRect) -> int:
+        """How many pixels of ``part`` of the region are not drawn yet."""
+        return sum(_pixels(band & part) for band in self.todo)
 
     def covers(self, region: QRect) -> bool:
         return self.region.contains(region)
@@ -222,13 +253,21 @@ class _Backdrop:
         return "picture" in vars(self)
 
 
-@dataclass
-class _Ahead:
-    """A background being drawn ahead, a band at a time while the chart is idle: usable
-    once its last band is drawn."""
+def _pixels(rect: QRect) -> int:
+    return 0 if rect.isEmpty() else rect.width() * rect.height()
 
-    backdrop: _Backdrop
-    bands: list[QRect]  # still to draw, in the region's pixels
+
+def _around(whole: QRect, part: QRect) -> list[QRect]:
+    """What is left of ``whole`` without ``part`` (a rectangle inside it): the rows above
+    and below it, and beside it left and right, those not empty."""
+    left, top, right, bottom = whole.left(), whole.top(), whole.right(), whole.bottom()
+    pieces = [
+        QRect(QPoint(left, top), QPoint(right, part.top() - 1)),
+        QRect(QPoint(left, part.bottom() + 1), QPoint(right, bottom)),
+        QRect(QPoint(left, part.top()), QPoint(part.left() - 1, part.bottom())),
+        QRect(QPoint(part.right() + 1, part.top()), QPoint(right, part.bottom())),
+    ]
+    return [piece for piece in pieces if not piece.isEmpty()]
 
 
 #: the sea as a frame paints it: tints (bounds, colour, path) and borders (bounds, path)
@@ -858,15 +897,37 @@ class _LineSet:
     pen: QPen
     lines: list[QLineF]
     box: QRectF = field(default_factory=QRectF)
+    #: whether the lines are stroked as one path: a solid cosmetic pen at most a pixel
+    #: wide (see _Lines)
+    stroked: bool = False
+    _path: QPainterPath | None = None
 
     def __post_init__(self) -> None:
         self.set_lines(self.lines)
+        self.set_pen(self.pen)
 
     def set_lines(self, lines: list[QLineF]) -> None:
         self.lines = lines
         ends = QPolygonF([p for line in lines for p in (line.p1(), line.p2())])
         pad = self.PAD
         self.box = ends.boundingRect().adjusted(-pad, -pad, pad, pad) if lines else QRectF()
+        self._path = None
+
+    @property
+    def path(self) -> QPainterPath:
+        """The lines as one path (made when first stroked)."""
+        if self._path is None:
+            self._path = QPainterPath()
+            for line in self.lines:
+                self._path.moveTo(line.p1())
+                self._path.lineTo(line.p2())
+        return self._path
+
+    def set_pen(self, pen: QPen) -> None:
+        self.pen = pen
+        self.stroked = (
+            pen.isCosmetic() and pen.widthF() <= 1.0 and pen.style() == Qt.PenStyle.SolidLine
+        )
 
 
 class _Lines:
@@ -876,8 +937,11 @@ class _Lines:
 
     Qt's raster engine draws separate lines through its line rasterizer, solid or dashed
     and at any width; a path (a ``QGraphicsPathItem``) goes through the general stroker,
-    three to four times slower for the routes (measured, bench/map_bench.py). Sets outside
-    the part being painted are skipped. Drawn only: the chart picks routes itself, by
+    three to four times slower for the routes (measured, bench/map_bench.py). A solid
+    cosmetic pen a pixel wide or less (the links between the areas) is drawn by one
+    stroker either way, the same pixels: those sets stroke their lines as one path, which
+    costs a quarter less than handing Qt the list of lines every frame. Sets outside the
+    part being painted are skipped. Drawn only: the chart picks routes itself, by
     distance in pixels.
     """
 
@@ -887,7 +951,11 @@ class _Lines:
 
     def draw(self, painter: QPainter, exposed: QRectF) -> None:
         for lines in self.sets:
-            if lines.box.intersects(exposed):
+            if not lines.box.intersects(exposed):
+                continue
+            if lines.stroked:
+                painter.strokePath(lines.path, lines.pen)
+            else:
                 painter.setPen(lines.pen)
                 painter.drawLines(lines.lines)
 
@@ -1001,6 +1069,10 @@ class SeaChart(QGraphicsView):
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setFrameShape(QGraphicsView.Shape.NoFrame)
         self.setBackgroundBrush(style.SEA)
+        # the background paints every pixel asked for (the sea, or the frame beyond the
+        # chart): Qt need not fill the window first (a quarter of a millisecond a frame at
+        # 1920×1080, measured)
+        self.viewport().setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, True)
         self.setMouseTracking(True)
         #: device pixels per pixel of the screen the names and symbols are drawn for
         self._ratio = self.devicePixelRatioF()
@@ -1028,7 +1100,8 @@ class SeaChart(QGraphicsView):
         self._background_seen: tuple[object, ...] = ()
         self._background_version = 0
         #: the backgrounds of the next notch in and out, drawn a band at a time when idle
-        self._ahead: list[_Ahead] = []
+        #: (kept from the first band: see _Backdrop.todo)
+        self._ahead: list[_Backdrop] = []
         #: the view drawn ahead from: zoom, pixel ratio, background version, scroll, size
         self._ahead_for: tuple[object, ...] | None = None
         self._ahead_timer = QTimer(self)
@@ -1056,6 +1129,8 @@ class SeaChart(QGraphicsView):
         #: the sea's tints and borders and the land, by outline grid (see outline_grid)
         self._outlines: dict[float, SeaOutlines] = {}
         self._lands: dict[float, list[Tile]] = {}
+        #: those being made ahead, a slice at a time while idle (see _thin_some)
+        self._thinning: dict[float, Steps[None]] = {}
         self._land_span: tuple[float, float] | None = None
         self._adjacency: _Lines | None = None
         self._route_layer: _Lines | None = None
@@ -1328,6 +1403,7 @@ class SeaChart(QGraphicsView):
         self._ghosts: list[_Ghost] = []
         self._ghost_cells = _Cells(CELL)
         self._outlines = {}
+        self._thinning = {}
         self._background_changed()  # another game: its background drawn afresh
         self._range = set()
         self._adjacency = self._route_layer = None
@@ -1368,7 +1444,7 @@ class SeaChart(QGraphicsView):
         west = frame.left() / DEG - 10
         east = frame.right() / DEG + 10
         self._land_span = (west, east)
-        self._lands = {}  # built when first drawn
+        self._lands = {}  # made ahead or when first drawn
         self._build_ghosts(west, east)
         self.marks.refresh()
         # drawn ahead when idle, area names (the largest first) before base names
@@ -1616,21 +1692,40 @@ class SeaChart(QGraphicsView):
     def _sea_outlines(self, grid: float) -> SeaOutlines:
         """The area tints, one path per colour and piece of the chart (a few fills instead
         of one per area), and the borders, one path per piece, each shared border once:
-        from the rings thinned to half ``grid`` degrees (as they are for 0.0). Made the first
-        time a zoom needs them."""
-        made = self._outlines.get(grid)
-        if made is not None or self._land_span is None:
-            return made or ([], [])
+        from the rings thinned to half ``grid`` degrees (as they are for 0.0). Made ahead
+        (see _thin_some) or the first time a zoom needs them."""
+        if grid not in self._outlines and self._land_span is not None:
+            self._outlines_made(grid)
+        return self._outlines.get(grid) or ([], [])
+
+    def _outlines_made(self, grid: float) -> None:
+        """The sea's outlines and the land for an outline grid made now: those being made
+        ahead finished (see _thin_some)."""
+        steps = self._thinning.pop(grid) if grid in self._thinning else None
+        drained(steps or self._outline_steps(grid))
+
+    def _outline_steps(self, grid: float) -> Steps[None]:
+        """The sea's outlines and the land for an outline grid (see outline_grid), made a
+        ring or so a step (see chartgeometry.Steps), each kept once made."""
+        if grid not in self._outlines:
+            self._outlines[grid] = yield from self._sea_outline_steps(grid)
+        if grid not in self._lands:
+            self._lands[grid] = yield from self._land_steps(grid)
+
+    def _sea_outline_steps(self, grid: float) -> Steps[SeaOutlines]:
+        assert self._land_span is not None  # (a world is shown)
         west, east = self._land_span
         pieces: dict[tuple[int, int], QPainterPath] = {}
         outlined: set[tuple[tuple[int, int], tuple[int, int]]] = set()
         fills: dict[tuple[tuple[int, int], int], QPainterPath] = {}
         # the areas as they are (the pieces a click finds), or thinned far out
-        sea = (
-            self._sea_pieces(thin_rings(self._area_polys, grid / 2), west, east)
-            if grid
-            else self._sea
-        )
+        sea = self._sea
+        if grid:
+            thinned = yield from thin_rings_steps(self._area_polys, grid / 2)
+            sea = []
+            for area_id, ring in thinned.items():
+                sea.extend(self._sea_pieces({area_id: ring}, west, east))
+                yield
         for area_id, moved, poly, bounds in sea:
             centre = bounds.center()
             tile = (math.floor(centre.x() / TILE), math.floor(centre.y() / TILE))
@@ -1642,12 +1737,12 @@ class SeaChart(QGraphicsView):
                 fill.setFillRule(Qt.FillRule.WindingFill)
             fill.addPolygon(poly)
             fill.closeSubpath()
+            yield
         tints = [
             (path.boundingRect(), QColor.fromRgb(rgb), path) for (_k, rgb), path in fills.items()
         ]
         borders = [(path.boundingRect(), path) for path in pieces.values()]
-        made = self._outlines[grid] = (tints, borders)
-        return made
+        return tints, borders
 
     # -- keeping up with the model -------------------------------------------------------------
     def _on_game_changed(self) -> None:
@@ -1733,7 +1828,7 @@ class SeaChart(QGraphicsView):
             if pen.style() == Qt.PenStyle.SolidLine:
                 # drawn as separate lines: square caps fill the bends a path's joins did
                 pen.setCapStyle(Qt.PenCapStyle.SquareCap)
-            item.pen = pen
+            item.set_pen(pen)
         if self._route_layer is not None:
             self._route_layer.sets = list(self.routes.values())
             self._background_changed()
@@ -2198,8 +2293,10 @@ class SeaChart(QGraphicsView):
         show changes (a redraw for a selection or a highlight then costs a copy). While
         the chart is idle after a frame, the background of the next wheel notch in and out
         is drawn ahead, a band at a time, for every view a notch from here can show (see
-        _plan_ahead): the notch then copies it too. A step of a spin of the wheel with
-        nothing to copy shows a preview where that pays (see _zoom_changed and _Costs)."""
+        _plan_ahead): the notch then copies it too, having drawn first what it shows of
+        the bands not drawn yet if it came sooner (see _finish). A step of a spin of the
+        wheel with nothing to copy shows a preview where that pays (see _zoom_changed and
+        _Costs)."""
         # Qt passes a QRectF; the stubs also allow a QRect
         rect = rect if isinstance(rect, QRectF) else QRectF(rect)
         transform = self.viewportTransform()
@@ -2228,7 +2325,10 @@ class SeaChart(QGraphicsView):
         measured = whole and costs.for_view(size, ratio, self.devicePixelRatioF())
         thinned = self._thinned_for(scale[0])
         started = time.perf_counter()
-        if backdrop is None and self._spinning and costs.previews_pay(scale[0], ratio):
+        preview = backdrop is None and self._spinning and costs.previews_pay(scale[0], ratio)
+        if backdrop is None and not preview:
+            backdrop = self._finish(scale, ratio, QRect(scroll, size))
+        if preview:
             if self._preview(painter, transform, ratio, target):
                 if measured:
                     costs.add_preview(_ms_since(started))
@@ -2253,6 +2353,30 @@ class SeaChart(QGraphicsView):
         source = backdrop.source(scroll, pixels)
         assert source is not None  # the view lies in its own picture
         _draw_picture(painter, target, backdrop.picture, QRectF(source), smooth=False)
+
+    def _finish(self, scale: tuple[float, float], ratio: float, view: QRect) -> _Backdrop | None:
+        """For a view (its pixels of the scene at this zoom) with nothing whole to copy: a
+        background of this zoom being drawn ahead that holds the view and has some of it
+        drawn (a notch that came before the drawing ahead was done), with the view's part
+        of what it has still to draw painted now — less than the whole view afresh — and
+        the rest left to draw ahead (kept the longest from now); None if none does."""
+
+        def holds(backdrop: _Backdrop) -> bool:
+            return backdrop.covers(view) and 0 < backdrop.missing(view) < _pixels(view)
+
+        backdrop = self._held(scale, ratio, holds)
+        if backdrop is None:
+            return None
+        todo: list[QRect] = []
+        for band in backdrop.todo:
+            part = band & view
+            if part.isEmpty():
+                todo.append(band)
+            else:
+                self._paint_region(backdrop, part)
+                todo.extend(_around(band, part))
+        backdrop.todo = todo
+        return backdrop
 
     def _picture_to_scale(
         self, scroll: QPoint, size: QSize, scale: tuple[float, float], ratio: float
@@ -2392,11 +2516,10 @@ class SeaChart(QGraphicsView):
             w, h = size.width() / 4, size.height() / 4
             laid_out = QRectF(region).adjusted(-w, -h, w, h)
             self._layouts_to_plan.append((scale[0], _in_scene(laid_out, *scale)))
-            if self._held(scale, ratio, partial(_Backdrop.covers, region=region)) is not None:
-                continue  # drawn already (and now kept the longest)
-            if not self._thinned_for(scale[0]):
-                # the outlines not yet thinned for that zoom (hundreds of milliseconds in a
-                # big world): left to the notch, not done while the chart looks idle
+            held = self._held(scale, ratio, partial(_Backdrop.covers, region=region))
+            if held is not None:  # drawn already, or in part (and now kept the longest)
+                if held.todo:
+                    self._ahead.append(held)  # the rest drawn now
                 continue
             # bands of about half a window's device pixels at one device pixel a pixel
             # (an eighth of the window at two), so a notch waits for little
@@ -2407,31 +2530,40 @@ class SeaChart(QGraphicsView):
                 QRect(region.x(), top, region.width(), min(step, region.bottom() + 1 - top))
                 for top in range(region.y(), region.bottom() + 1, step)
             ]
-            backdrop = _Backdrop(scale, ratio, self._background_version, region)
-            self._ahead.append(_Ahead(backdrop, bands))
+            self._ahead.append(_Backdrop(scale, ratio, self._background_version, region, bands))
 
     def _draw_ahead(self) -> None:
-        """One piece of drawing ahead: a band of a background, else the layout of a notch's
-        names, else a few names not yet drawn (the timer runs again while there is more).
-        A background's picture is made at its first band, the least recently used one let
-        go first."""
+        """One piece of drawing ahead: a band of a notch's background, else the layout of
+        a notch's names, else a part of a background kept that a notch drew only in part
+        (it came sooner: see _finish), else a few names not yet drawn (the timer runs
+        again while there is more). A background is kept from its first band (its picture
+        made then, the least recently used one let go first); one let go or out of date
+        before it is whole is drawn no further."""
         if not self._planned:
             self._planned = True
             self._plan_ahead()
-        while self._ahead and self._ahead[0].backdrop.version != self._background_version:
-            self._ahead.pop(0)  # what it shows changed since
+        while self._ahead and not self._drawing_ahead(self._ahead[0]):
+            self._ahead.pop(0)
         if self._ahead:
-            job = self._ahead[0]
-            if not job.backdrop.begun:  # its first band: room made for its picture
-                self._make_room(job.backdrop.ratio)
-            self._paint_region(job.backdrop, job.bands.pop(0))
-            if not job.bands:
-                self._ahead.pop(0)
-                self._keep(job.backdrop)
+            # the first whose outlines are made, else those of the first made, a slice at
+            # a time (a notch coming sooner finds the other drawn)
+            ready = [b for b in self._ahead if self._thinned_for(b.scale[0])]
+            if not ready:
+                self._thin_some(self._ahead[0].scale[0])
+            else:
+                backdrop = ready[0]
+                if not backdrop.begun:
+                    self._keep(backdrop)
+                self._paint_region(backdrop, backdrop.todo.pop(0))
+                if not backdrop.todo:
+                    self._ahead.remove(backdrop)
             self._ahead_timer.start(0)
         elif self._layouts_to_plan:
             scale, laid_out = self._layouts_to_plan.pop(0)
             self._layouts_ahead.append(self._plan_layout(scale, laid_out))
+            self._ahead_timer.start(0)
+        elif unfinished := [b for b in self._backdrops if b.todo]:
+            self._paint_region(unfinished[-1], unfinished[-1].todo.pop(0))
             self._ahead_timer.start(0)
         elif self._undrawn:
             # a name is drawn the first time it is shown: done here, a zoom that shows
@@ -2441,14 +2573,30 @@ class SeaChart(QGraphicsView):
             del self._undrawn[-NAMES_AHEAD:]
             self._ahead_timer.start(0)
 
+    def _drawing_ahead(self, backdrop: _Backdrop) -> bool:
+        """Whether a background queued to draw ahead is still to be drawn: not whole (a
+        notch may have drawn its rest), of what the chart shows, and not let go."""
+        return (
+            bool(backdrop.todo)
+            and backdrop.version == self._background_version
+            and (not backdrop.begun or backdrop in self._backdrops)
+        )
+
     def _paint_background(self, painter: QPainter, rect: QRectF) -> None:
+        # the part asked for two pixels wider on every side, and its fills not antialiased:
+        # every pixel at its edge wholly covered (Qt does not fill the window first: see
+        # __init__; an antialiased fill leaves a trace of what was there in the last
+        # column of the window at a high density)
+        pad = 2.0 / max(painter.worldTransform().m11(), 1e-9)
+        rect = rect.adjusted(-pad, -pad, pad, pad)
+        antialiased = painter.testRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         chart = self.sceneRect()
         sea = rect.intersected(chart)
         if sea != rect:  # beyond the chart's frame (the strips overlap the sea under it)
             if sea.isEmpty():
                 painter.fillRect(rect, FRAME)
             else:
-                pad = 2.0 / max(painter.worldTransform().m11(), 1e-9)
                 left, top, right, bottom = _edges(rect)
                 if top < sea.top():
                     painter.fillRect(QRectF(left, top, rect.width(), sea.top() - top + pad), FRAME)
@@ -2463,6 +2611,7 @@ class SeaChart(QGraphicsView):
                     x = sea.right() - pad
                     painter.fillRect(QRectF(x, top, right - x, rect.height()), FRAME)
         painter.fillRect(sea, style.SEA)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, antialiased)
         if self._land_span is None and not self._sea:
             return
         painter.save()
@@ -2505,22 +2654,44 @@ class SeaChart(QGraphicsView):
 
     def _thinned_for(self, scale: float) -> bool:
         """Whether the outlines a zoom draws (``scale``: pixels a scene unit) are made:
-        the first frame at a zoom of a new outline grid thins them first."""
+        drawn ahead (see _thin_some), or the first frame at a zoom of a new outline grid
+        makes them first."""
         grid = outline_grid(scale * DEG)
         return grid in self._outlines and grid in self._lands
 
+    def _thin_some(self, scale: float) -> None:
+        """Go on making the outlines a zoom draws, for :data:`THIN_AHEAD_MS` (what a notch
+        coming sooner waits for): thinning them for a new outline grid takes tens of
+        milliseconds in the 1942 world, most of a second in a big one."""
+        grid = outline_grid(scale * DEG)
+        steps = self._thinning.get(grid)
+        if steps is None:
+            steps = self._thinning[grid] = self._outline_steps(grid)
+        end = time.perf_counter() + THIN_AHEAD_MS / 1000.0
+        for _ in steps:
+            if time.perf_counter() > end:
+                return
+        del self._thinning[grid]  # made
+
     def _land_at_zoom(self, grid: float) -> list[Tile]:
         """The land for this zoom: rings thinned to ``grid`` degrees (at most a pixel)
-        when far out. Each set is made the first time it is drawn."""
-        tiles = self._lands.get(grid)
-        if tiles is None and self._land_span is not None:
-            west, east = self._land_span
-            rings = self._land_source if self._land_source is not None else land_rings()
-            if grid:
-                rings = [thin_coast(r, grid / 2) for r in rings]
-            # far out, where the whole of the land shows, a few big paths fill faster
-            tiles = self._lands[grid] = land_tiles(rings, west, east, cut=not grid)
-        return tiles or []
+        when far out. Made ahead (see _thin_some) or the first time it is drawn."""
+        if grid not in self._lands and self._land_span is not None:
+            self._outlines_made(grid)
+        return self._lands.get(grid) or []
+
+    def _land_steps(self, grid: float) -> Steps[list[Tile]]:
+        assert self._land_span is not None  # (a world is shown)
+        west, east = self._land_span
+        rings = self._land_source if self._land_source is not None else land_rings()
+        if grid:
+            thinned = []
+            for ring in rings:
+                thinned.append(thin_coast(ring, grid / 2))
+                yield
+            rings = thinned
+        # far out, where the whole of the land shows, a few big paths fill faster
+        return (yield from land_tiles_steps(rings, west, east, cut=not grid))
 
 
 T = TypeVar("T")
@@ -2801,11 +2972,14 @@ def _draw_picture(
 ) -> None:
     """Part ``source`` of a picture (its device pixels) painted over ``target`` of the
     view (its pixels): copied as it is (no smoothing, no antialiased edge), or scaled
-    smoothly (a preview)."""
+    smoothly (a preview: over the sea's colour, as Qt leaves a trace of what was there
+    at the edges of a picture scaled smoothly, and the window is not filled first)."""
     painter.save()
     painter.resetTransform()
     painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
     painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, smooth)
+    if smooth:
+        painter.fillRect(target, style.SEA)
     painter.drawPixmap(target, picture, source)
     painter.restore()
 

@@ -6,6 +6,7 @@ and XDG paths under ``tmp_path``), so nothing touches the user's files.
 
 from __future__ import annotations
 
+import itertools
 import math
 import struct
 from collections.abc import Iterator
@@ -24,7 +25,7 @@ from PySide6.QtCore import (
     QStandardPaths,
     Qt,
 )
-from PySide6.QtGui import QColor, QImage, QWheelEvent
+from PySide6.QtGui import QColor, QImage, QPainter, QRegion, QWheelEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
@@ -481,7 +482,7 @@ def _twin(chart: SeaChart, session: GameSession, qtbot: object) -> SeaChart:
     """A second chart of the game showing the chart's view, drawn and laid out afresh."""
     fresh = SeaChart(session)
     qtbot.addWidget(fresh)  # type: ignore[attr-defined]
-    fresh.resize(W, H)
+    fresh.resize(chart.size())
     fresh.show()
     fresh.setTransform(chart.transform())
     fresh.horizontalScrollBar().setValue(chart.horizontalScrollBar().value())
@@ -521,7 +522,7 @@ def _as_a_fresh_chart(chart: SeaChart, frame: bytes, session: GameSession, qtbot
         for view in (chart, fresh)
     )
     assert own and shown == own
-    inner, share = _apart(frame, _frame(fresh), W)
+    inner, share = _apart(frame, _frame(fresh), chart.viewport().width())
     assert inner <= 12 and share < 0.005  # a picture a pixel off is 100 levels off
 
 
@@ -556,6 +557,131 @@ def test_a_wheel_notch_after_idle_time_copies_what_was_drawn_ahead(
     assert drawn == [] and planned == []  # copied, and laid out ahead
     assert chart._layouts_ahead == []  # the other notch's let go
     _as_a_fresh_chart(chart, ahead, session, qtbot)
+
+
+@pytest.mark.parametrize(("view", "notches"), [("fit", 1), ("Pacific", -1), ("Atlantic", 1)])
+def test_a_notch_sooner_than_the_drawing_ahead_draws_only_what_its_view_lacks(
+    chart: SeaChart,
+    session: GameSession,
+    qtbot: object,
+    monkeypatch: pytest.MonkeyPatch,
+    view: str,
+    notches: int,
+) -> None:
+    """A notch that comes while its background is still being drawn ahead paints only
+    the part of its view not drawn yet into it, and copies the view: the frame is the one
+    a chart drawing the view for the first time paints (but for the antialiasing of lines
+    that cross the window's edge, as any copy). The rest of that background is drawn in
+    the idle time after, once the next notches' are."""
+    _show(chart, view)
+    _frame(chart)
+    chart._ahead_timer.stop()
+    zoom = chart.transform().m11() * WHEEL_STEP**notches
+
+    def begun() -> list[mapview._Backdrop]:
+        return [b for b in chart._ahead if b.begun and math.isclose(b.scale[0], zoom)]
+
+    while not begun():  # the idle time's first bands: the notch's background begun
+        chart._draw_ahead()
+    chart._ahead_timer.stop()  # (and no more)
+    (backdrop,) = begun()
+    assert backdrop.todo and backdrop in chart._backdrops
+    drawn: list[QRectF] = []  # the parts painted at the notch's zoom
+    draw = chart._paint_background
+
+    def painted(painter: QPainter, rect: QRectF) -> None:
+        if math.isclose(painter.worldTransform().m11(), zoom):
+            drawn.append(rect)
+        draw(painter, rect)
+
+    monkeypatch.setattr(chart, "_paint_background", painted)
+    _wheel(chart, notches)
+    frame = _frame(chart)
+    assert math.isclose(chart.transform().m11(), zoom)
+    seen = chart.mapToScene(chart.viewport().rect()).boundingRect()
+    # some of the view was drawn ahead: less than the view is painted, all of it inside
+    assert (
+        drawn and sum(r.width() * r.height() for r in drawn) < 0.95 * seen.width() * seen.height()
+    )
+    pixel = 1.0 / zoom
+    assert all(
+        seen.adjusted(-2 * pixel, -2 * pixel, 2 * pixel, 2 * pixel).contains(r) for r in drawn
+    )
+    _as_a_fresh_chart(chart, frame, session, qtbot)
+    assert backdrop.todo  # the rest of it (beyond the view) ...
+    _idle(chart, qtbot)
+    assert not backdrop.todo and backdrop in chart._backdrops  # ... drawn when idle
+
+
+def test_the_outlines_of_the_next_notch_are_thinned_ahead_a_step_at_a_time(
+    chart: SeaChart, session: GameSession, qtbot: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In a small window the whole world is far out, and the next notch out meets an
+    outline grid not thinned yet. While idle the chart thins it a step at a time (a ring
+    or so: a turn of the loop stops once THIN_AHEAD_MS have passed, here none), then draws
+    that notch's background ahead: the notch thins nothing and draws nothing, and shows
+    what a chart drawing that view afresh shows."""
+    chart.resize(540, 300)
+    chart.fit_world()
+    _frame(chart)
+    zoom = chart.transform().m11() / WHEEL_STEP
+    assert chartgeometry.outline_grid(zoom * DEG) != chartgeometry.outline_grid(
+        zoom * WHEEL_STEP * DEG
+    )
+    assert not chart._thinned_for(zoom)
+    monkeypatch.setattr(mapview, "THIN_AHEAD_MS", 0.0)
+    turns: list[float] = []
+    thin = chart._thin_some
+    monkeypatch.setattr(chart, "_thin_some", lambda scale: (turns.append(scale), thin(scale)))
+    _idle(chart, qtbot)
+    assert chart._thinned_for(zoom) and chart._thinning == {}
+    assert len(turns) > len(session.scenario.world.areas)  # a ring or so a turn
+    made: list[float] = []
+    monkeypatch.setattr(chart, "_outlines_made", made.append)
+    drawn = _backgrounds_drawn(chart, monkeypatch)
+    _wheel(chart, -1)
+    frame = _frame(chart)
+    assert math.isclose(chart.transform().m11(), zoom)
+    assert made == [] and drawn == []
+    # (no name has room this far out) the frame of a chart drawing that view afresh
+    inner, share = _apart(frame, _frame(_twin(chart, session, qtbot)), 540)
+    assert inner <= 12 and share < 0.005
+
+
+def test_what_is_left_to_draw_around_a_part_drawn_is_the_rest_of_the_band() -> None:
+    """A notch draws the part of a band its view shows; what is left of the band is
+    pieces that cover the rest of it once, none of the part drawn (as Qt's own regions
+    subtract), for every way a view can overlap a band."""
+    for x, y, w, h in itertools.product((-30, 0, 10, 60), (-20, 0, 5, 30), (5, 40, 100), (5, 60)):
+        band = QRect(0, 0, 80, 40)
+        part = band & QRect(x, y, w, h)
+        if part.isEmpty():
+            continue
+        pieces = mapview._around(band, part)
+        rest = QRegion()
+        for piece in pieces:
+            assert band.contains(piece) and not piece.intersects(part)
+            rest = rest.united(QRegion(piece))
+        assert rest == QRegion(band).subtracted(QRegion(part))
+        assert sum(p.width() * p.height() for p in pieces) == 80 * 40 - part.width() * part.height()
+
+
+def test_a_background_being_drawn_gives_only_the_pixels_drawn() -> None:
+    """Until a background drawn ahead is whole, a copy or a preview takes from it only
+    pixels drawn: the parts still to draw are refused, at any density."""
+    for ratio in (1.0, 2.0):
+        region = QRect(100, 50, 400, 300)
+        todo = [QRect(100, 200, 400, 150)]
+        backdrop = mapview._Backdrop((2.0, 2.0), ratio, 0, region, todo)
+        top = QRect(0, 0, round(400 * ratio), round(150 * ratio))  # the view's device pixels
+        assert backdrop.source(QPoint(100, 50), top) == top
+        assert backdrop.source(QPoint(100, 51), top) is None  # a row into the part to draw
+        assert backdrop.missing(QRect(100, 190, 50, 20)) == 50 * 10
+        # a preview's part of the scene (scene units: pixels at this zoom over 2)
+        assert backdrop.holding(QRectF(50, 25, 200, 75)) is not None
+        assert backdrop.holding(QRectF(50, 25, 200, 76)) is None
+        backdrop.todo = []
+        assert backdrop.source(QPoint(100, 100), top) is not None
 
 
 def test_the_keys_zoom_as_the_wheel_and_copy_what_was_drawn_ahead(
@@ -967,6 +1093,48 @@ _DENSE = (
 )
 
 
+def _over(chart: SeaChart, fill: int, part: QRect | None = None) -> bytes:
+    """A frame painted over an image of one colour (the window or ``part`` of it): Qt does
+    not fill the window before the chart paints it."""
+    image = QImage(chart.viewport().size(), QImage.Format.Format_ARGB32_Premultiplied)
+    image.fill(fill)
+    if part is None:
+        chart.viewport().render(image)
+        return bytes(image.constBits())
+    chart.viewport().render(image, part.topLeft(), QRegion(part))
+    return bytes(image.copy(part).constBits())
+
+
+@pytest.mark.parametrize("view", ["fit", "Pacific", "close", "corner"])
+def test_the_chart_paints_every_pixel_of_its_window(
+    chart: SeaChart, monkeypatch: pytest.MonkeyPatch, view: str
+) -> None:
+    """Qt leaves the window as it was before the chart paints it (the chart paints it
+    all: the sea, or the frame beyond the chart), so whatever it held must not show: a
+    frame drawn afresh, a copy, a part of the window painted again and a preview are the
+    same painted over black and over white."""
+    black, white = 0xFF000000, 0xFFFFFFFF
+    pays = [False]
+    monkeypatch.setattr(chart._costs, "previews_pay", lambda scale, ratio: pays[0])
+    _show(chart, view)
+    chart.zoom_by(1.1)  # a view never drawn (no whole notch: nothing drawn ahead)
+    frames = []
+    for fill in (black, white):
+        chart._background_seen = ()  # drawn afresh each time
+        frames.append(_over(chart, fill))
+    assert frames[0] == frames[1]
+    assert _over(chart, black) == _over(chart, white) == frames[0]  # copies
+    part = QRect(513, 301, 77, 45)
+    assert _over(chart, black, part) == _over(chart, white, part)
+    pays[0] = True
+    shown = _previews_shown(chart, monkeypatch)
+    chart.zoom_by(1.05)
+    chart._spinning = True  # a step of a spin: scaled from the picture of the view
+    assert _over(chart, black) == _over(chart, white)
+    assert _over(chart, black, part) == _over(chart, white, part)
+    assert shown == [True] * 4
+
+
 @pytest.mark.parametrize("scale", ["2", "1.25"])
 def test_a_view_drawn_again_on_a_high_density_screen_is_the_same(
     tmp_path: Path, scale: str
@@ -1015,6 +1183,48 @@ def test_a_view_drawn_again_on_a_high_density_screen_is_the_same(
     assert (fit, fit_again, pacific, pacific_again) == ("fit", "True", "Pacific", "True")
     assert fit_apart in ("0", shade) and pacific_apart in ("0", shade)
     assert white == ["white", "0"]
+
+
+@pytest.mark.parametrize("scale", ["2", "1.25"])
+def test_the_chart_paints_every_pixel_of_its_window_on_a_high_density_screen(
+    tmp_path: Path, scale: str
+) -> None:
+    """At two (and one and a quarter) device pixels a pixel — a new process — a frame drawn
+    afresh, a copy and a part of the window painted again are the same over black and
+    over white, to the last device column and row (an antialiased fill at the window's
+    edge would leave a trace of what was there)."""
+    code = _DENSE + (
+        "from PySide6.QtGui import QRegion\n"
+        "chart = SeaChart(session)\n"
+        "chart.resize(800, 500)\n"
+        "chart.show()\n"
+        "app.processEvents()\n"
+        "ratio = chart.devicePixelRatioF()\n"
+        "def over(fill, part=None):\n"
+        "    size = (int(800 * ratio), int(500 * ratio))\n"
+        "    image = QImage(*size, QImage.Format.Format_ARGB32_Premultiplied)\n"
+        "    image.setDevicePixelRatio(ratio)\n"
+        "    image.fill(fill)\n"
+        "    if part is None:\n"
+        "        chart.viewport().render(image)\n"
+        "        return bytes(image.constBits())\n"
+        "    chart.viewport().render(image, part.topLeft(), QRegion(part))\n"
+        "    device = QRect(*(round(v * ratio) for v in part.getRect()))\n"
+        "    return bytes(image.copy(device).constBits())\n"
+        "black, white, part = 0xFF000000, 0xFFFFFFFF, QRect(512, 300, 76, 44)\n"
+        "for view in ('fit', 'Pacific'):\n"
+        "    chart.fit_world() if view == 'fit' else chart.zoom_to(view)\n"
+        "    chart.zoom_by(1.1)\n"
+        "    fresh = []\n"
+        "    for fill in (black, white):\n"
+        "        chart._background_seen = ()\n"
+        "        fresh.append(over(fill))\n"
+        "    copied = over(black) == over(white)\n"
+        "    print(view, fresh[0] == fresh[1], copied, over(black, part) == over(white, part))\n"
+        "session.close()\n"
+    )
+    out = run_python(code, tmp_path, QT_SCALE_FACTOR=scale)
+    assert out.split() == ["fit", "True", "True", "True", "Pacific", "True", "True", "True"]
 
 
 @pytest.mark.parametrize("scale", ["2", "1.25"])
