@@ -562,7 +562,6 @@ def test_a_wheel_notch_after_idle_time_copies_what_was_drawn_ahead(
 @pytest.mark.parametrize(("view", "notches"), [("fit", 1), ("Pacific", -1), ("Atlantic", 1)])
 def test_a_notch_sooner_than_the_drawing_ahead_draws_only_what_its_view_lacks(
     chart: SeaChart,
-    session: GameSession,
     qtbot: object,
     monkeypatch: pytest.MonkeyPatch,
     view: str,
@@ -607,7 +606,7 @@ def test_a_notch_sooner_than_the_drawing_ahead_draws_only_what_its_view_lacks(
     assert all(
         seen.adjusted(-2 * pixel, -2 * pixel, 2 * pixel, 2 * pixel).contains(r) for r in drawn
     )
-    _as_a_fresh_chart(chart, frame, session, qtbot)
+    _as_a_fresh_chart(chart, frame, chart.session, qtbot)
     assert backdrop.todo  # the rest of it (beyond the view) ...
     _idle(chart, qtbot)
     assert not backdrop.todo and backdrop in chart._backdrops  # ... drawn when idle
