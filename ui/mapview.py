@@ -2542,8 +2542,7 @@ class SeaChart(QGraphicsView):
         if not self._planned:
             self._planned = True
             self._plan_ahead()
-        while self._ahead and not self._drawing_ahead(self._ahead[0]):
-            self._ahead.pop(0)
+        self._ahead = [backdrop for backdrop in self._ahead if self._drawing_ahead(backdrop)]
         if self._ahead:
             # the first whose outlines are made, else those of the first made, a slice at
             # a time (a notch coming sooner finds the other drawn)
