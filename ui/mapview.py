@@ -14,8 +14,9 @@ Speed (see ``bench/map_bench.py``): land and the repeated areas are painted in
 path item costs milliseconds of hit-testing on every mouse move; no item accepts hover
 events (tooltips are built when Qt asks for one); labels and symbols are small cached
 items whose visibility is decided once per zoom step, not on every frame; routes and the
-adjacency lines are drawn with the background as separate lines (``QPainter.drawLines``),
-which Qt's raster engine draws far faster than a stroked path. The background is copied
+adjacency lines are drawn with the background as separate lines (``QPainter.drawLines``,
+or for the thin links one cosmetic path of them, the same pixels: see :class:`_Lines`),
+which Qt's raster engine draws far faster than a wide stroked path. The background is copied
 from a picture when a view is drawn again, and while the chart is idle the background of
 the next wheel notch in and out is drawn ahead (:meth:`SeaChart.drawBackground`); a notch
 that comes before that is done draws only what its view lacks (:meth:`SeaChart._finish`). In a
@@ -128,9 +129,16 @@ MAX_PX_PER_DEG = 120.0
 WHEEL_STEP = 1.2
 #: names drawn ahead at a time while the chart is idle (about a millisecond and a half)
 NAMES_AHEAD = 16
-#: the longest a piece of thinning the outlines ahead for a zoom takes while the chart is
-#: idle (ms; see SeaChart._thin_some)
+#: a piece of thinning the outlines ahead for a zoom while the chart is idle stops at its
+#: first step past this many ms (a step, a ring or so, may run over; see
+#: SeaChart._thin_some)
 THIN_AHEAD_MS = 8.0
+#: a notch that comes before its background is drawn ahead finishes it where at most this
+#: share of its view is still to draw, else draws the view afresh: painting the parts and
+#: copying the view costs about what drawing it afresh does where nine tenths are missing,
+#: up to a copy more where all are (measured at the whole world of the 1942 and the 10×
+#: worlds), and leaves a picture the view's next frames copy; see SeaChart._finish
+FINISH_UP_TO = 0.9
 #: backgrounds kept for copying (the view's, and the next wheel notch in and out)
 BACKDROPS = 3
 #: how long a view rests after a pan or a resize before the next notches are drawn ahead
@@ -213,7 +221,8 @@ class _Backdrop:
 
     def source(self, scroll: QPoint, pixels: QRect) -> QRect | None:
         """Where the view scrolled to ``scroll`` finds its device ``pixels`` in the
-        picture: None if they are not all in it, or fall between its device pixels."""
+        picture: None if they are not all in it and drawn, or fall between its device
+        pixels."""
         dx = (scroll.x() - self.region.x()) * self.ratio
         dy = (scroll.y() - self.region.y()) * self.ratio
         if abs(dx - round(dx)) > 1e-6 or abs(dy - round(dy)) > 1e-6:
@@ -223,7 +232,7 @@ class _Backdrop:
 
     def holding(self, seen: QRectF) -> QRectF | None:
         """Where the part ``seen`` of the scene (scene units) lies in the picture, in its
-        device pixels and fractions of them: None if not all of it is in it."""
+        device pixels and fractions of them: None if not all of it is in it and drawn."""
         (sx, sy), region, ratio = self.scale, self.region, self.ratio
         to_picture = QTransform(
             sx * ratio, 0, 0, sy * ratio, -region.x() * ratio, -region.y() * ratio
@@ -931,9 +940,9 @@ class _LineSet:
 
 
 class _Lines:
-    """Sets of lines painted in order, each with its pen, by ``QPainter.drawLines``: a
-    part of the chart's background (see SeaChart._paint_background), so a frame that
-    copies the background copies them too.
+    """Sets of lines painted in order, each with its pen, by ``QPainter.drawLines`` (or
+    stroked as one path: see below): a part of the chart's background (see
+    SeaChart._paint_background), so a frame that copies the background copies them too.
 
     Qt's raster engine draws separate lines through its line rasterizer, solid or dashed
     and at any width; a path (a ``QGraphicsPathItem``) goes through the general stroker,
@@ -1404,6 +1413,7 @@ class SeaChart(QGraphicsView):
         self._ghost_cells = _Cells(CELL)
         self._outlines = {}
         self._thinning = {}
+        self._land_span, self._lands = None, {}  # (set again below for a game)
         self._background_changed()  # another game: its background drawn afresh
         self._range = set()
         self._adjacency = self._route_layer = None
@@ -1443,8 +1453,7 @@ class SeaChart(QGraphicsView):
         self._sync_counters(self.session.all_orders(), board.state)
         west = frame.left() / DEG - 10
         east = frame.right() / DEG + 10
-        self._land_span = (west, east)
-        self._lands = {}  # made ahead or when first drawn
+        self._land_span = (west, east)  # the land made ahead or when first drawn
         self._build_ghosts(west, east)
         self.marks.refresh()
         # drawn ahead when idle, area names (the largest first) before base names
@@ -2334,11 +2343,13 @@ class SeaChart(QGraphicsView):
                     costs.add_preview(_ms_since(started))
                 self._owed_frame = True
                 return
-            backdrop = self._picture_to_scale(scroll, size, scale, ratio)
-            if measured and thinned:  # the view's share of it, near enough
-                region = backdrop.region
-                share = size.width() * size.height() / (region.width() * region.height())
-                costs.add_fresh(scale[0], _ms_since(started) * share)
+            backdrop = self._finish(scale, ratio, QRect(scroll, size))
+            if backdrop is None:
+                backdrop = self._picture_to_scale(scroll, size, scale, ratio)
+                if measured and thinned:  # the view's share of it, near enough
+                    region = backdrop.region
+                    share = size.width() * size.height() / (region.width() * region.height())
+                    costs.add_fresh(scale[0], _ms_since(started) * share)
         elif backdrop is None:
             view = (transform, size.width(), size.height(), ratio, self._background_version)
             if view != self._background_seen:  # a new view: draw it (no copy made)
@@ -2356,13 +2367,14 @@ class SeaChart(QGraphicsView):
 
     def _finish(self, scale: tuple[float, float], ratio: float, view: QRect) -> _Backdrop | None:
         """For a view (its pixels of the scene at this zoom) with nothing whole to copy: a
-        background of this zoom being drawn ahead that holds the view and has some of it
-        drawn (a notch that came before the drawing ahead was done), with the view's part
-        of what it has still to draw painted now — less than the whole view afresh — and
-        the rest left to draw ahead (kept the longest from now); None if none does."""
+        background of this zoom being drawn ahead that holds the view with at most
+        :data:`FINISH_UP_TO` of it still to draw (a notch that came before the drawing
+        ahead was done), that part painted now and the rest left to draw ahead (kept the
+        longest from now); None if none does."""
 
         def holds(backdrop: _Backdrop) -> bool:
-            return backdrop.covers(view) and 0 < backdrop.missing(view) < _pixels(view)
+            missing = backdrop.missing(view)
+            return backdrop.covers(view) and 0 < missing <= FINISH_UP_TO * _pixels(view)
 
         backdrop = self._held(scale, ratio, holds)
         if backdrop is None:
@@ -2496,7 +2508,12 @@ class SeaChart(QGraphicsView):
         the same views and a quarter of the window more on every side (as a zoom lays
         out)."""
         ratio = self.devicePixelRatioF()
-        if ratio != round(ratio) or not self.isVisible() or not self._whole_notches:
+        if (
+            ratio != round(ratio)
+            or not self.isVisible()
+            or not self._whole_notches
+            or self._land_span is None  # no world shown
+        ):
             return
         seen = self.mapToScene(self.viewport().rect()).boundingRect()
         scene = self.sceneRect()
@@ -2531,6 +2548,10 @@ class SeaChart(QGraphicsView):
                 for top in range(region.y(), region.bottom() + 1, step)
             ]
             self._ahead.append(_Backdrop(scale, ratio, self._background_version, region, bands))
+        # outlines begun for zooms no notch from here shows are let go (in a big world,
+        # large half-made tables)
+        grids = {outline_grid(b.scale[0] * DEG) for b in self._ahead}
+        self._thinning = {g: steps for g, steps in self._thinning.items() if g in grids}
 
     def _draw_ahead(self) -> None:
         """One piece of drawing ahead: a band of a notch's background, else the layout of
@@ -2542,8 +2563,7 @@ class SeaChart(QGraphicsView):
         if not self._planned:
             self._planned = True
             self._plan_ahead()
-        while self._ahead and not self._drawing_ahead(self._ahead[0]):
-            self._ahead.pop(0)
+        self._ahead = [backdrop for backdrop in self._ahead if self._drawing_ahead(backdrop)]
         if self._ahead:
             # the first whose outlines are made, else those of the first made, a slice at
             # a time (a notch coming sooner finds the other drawn)
@@ -2562,7 +2582,9 @@ class SeaChart(QGraphicsView):
             scale, laid_out = self._layouts_to_plan.pop(0)
             self._layouts_ahead.append(self._plan_layout(scale, laid_out))
             self._ahead_timer.start(0)
-        elif unfinished := [b for b in self._backdrops if b.todo]:
+        elif unfinished := [
+            b for b in self._backdrops if b.todo and b.ratio == self.devicePixelRatioF()
+        ]:
             self._paint_region(unfinished[-1], unfinished[-1].todo.pop(0))
             self._ahead_timer.start(0)
         elif self._undrawn:

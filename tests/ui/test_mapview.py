@@ -580,7 +580,9 @@ def test_a_notch_sooner_than_the_drawing_ahead_draws_only_what_its_view_lacks(
     def begun() -> list[mapview._Backdrop]:
         return [b for b in chart._ahead if b.begun and math.isclose(b.scale[0], zoom)]
 
-    while not begun():  # the idle time's first bands: the notch's background begun
+    for _ in range(100):  # the idle time's first bands: the notch's background begun
+        if begun():
+            break
         chart._draw_ahead()
     chart._ahead_timer.stop()  # (and no more)
     (backdrop,) = begun()
@@ -663,6 +665,45 @@ def test_what_is_left_to_draw_around_a_part_drawn_is_the_rest_of_the_band() -> N
             rest = rest.united(QRegion(piece))
         assert rest == QRegion(band).subtracted(QRegion(part))
         assert sum(p.width() * p.height() for p in pieces) == 80 * 40 - part.width() * part.height()
+
+
+def test_a_notch_finishes_a_background_drawn_ahead_only_where_most_of_its_view_is_drawn(
+    chart: SeaChart, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Painting the parts of a view not drawn yet and then copying it costs more than
+    drawing the view afresh where almost all of it is still to draw: a notch finishes a
+    background being drawn ahead only where at most FINISH_UP_TO of its view is missing."""
+    _show(chart, "Pacific")
+    _frame(chart)
+    now = chart.viewportTransform()
+    scale = (now.m11(), now.m22())
+    view = QRect(QPoint(round(-now.dx()), round(-now.dy())), chart.viewport().size())
+    painted: list[QRect] = []
+    monkeypatch.setattr(chart, "_paint_region", lambda backdrop, part: painted.append(part))
+    for share, finished in ((0.95, False), (mapview.FINISH_UP_TO, True), (0.3, True)):
+        missing = QRect(view.left(), view.top(), view.width(), round(view.height() * share))
+        backdrop = mapview._Backdrop(scale, 1.0, chart._background_version, view, [missing])
+        assert not backdrop.picture.isNull()  # (begun)
+        chart._backdrops = [backdrop]
+        painted.clear()
+        assert (chart._finish(scale, 1.0, view) is backdrop) == finished
+        assert painted == ([missing] if finished else [])
+        assert backdrop.todo == ([] if finished else [missing])
+
+
+def test_a_chart_with_no_game_open_plans_nothing_ahead(
+    chart: SeaChart, session: GameSession, qtbot: object
+) -> None:
+    """A closed game leaves an empty sea: no land kept from it, and nothing to draw or
+    thin ahead while idle."""
+    _show(chart, "fit")
+    _frame(chart)
+    _idle(chart, qtbot)
+    session.close()
+    _frame(chart)
+    _idle(chart, qtbot)
+    assert chart._lands == {} and chart._thinning == {} and chart._ahead == []
+    assert all(not backdrop.todo for backdrop in chart._backdrops)  # (the empty sea's)
 
 
 def test_a_background_being_drawn_gives_only_the_pixels_drawn() -> None:
@@ -821,7 +862,9 @@ def _screen(chart: SeaChart) -> bytes:
     store = QImage(chart.backingStore().paintDevice())
     top = chart.viewport().mapTo(chart.window(), QPoint(0, 0))
     shown = store.copy(QRect(top, chart.viewport().size()))
-    return bytes(shown.convertToFormat(QImage.Format.Format_ARGB32_Premultiplied).constBits())
+    # held while its bits are read (a temporary image may be freed before bytes() reads)
+    pixels = shown.convertToFormat(QImage.Format.Format_ARGB32_Premultiplied)
+    return bytes(pixels.constBits())
 
 
 def _plans(chart: SeaChart, monkeypatch: pytest.MonkeyPatch) -> list[float]:
@@ -1101,7 +1144,8 @@ def _over(chart: SeaChart, fill: int, part: QRect | None = None) -> bytes:
         chart.viewport().render(image)
         return bytes(image.constBits())
     chart.viewport().render(image, part.topLeft(), QRegion(part))
-    return bytes(image.copy(part).constBits())
+    piece = image.copy(part)  # (held: its bits are read after the call)
+    return bytes(piece.constBits())
 
 
 @pytest.mark.parametrize("view", ["fit", "Pacific", "close", "corner"])
@@ -1112,6 +1156,7 @@ def test_the_chart_paints_every_pixel_of_its_window(
     all: the sea, or the frame beyond the chart), so whatever it held must not show: a
     frame drawn afresh, a copy, a part of the window painted again and a preview are the
     same painted over black and over white."""
+    assert chart.viewport().testAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
     black, white = 0xFF000000, 0xFFFFFFFF
     pays = [False]
     monkeypatch.setattr(chart._costs, "previews_pay", lambda scale, ratio: pays[0])
@@ -1199,6 +1244,7 @@ def test_the_chart_paints_every_pixel_of_its_window_on_a_high_density_screen(
         "chart.show()\n"
         "app.processEvents()\n"
         "ratio = chart.devicePixelRatioF()\n"
+        "assert chart.viewport().testAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)\n"
         "def over(fill, part=None):\n"
         "    size = (int(800 * ratio), int(500 * ratio))\n"
         "    image = QImage(*size, QImage.Format.Format_ARGB32_Premultiplied)\n"
@@ -1209,7 +1255,8 @@ def test_the_chart_paints_every_pixel_of_its_window_on_a_high_density_screen(
         "        return bytes(image.constBits())\n"
         "    chart.viewport().render(image, part.topLeft(), QRegion(part))\n"
         "    device = QRect(*(round(v * ratio) for v in part.getRect()))\n"
-        "    return bytes(image.copy(device).constBits())\n"
+        "    piece = image.copy(device)\n"
+        "    return bytes(piece.constBits())\n"
         "black, white, part = 0xFF000000, 0xFFFFFFFF, QRect(512, 300, 76, 44)\n"
         "for view in ('fit', 'Pacific'):\n"
         "    chart.fit_world() if view == 'fit' else chart.zoom_to(view)\n"
