@@ -293,13 +293,6 @@ def _farthest(line: Sequence[tuple[float, float]], first: int, last: int) -> tup
     return far, (math.sqrt(worst) if far >= 0 else 0.0)
 
 
-def land_tiles(
-    rings: Sequence[Sequence[tuple[float, float]]], west: float, east: float, cut: bool = True
-) -> list[Tile]:
-    """:func:`land_tiles_steps` all at once."""
-    return drained(land_tiles_steps(rings, west, east, cut))
-
-
 def land_tiles_steps(
     rings: Sequence[Sequence[tuple[float, float]]], west: float, east: float, cut: bool = True
 ) -> Steps[list[Tile]]:

@@ -2335,21 +2335,19 @@ class SeaChart(QGraphicsView):
         thinned = self._thinned_for(scale[0])
         started = time.perf_counter()
         preview = backdrop is None and self._spinning and costs.previews_pay(scale[0], ratio)
-        if backdrop is None and not preview:
+        if preview and self._preview(painter, transform, ratio, target):
+            if measured:
+                costs.add_preview(_ms_since(started))
+            self._owed_frame = True
+            return
+        if backdrop is None:  # a background being drawn ahead that holds most of the view
             backdrop = self._finish(scale, ratio, QRect(scroll, size))
-        if preview:
-            if self._preview(painter, transform, ratio, target):
-                if measured:
-                    costs.add_preview(_ms_since(started))
-                self._owed_frame = True
-                return
-            backdrop = self._finish(scale, ratio, QRect(scroll, size))
-            if backdrop is None:
-                backdrop = self._picture_to_scale(scroll, size, scale, ratio)
-                if measured and thinned:  # the view's share of it, near enough
-                    region = backdrop.region
-                    share = size.width() * size.height() / (region.width() * region.height())
-                    costs.add_fresh(scale[0], _ms_since(started) * share)
+        if backdrop is None and preview:
+            backdrop = self._picture_to_scale(scroll, size, scale, ratio)
+            if measured and thinned:  # the view's share of it, near enough
+                region = backdrop.region
+                share = size.width() * size.height() / (region.width() * region.height())
+                costs.add_fresh(scale[0], _ms_since(started) * share)
         elif backdrop is None:
             view = (transform, size.width(), size.height(), ratio, self._background_version)
             if view != self._background_seen:  # a new view: draw it (no copy made)
