@@ -546,6 +546,16 @@ def _note_ignored(rule_set: str, setup: BattleSetup) -> None:
         )
 
 
+def _note_rules_fought_with(runs: int) -> None:
+    """After a long preview fought with the plain rules: why, on stderr (the rule sets
+    compiled in the background for the next one, or what keeps them from being compiled)."""
+    from .tactical import compiled
+    from .tactical.simulate import default_workers
+
+    if default_workers(runs) > 1 and compiled.ready() is None:
+        _say(f"Note: {compiled.describe()}", file=sys.stderr)
+
+
 def _load_setup(rule_set: str, name: str) -> BattleSetup:
     """A set-up file (or built-in battle) checked whole for ``rule_set`` and put in its
     terms; every problem is reported as invalid input, with its field."""
@@ -615,6 +625,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
             _print_json(odds.to_dict())
         else:
             _say(odds.format())
+        _note_rules_fought_with(args.runs)
         return EXIT_OK
     try:
         if args.kind == "naval":

@@ -144,3 +144,32 @@ def test_conditions_a_rule_set_does_not_read_are_reported(
     assert "searching_side" in err and "source" not in err  # a note for people is fine
     code, _, err = run(capsys, "battle", "carrier", "--setup", "midway", "--seed", "1")
     assert code == 0 and err == ""
+
+
+def test_a_long_preview_with_the_plain_rules_says_why_on_stderr(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The odds go to stdout as ever; a note on stderr says the rule sets are not compiled
+    and why (here: turned off), only for a preview long enough for worker processes, and
+    none once they are compiled."""
+    import campaign.cli as cli
+    from campaign.tactical import compiled
+
+    monkeypatch.setenv("SEACONTROL_COMPILED", str(tmp_path))
+    fought: list[int] = []
+
+    def quick(kind: str, setup: object, runs: int, **options: object) -> object:
+        fought.append(runs)
+        return real(kind, setup, 20, workers=1)  # the figures need not be many here
+
+    real = cli.simulate
+    monkeypatch.setattr(cli, "simulate", quick)
+    code, out, err = run(capsys, "odds", "carrier", "--setup", MIDWAY, "--runs", "2000")
+    assert code == 0 and "wins" in out and fought == [2000]
+    assert err == "Note: Previews fight with the plain rules (SEACONTROL_COMPILE=never).\n"
+    code, out, err = run(capsys, "odds", "carrier", "--setup", MIDWAY, "--runs", "60")
+    assert code == 0 and err == ""  # fought in this process: nothing to say
+    (tmp_path / compiled.key()).mkdir()
+    (tmp_path / compiled.key() / compiled.DONE).write_text("built")
+    code, out, err = run(capsys, "odds", "carrier", "--setup", MIDWAY, "--runs", "2000")
+    assert code == 0 and err == ""

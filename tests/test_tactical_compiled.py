@@ -87,3 +87,25 @@ def test_compiled_rule_sets_fight_the_very_same_battles(
         assert used == {str(built)}  # every worker that fought used the build
     finally:
         sampling.shutdown_pool()
+
+
+def test_workers_started_before_a_build_take_it_up_at_their_next_preview(
+    built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A build finished in the background while the pool runs (here: the build's place
+    named after the first preview) is used from the next preview on, with the same odds."""
+    available()
+    sampling.shutdown_pool()
+    try:
+        monkeypatch.setenv("SEACONTROL_COMPILED", str(tmp_path))  # nothing built there
+        setup = BattleSetup.load(BATTLES / "midway.json")
+        before = simulate("carrier", setup, 120, seed="later", workers=2, every=20)
+        pool = sampling._pool(2)
+        assert {pool.submit(sampling._rules_in_use).result() for _ in range(8)} == {""}
+        monkeypatch.setenv("SEACONTROL_COMPILED", str(built.parent))
+        after = simulate("carrier", setup, 120, seed="later", workers=2, every=20)
+        assert after.to_dict() == before.to_dict()
+        used = {pool.submit(sampling._rules_in_use).result() for _ in range(8)}
+        assert str(built) in used and used <= {str(built), ""}
+    finally:
+        sampling.shutdown_pool()

@@ -32,11 +32,12 @@ from PySide6.QtWidgets import (
 
 from campaign.odds import NavalOdds
 from campaign.state import Unit
-from campaign.tactical import BattleSetup, title_of
+from campaign.tactical import BattleSetup, compiled, title_of
 from campaign.tactical.outcome import in_rule_set_terms
-from campaign.tactical.simulate import TacticalOdds, available, simulate
+from campaign.tactical.simulate import TacticalOdds, available, default_workers, simulate
 
 from .battlesetup import BattleChooser
+from .style import MUTED
 
 
 class _Stopped(Exception):
@@ -150,6 +151,13 @@ class TacticalOddsPanel(QWidget):
         layout.addWidget(self.progress)
         self.table = QTextBrowser()
         layout.addWidget(self.table, 1)
+        #: after a long preview fought with the plain rules: why, and whether the compiled
+        #: ones are on their way (campaign.tactical.compiled)
+        self.rules_note = QLabel()
+        self.rules_note.setWordWrap(True)
+        self.rules_note.setStyleSheet(f"color: {MUTED.name()}")
+        self.rules_note.setVisible(False)
+        layout.addWidget(self.rules_note)
         self.go.clicked.connect(self.run_or_stop)
         self.odds: TacticalOdds | None = None
         self.coming: ComingBattle | None = None
@@ -215,6 +223,9 @@ class TacticalOddsPanel(QWidget):
             if stopped:
                 wanted = self.progress.maximum()
                 self.table.append(f"<p><i>Stopped after {odds.runs} of {wanted} battles.</i></p>")
+        plain = default_workers(self.progress.maximum()) > 1 and compiled.ready() is None
+        self.rules_note.setText(compiled.describe() if plain else "")
+        self.rules_note.setVisible(plain)
         self._sampler = None
         self.running = False
         self.go.setText("Run")

@@ -32,22 +32,38 @@ What the compiler can make fast, and the sources keep to:
 * Only the worker processes of a preview use a build (:func:`use`, from
   :mod:`campaign.tactical.simulate`); the program itself, its narrated battles and the
   tests of the rules run the sources.
+* A long preview that finds no build starts one in the background (:func:`build_soon`:
+  a process of its own at a low priority, which outlives the program that started it), so
+  a user never has to build by hand: that preview and the next ones fight with the sources
+  until the build is done, and the workers take it up at their next preview. The
+  environment variable ``SEACONTROL_COMPILE=never`` turns this off. A machine that cannot
+  compile (no C compiler, no Python headers: :func:`cannot_build`) keeps to the sources,
+  and :func:`describe` says so; a build that failed is not tried again for these sources.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import importlib
+import importlib.util
 import os
 import platform
 import shutil
 import subprocess
 import sys
+import sysconfig
 import tempfile
 from importlib import metadata
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
+from typing import IO
+
+try:
+    import fcntl
+except ImportError:  # Windows: no background builds (see cannot_build)
+    fcntl = None  # type: ignore[assignment]
 
 import campaign
 import campaign.tactical as tactical
@@ -66,6 +82,11 @@ SOURCES = (
 CACHE = Path.home() / ".cache" / "seacontrol" / "compiled"
 #: the file a finished build writes last: a folder without it is not a build
 DONE = "BUILT"
+#: ``SEACONTROL_COMPILE``: "never" stops :func:`build_soon` (anything else: builds)
+SWITCH = "SEACONTROL_COMPILE"
+#: beside a build's folder: a background build's output (``<key>.log``), the lock it holds
+#: while it runs (``<key>.lock``) and, should it fail, why (``<key>.failed``)
+LOG, LOCK, FAILED = ".log", ".lock", ".failed"
 #: what compiles: mypyc's setuptools helper, each module on its own (two at a time)
 _BUILD = """
 import sys
@@ -185,13 +206,161 @@ def _reimport() -> None:
         importlib.import_module(f"{tactical.__name__}.{name}")
 
 
-def main() -> int:
-    """``python -m campaign.tactical.compiled``: build (or say where the build is)."""
+# -- building in the background ------------------------------------------------------------
+
+
+@functools.cache
+def cannot_build() -> str:
+    """Why this machine cannot compile the rule sets by itself ("" if it can): mypyc and
+    setuptools installed (they come with the program), a C compiler and Python's C headers
+    (a system's packages: ``gcc`` and ``python3-dev`` on Debian). Looked at once a
+    process."""
+    if fcntl is None:
+        return "compiling in the background is done on Linux and macOS only"
+    for module, package in (("mypyc", "mypy"), ("setuptools", "setuptools")):
+        if importlib.util.find_spec(module) is None:
+            return f"{package} is not installed"
+    named = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()
+    if not named or (shutil.which(named[0]) is None and shutil.which("cc") is None):
+        return f"no C compiler is installed ({named[0] if named else 'cc'} not found)"
+    headers = Path(sysconfig.get_paths()["include"]) / "Python.h"
+    if not headers.is_file():
+        return f"Python's C headers are not installed ({headers} not found)"
+    return ""
+
+
+def _beside(end: str) -> Path:
+    """The file ``<key><end>`` beside the present sources' build folder."""
+    out = folder()
+    return out.parent / (out.name + end)
+
+
+def building() -> bool:
+    """True while a background build of the present sources runs (it holds its lock)."""
+    if fcntl is None:
+        return False
+    try:
+        with open(_beside(LOCK), "a") as lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return True
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    except OSError:
+        return False
+    return False
+
+
+def failed() -> str:
+    """Why the last background build of the present sources failed ("" if none did)."""
+    try:
+        return _beside(FAILED).read_text(encoding="utf-8").strip()
+    except OSError:
+        return ""
+
+
+#: this process's background build, while it may still run
+_STARTED: list[subprocess.Popen[bytes]] = []
+
+
+def build_soon() -> bool:
+    """Start building the present sources in the background, unless they are built,
+    being built, failed before, turned off (:data:`SWITCH`) or this machine cannot build
+    (:func:`cannot_build`). True if a build was started. Cheap to call before every
+    preview."""
+    if os.environ.get(SWITCH, "").strip().lower() == "never":
+        return False
+    if any(p.poll() is None for p in _STARTED):
+        return False
+    if cannot_build() or ready() is not None or failed() or building():
+        return False
+    log = _beside(LOG)
+    try:
+        log.parent.mkdir(parents=True, exist_ok=True)
+        with open(log, "wb") as out:
+            process = subprocess.Popen(
+                [sys.executable, "-m", __name__, "--background"],
+                cwd=_root(),
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,  # carries on if the program that started it ends
+            )
+    except OSError:
+        return False
+    _STARTED[:] = [process]
+    return True
+
+
+def describe() -> str:
+    """A sentence on what long previews fight with: the compiled rule sets, or the
+    sources, and why."""
+    if ready() is not None:
+        return "Long previews fight with the compiled rule sets."
+    if building():
+        return (
+            "The rule sets are being compiled for faster previews (about a minute, once): "
+            "until then, previews fight with the plain rules."
+        )
+    by_hand = "python -m campaign.tactical.compiled"
+    why = failed()
+    if why:
+        return (
+            f"Previews fight with the plain rules: compiling them failed ({why}; the "
+            f"compiler's output is in {_beside(LOG)}). To try again: {by_hand}"
+        )
+    why = cannot_build()
+    if why:
+        return (
+            f"Previews fight with the plain rules: they cannot be compiled here ({why}). "
+            f"Once that is mended: {by_hand}"
+        )
+    if os.environ.get(SWITCH, "").strip().lower() == "never":
+        return f"Previews fight with the plain rules ({SWITCH}=never)."
+    return "The rule sets will be compiled for faster previews when a long preview is run."
+
+
+def _build_in_background() -> int:
+    """The background build: at a low priority, holding the lock; a failure is written
+    down (:func:`failed`) so that it is not tried again for these sources."""
+    assert fcntl is not None
+    with contextlib.suppress(OSError):
+        os.nice(10)  # the program's own work, previews included, comes first
+    with contextlib.suppress(OSError):
+        # Linux schedules a new session as a group of its own, weighed against the others
+        # by the group's nice, not its processes': the build's group is lowered too
+        Path("/proc/self/autogroup").write_text("10")
+    _beside(LOCK).parent.mkdir(parents=True, exist_ok=True)
+    lock: IO[str]
+    with open(_beside(LOCK), "a") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return 0  # another build of these sources is running
+        try:
+            out = build()
+        except Exception as exc:  # whatever it was, written down: not tried again
+            why = str(exc) if isinstance(exc, BuildError) else f"{type(exc).__name__}: {exc}"
+            _beside(FAILED).write_text(f"{why}\n", encoding="utf-8")
+            print(f"Not built: {why}", file=sys.stderr)
+            return 1
+    print(f"The compiled rule sets are in {out}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m campaign.tactical.compiled``: build (or say where the build is).
+    ``--background``: as :func:`build_soon` runs it."""
+    args = sys.argv[1:] if argv is None else argv
+    if args == ["--background"]:
+        return _build_in_background()
     try:
         out = build()
     except BuildError as exc:
         print(f"Not built: {exc}", file=sys.stderr)
         return 1
+    with contextlib.suppress(OSError):
+        _beside(FAILED).unlink()  # built by hand: a failure before no longer stands
     print(f"The compiled rule sets are in {out}")
     return 0
 

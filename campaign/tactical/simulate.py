@@ -512,6 +512,8 @@ def _fight_in_pool(
             on_progress(odds)
     built = compiled.ready()  # the rule sets compiled from the present sources, if built
     plan.compiled = str(built) if built else ""
+    if built is None:
+        compiled.build_soon()  # in the background: the next previews fight with it
     # (what the battles fought here met stays here: the same preview pickles the same)
     data = pickle.dumps(replace(plan, seen={}), protocol=pickle.HIGHEST_PROTOCOL)
     pool = _pool(workers)
@@ -540,8 +542,7 @@ _POOL: tuple[int, ProcessPoolExecutor] | None = None
 
 
 def shutdown_pool() -> None:
-    """End the worker processes (the next long preview starts new ones: after a build of
-    the compiled rule sets, for instance, which a worker takes up when it starts)."""
+    """End the worker processes (the next long preview starts new ones)."""
     global _POOL
     if _POOL is not None:
         _POOL[1].shutdown(cancel_futures=True)
@@ -575,6 +576,8 @@ def _unpickled(data: bytes) -> _Plan:
 
 #: in a worker process: the compiled rule sets' folder in use ("" none), once chosen
 _COMPILED: list[str] = []
+#: in a worker process: builds given up on (a battle they fought raised), never taken again
+_DROPPED: set[str] = set()
 
 
 def _rules_in_use() -> str | None:
@@ -586,11 +589,15 @@ def _rules_in_use() -> str | None:
 def _fight_batch(data: bytes, start: int, stop: int) -> TacticalOdds:
     """In a worker process: battles ``start`` … ``stop - 1`` of the pickled plan's preview
     (the plan is unpickled once a worker, however many batches it fights), with the
-    compiled rule sets if the plan names a build (chosen at a worker's first batch)."""
+    compiled rule sets if the plan names a build: taken up at a worker's first batch, or
+    by a worker fighting with the sources at the first batch of a preview that names one
+    (a build finished in the background since the worker started)."""
     plan = _unpickled(data)
-    if not _COMPILED:
+    first = not _COMPILED
+    if first or (not _COMPILED[0] and plan.compiled and plan.compiled not in _DROPPED):
         used = bool(plan.compiled) and compiled.use(Path(plan.compiled))
-        _COMPILED.append(plan.compiled if used else "")
+        _COMPILED[:] = [plan.compiled if used else ""]
+    if first:
         gc.freeze()  # what the worker has imported is never garbage: not looked at again
     odds = _blank(plan)
     try:
@@ -604,6 +611,7 @@ def _fight_batch(data: bytes, start: int, stop: int) -> TacticalOdds:
         # battle the tests never fought fall foul of that, the sources fight this batch
         # and every later one (the same dice, the same battles)
         compiled.drop(Path(_COMPILED[0]))
+        _DROPPED.add(_COMPILED[0])
         _COMPILED[0] = ""
         odds = _blank(plan)
         _fight(plan, odds, start, stop)

@@ -198,3 +198,31 @@ def test_a_typed_roll_not_entered_stops_the_battle_and_says_so(
     monkeypatch.setattr("ui.mainwindow.ask_die", lambda parent: refuse)
     window.fight_battle()
     assert errors == ["The battle was stopped"]
+
+
+def test_a_long_preview_with_the_plain_rules_says_why_under_the_figures(
+    window: MainWindow, qtbot: object, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import ui.tacticalodds as module
+    from campaign.tactical import compiled
+
+    monkeypatch.setenv("SEACONTROL_COMPILED", str(tmp_path))
+    real = module.simulate
+
+    def quick(rule_set: str, setup: Any, runs: int, **options: Any) -> TacticalOdds:
+        return real(rule_set, setup, 20, workers=1)
+
+    monkeypatch.setattr(module, "simulate", quick)
+    panel = window.tactical_odds
+    panel.battle.combo.setCurrentIndex(panel.battle.combo.findData(MIDWAY))
+    panel.runs.setValue(2000)
+    panel.run()
+    _finished(qtbot, panel)
+    assert not panel.rules_note.isHidden()
+    assert panel.rules_note.text() == compiled.describe()
+    assert "plain rules (SEACONTROL_COMPILE=never)" in panel.rules_note.text()
+    (tmp_path / compiled.key()).mkdir()
+    (tmp_path / compiled.key() / compiled.DONE).write_text("built")
+    panel.run()
+    _finished(qtbot, panel)
+    assert panel.rules_note.isHidden()  # compiled: nothing to say

@@ -1,0 +1,215 @@
+"""The rule sets compiled without a user asking (campaign.tactical.compiled.build_soon): a
+long preview that finds no build starts one in the background, once; a machine that cannot
+compile, a build that failed and ``SEACONTROL_COMPILE=never`` keep to the sources and say
+why; a worker fighting with the sources takes a build up at its next preview."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, ClassVar
+
+import pytest
+
+from campaign.tactical import BattleSetup, compiled
+from campaign.tactical import simulate as sampling
+
+BATTLES = Path(__file__).resolve().parent.parent / "data" / "battles"
+
+
+class _Process:
+    """A stand-in for the background build's process: running until ``ended``."""
+
+    def __init__(self, command: list[str], **options: Any) -> None:
+        self.command, self.options, self.ended = command, options, False
+        _Process.started.append(self)
+
+    def poll(self) -> int | None:
+        return 0 if self.ended else None
+
+    started: ClassVar[list[_Process]] = []
+
+
+@pytest.fixture
+def place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Builds kept in an empty folder of this test's; background builds allowed; the
+    machine able to compile; no process of an earlier test's counted as running."""
+    monkeypatch.setenv("SEACONTROL_COMPILED", str(tmp_path))
+    monkeypatch.delenv(compiled.SWITCH, raising=False)
+    monkeypatch.setattr(compiled, "cannot_build", lambda: "")
+    monkeypatch.setattr(compiled, "_STARTED", [])
+    _Process.started = []
+    stand_in = SimpleNamespace(Popen=_Process, DEVNULL=subprocess.DEVNULL, STDOUT=subprocess.STDOUT)
+    monkeypatch.setattr(compiled, "subprocess", stand_in)
+    return tmp_path
+
+
+def _built(place: Path) -> Path:
+    out = place / compiled.key()
+    out.mkdir()
+    (out / compiled.DONE).write_text(out.name)
+    return out
+
+
+def test_a_long_preview_without_a_build_starts_one_in_the_background_once(
+    place: Path,
+) -> None:
+    assert "will be compiled" in compiled.describe()
+    assert compiled.build_soon()
+    (process,) = _Process.started
+    assert process.command == [sys.executable, "-m", compiled.__name__, "--background"]
+    assert process.options["start_new_session"]  # outlives the program that started it
+    assert process.options["cwd"] == compiled._root()
+    assert (place / f"{compiled.key()}{compiled.LOG}").is_file()  # its output goes there
+    assert not compiled.build_soon()  # still running: not a second one
+    process.ended = True
+    assert compiled.build_soon() and len(_Process.started) == 2  # (it left no build)
+    _Process.started[-1].ended = True
+    _built(place)
+    assert not compiled.build_soon() and len(_Process.started) == 2  # built: nothing to do
+    assert compiled.describe() == "Long previews fight with the compiled rule sets."
+
+
+def test_no_background_build_when_turned_off_impossible_running_or_failed(
+    place: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(compiled.SWITCH, "never")
+    assert not compiled.build_soon()
+    assert "SEACONTROL_COMPILE=never" in compiled.describe()
+    monkeypatch.delenv(compiled.SWITCH)
+    monkeypatch.setattr(compiled, "cannot_build", lambda: "no C compiler is installed")
+    assert not compiled.build_soon()
+    assert "cannot be compiled here (no C compiler is installed)" in compiled.describe()
+    monkeypatch.setattr(compiled, "cannot_build", lambda: "")
+    # another process building these sources holds the lock
+    with open(place / f"{compiled.key()}{compiled.LOCK}", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        assert compiled.building() and not compiled.build_soon()
+        assert "being compiled" in compiled.describe()
+    assert not compiled.building()
+    (place / f"{compiled.key()}{compiled.FAILED}").write_text("mypyc: error\n")
+    assert compiled.failed() == "mypyc: error" and not compiled.build_soon()
+    assert "compiling them failed (mypyc: error" in compiled.describe()
+    assert _Process.started == []
+
+
+def test_the_background_build_holds_the_lock_and_writes_a_failure_down(
+    place: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    held: list[bool] = []
+
+    def works() -> Path:
+        held.append(compiled.building())
+        return _built(place)
+
+    monkeypatch.setattr(compiled, "build", works)
+    monkeypatch.setattr(os, "nice", lambda n: 0)  # (the test's own process: not lowered)
+    assert compiled.main(["--background"]) == 0 and held == [True]
+    assert not compiled.building() and compiled.failed() == ""
+
+    def fails() -> Path:
+        raise compiled.BuildError("mypyc could not compile the rule sets: no space")
+
+    monkeypatch.setattr(compiled, "build", fails)
+    assert compiled.main(["--background"]) == 1
+    assert compiled.failed() == "mypyc could not compile the rule sets: no space"
+
+    def breaks() -> Path:
+        raise PermissionError("read-only")
+
+    (place / f"{compiled.key()}{compiled.FAILED}").unlink()
+    monkeypatch.setattr(compiled, "build", breaks)
+    assert compiled.main(["--background"]) == 1
+    assert compiled.failed() == "PermissionError: read-only"
+
+
+def test_a_second_background_build_leaves_it_to_the_first(place: Path) -> None:
+    """In a real process: with the lock held (a build running), ``--background`` ends at
+    once, building nothing."""
+    env = dict(os.environ, SEACONTROL_COMPILED=str(place))
+    with open(place / f"{compiled.key()}{compiled.LOCK}", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        done = subprocess.run(
+            [sys.executable, "-m", compiled.__name__, "--background"],
+            cwd=compiled._root(),
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert done.returncode == 0 and done.stdout == "" and compiled.ready() is None
+    assert compiled.failed() == ""
+
+
+def test_cannot_build_names_what_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    compiled.cannot_build.cache_clear()
+    try:
+        assert compiled.cannot_build() in ("", compiled.cannot_build())  # (looked at once)
+        compiled.cannot_build.cache_clear()
+        monkeypatch.setenv("CC", "no-such-compiler")
+        monkeypatch.setattr(compiled.shutil, "which", lambda name: None)
+        assert compiled.cannot_build() == "no C compiler is installed (no-such-compiler not found)"
+        compiled.cannot_build.cache_clear()
+        real = compiled.importlib.util.find_spec
+        monkeypatch.setattr(
+            compiled.importlib.util,
+            "find_spec",
+            lambda name, *a: None if name == "mypyc" else real(name, *a),
+        )
+        assert compiled.cannot_build() == "mypy is not installed"
+    finally:
+        compiled.cannot_build.cache_clear()
+
+
+def test_a_long_preview_asks_for_a_build_and_workers_take_one_up_later(
+    place: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pool's planning asks for a background build when none is ready; a worker that
+    fought with the sources uses the build named by a later preview (never one it gave up
+    on)."""
+    asked: list[bool] = []
+    monkeypatch.setattr(compiled, "build_soon", lambda: asked.append(True) or True)
+    used: list[str] = []
+    monkeypatch.setattr(compiled, "use", lambda folder: used.append(str(folder)) or True)
+    monkeypatch.setattr(sampling, "_COMPILED", [])
+    monkeypatch.setattr(sampling, "_DROPPED", set())
+    monkeypatch.setattr(sampling, "_unpickled", lambda data: data)
+    fought: list[tuple[str, int]] = []
+    monkeypatch.setattr(
+        sampling, "_fight", lambda plan, odds, a, b: fought.append((plan.compiled, b))
+    )
+    monkeypatch.setattr(sampling.gc, "freeze", lambda: None)
+    setup = BattleSetup.load(BATTLES / "midway.json")
+
+    def plan(build: str) -> sampling._Plan:
+        return sampling._Plan("carrier", setup, "s", None, compiled=build)
+
+    sampling._fight_batch(plan(""), 0, 1)  # type: ignore[arg-type]
+    assert sampling._COMPILED == [""] and used == []
+    sampling._fight_batch(plan("/built/one"), 0, 1)  # type: ignore[arg-type]
+    assert sampling._COMPILED == ["/built/one"] and used == ["/built/one"]
+    sampling._fight_batch(plan("/built/two"), 0, 1)  # type: ignore[arg-type]
+    assert used == ["/built/one"]  # a worker keeps the build it has
+    sampling._COMPILED[:] = [""]
+    sampling._DROPPED.add("/built/two")
+    sampling._fight_batch(plan("/built/two"), 0, 1)  # type: ignore[arg-type]
+    assert used == ["/built/one"] and sampling._COMPILED == [""]  # given up on: not again
+    # the preview's own planning (the pool itself stood in for)
+    monkeypatch.setattr(compiled, "ready", lambda: None)
+
+    class Pool:
+        def submit(self, fn: Any, *args: Any) -> Any:
+            from concurrent.futures import Future
+
+            done: Future[Any] = Future()
+            done.set_result(sampling._blank(plan("")))
+            return done
+
+    monkeypatch.setattr(sampling, "_POOL", (2, Pool()))
+    monkeypatch.setattr(sampling, "_pool", lambda workers: Pool())
+    sampling.simulate("carrier", setup, 400, workers=2)
+    assert asked == [True]
