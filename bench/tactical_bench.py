@@ -13,6 +13,9 @@ target with "ok" or "UNDER TARGET" / "OVER TARGET".
   ``--sources``). Targets: carrier (Midway) 5,000 battles a second, fast play and surface
   3,000, the air strike 5,000 (as it was). The pool is started before the timed runs (a
   preview after the first finds it running, and gives it every batch).
+* First preview, new process (information): a new process's first preview of
+  ``--battles`` battles, the pool started for it — what ``seacontrol-cli odds`` and the
+  app's first preview after a start see.
 * One process (information): the same with ``workers=1`` — what a core does alone with
   the sources.
 * One core, compiled, CPU (information): a process fighting with the compiled rule sets,
@@ -187,6 +190,34 @@ print(battles / (time.process_time() - start))
 """
 
 
+#: a new process's first preview: the pool started for it (what the command line's odds
+#: and the app's first preview after a start do), timed to its last figures
+_COLD = """
+import sys, time
+from campaign.tactical import BattleSetup
+from campaign.tactical.simulate import simulate
+name, path, battles = sys.argv[1], sys.argv[2], int(sys.argv[3])
+setup = BattleSetup.load(path)
+start = time.perf_counter()
+simulate(name, setup, battles, workers=None)
+print(battles / (time.perf_counter() - start))
+"""
+
+
+def cold_rate(name: str, battles: int) -> float:
+    """Battles a second of a new process's first preview: the pool's processes started for
+    it (with ``-c``, as from the installed commands' light scripts, the workers import no
+    main module)."""
+    out = subprocess.run(
+        [sys.executable, "-c", _COLD, name, str(ROOT / SETUPS[name][0]), str(battles)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return float(out.stdout.strip().splitlines()[-1])
+
+
 def core_rate(name: str, battles: int) -> float:
     """Battles a second one core fights with the compiled rule sets (the sources where there
     is no build), by its CPU time: the figure the load of a shared machine sways least (a
@@ -245,6 +276,12 @@ def main() -> None:
         print(
             f"{'  sampled: first results':<32} {first * 1000:>7,.0f} ms{'':9}"
             f"target < {FIRST_TARGET * 1000:,.0f} ms  {verdict}"
+        )
+        colds = [cold_rate(name, args.battles) for _ in range(max(1, args.runs // 2))]
+        print(
+            f"{'  first preview, new process':<32} {statistics.median(colds):>7,.0f} battles/s"
+            f"  (information: the pool started for it; runs: "
+            f"{', '.join(f'{c:,.0f}' for c in colds)})"
         )
         alone = [sampled(name, args.battles // 2, 1)[1] for _ in range(max(1, args.runs // 2))]
         print(

@@ -13,10 +13,11 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from . import control, handoff, teampack
+from . import control, handoff
 from .control import EditError
 from .engine import Campaign
 from .events import Event
+from .seats import DEFAULT_PORT, join_base
 
 AddCommand = Callable[[str, Callable[[argparse.Namespace], int], str], argparse.ArgumentParser]
 
@@ -200,6 +201,8 @@ def cmd_rule(args: argparse.Namespace) -> int:
 
 # -- team packs and hand-off sheets --------------------------------------------------------------
 def cmd_pack(args: argparse.Namespace) -> int:
+    from . import teampack  # the PDF library loads when a pack is printed
+
     out = Path(args.output)
     with Campaign.open(args.game) as c:
         teams = c.board().teams()
@@ -214,7 +217,7 @@ def cmd_pack(args: argparse.Namespace) -> int:
                 chosen,
                 turn=args.turn,
                 paper=args.paper,
-                join=teampack.join_base(args.host, args.port),
+                join=join_base(args.host, args.port),
             )
         except teampack.PackError as exc:
             raise ControlCliError(str(exc)) from None
@@ -356,7 +359,7 @@ def add_commands(add: AddCommand) -> None:
     p.add_argument("--turn", type=int, help="the turn whose orders the pack asks for")
     p.add_argument("--paper", choices=("a4", "letter"), default="a4")
     p.add_argument("--host", help="the seats server's address (default: this machine's)")
-    p.add_argument("--port", type=int, default=teampack.DEFAULT_PORT, help="the seats port")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT, help="the seats port")
 
     p = add(
         "handoff",

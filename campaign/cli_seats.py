@@ -15,7 +15,7 @@ from . import clock, seats
 from .board import Board
 from .gamefile import GameFile, opened
 from .seatpages import when
-from .teampack import DEFAULT_PORT, join_base, join_url, lan_address
+from .seats import DEFAULT_PORT, join_base, join_url, lan_address
 from .untrusted import terminal_safe
 
 AddCommand = Callable[[str, Callable[[argparse.Namespace], int], str], argparse.ArgumentParser]

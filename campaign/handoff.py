@@ -24,13 +24,14 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .board import Board
 from .engine import Campaign
-from .printing import Sheet
 from .state import GameState
-from .teampack import file_prefix
+
+if TYPE_CHECKING:
+    from .printing import Sheet
 
 TABLES = ("land", "economic")
 TABLE_NAMES = {"land": "land game", "economic": "economic game"}
@@ -337,6 +338,8 @@ _PDF_COLUMNS: dict[str, Sequence[tuple[str, int, float, str]]] = {
 
 
 def render_sheet(sheet: HandoffSheet, chain_head: str, paper: str = "a4") -> Sheet:
+    from .printing import Sheet  # the PDF library loads when a sheet is printed
+
     title = f"Sea Control - hand-off to the {sheet.table_name} - turn {sheet.turn}"
     doc = Sheet(paper, title, f"{sheet.game} - chain head {chain_head[:16]}...")
     doc.add_page()
@@ -364,6 +367,8 @@ def write_sheet(
 ) -> list[Path]:
     """Write the sheet's CSV and PDF into ``folder`` as ``PREFIX-turnT-TABLE.csv`` and
     ``.pdf`` (prefix: the game file's name)."""
+    from .teampack import file_prefix
+
     folder = Path(folder)
     stem = f"{file_prefix(prefix or c.game.path.stem)}-turn{sheet.turn}-{sheet.table}"
     return [

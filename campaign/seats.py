@@ -22,6 +22,7 @@ import contextlib
 import hmac
 import json
 import secrets
+import socket
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -228,3 +229,34 @@ def record_submission(
     data[str(turn)] = dict(sorted(per_turn.items()))
     game.set_meta(SUBMISSIONS_KEY, json.dumps(data, separators=(",", ":")))
     return made
+
+
+# -- where teams' devices join --------------------------------------------------------------
+
+#: the seats server's port unless told otherwise
+DEFAULT_PORT = 8765
+#: the seats server's page a seat code is typed into (or a QR code leads to)
+JOIN_PATH = "/join"
+
+
+def lan_address() -> str:
+    """This machine's address on the local network (where the seats server listens), or
+    127.0.0.1. A UDP socket is pointed at a documentation address to learn the route;
+    nothing is sent."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))
+            address = str(s.getsockname()[0])
+    except OSError:
+        return "127.0.0.1"
+    return address if address and not address.startswith("0.") else "127.0.0.1"
+
+
+def join_base(host: str | None = None, port: int = DEFAULT_PORT) -> str:
+    """``http://HOST:PORT``: where teams' devices reach the seats server."""
+    return f"http://{host or lan_address()}:{port}"
+
+
+def join_url(base: str, code: str) -> str:
+    """The seats server's join page for a seat code."""
+    return f"{base.rstrip('/')}{JOIN_PATH}?code={code}"

@@ -56,7 +56,7 @@ from .engine import Campaign
 from .orders import LIMITS as ORDERS_LIMITS
 from .orders import OrderProblem, Orders, OrdersError, load_orders, orders_to_data
 from .rules import problem_in_words
-from .teampack import DEFAULT_PORT
+from .seats import DEFAULT_PORT
 from .teamview import TeamView
 
 COOKIE = "seat"

@@ -21,7 +21,6 @@ route tonnage or orders are read into a pack. :func:`render_pack` prints it.
 
 from __future__ import annotations
 
-import socket
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -36,12 +35,10 @@ from .orders import Orders
 from .printing import SMALL_PT, Sheet
 from .production import production_due, with_production
 from .reports import UNIT_TYPE_NAMES
-from .seats import seat_codes
+from .seats import join_base, join_url, seat_codes
 from .sequence import SEQUENCE
 from .state import GameState, Unit
 
-DEFAULT_PORT = 8765
-JOIN_PATH = "/join"
 STATE_WORDS = {"ready": "Ready", "damaged": "Damaged", "sunk": "Sunk"}
 KIND_WORDS = {"fleet_base": "Fleet base", "port": "Port", "island": "Island"}
 OPERATION_WORDS = {
@@ -172,29 +169,6 @@ class TeamPack:
         data = asdict(self)
         data["task_forces"] = [{**asdict(t), "fleet_cv": t.fleet_cv} for t in self.task_forces]
         return data
-
-
-def lan_address() -> str:
-    """This machine's address on the local network (where the seats server listens), or
-    127.0.0.1. A UDP socket is pointed at a documentation address to learn the route;
-    nothing is sent."""
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            s.connect(("192.0.2.1", 9))
-            address = str(s.getsockname()[0])
-    except OSError:
-        return "127.0.0.1"
-    return address if address and not address.startswith("0.") else "127.0.0.1"
-
-
-def join_base(host: str | None = None, port: int = DEFAULT_PORT) -> str:
-    """``http://HOST:PORT``: where teams' devices reach the seats server."""
-    return f"http://{host or lan_address()}:{port}"
-
-
-def join_url(base: str, code: str) -> str:
-    """The seats server's join page for a seat code."""
-    return f"{base.rstrip('/')}{JOIN_PATH}?code={code}"
 
 
 # -- gathering ----------------------------------------------------------------------------------

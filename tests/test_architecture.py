@@ -88,3 +88,22 @@ def test_the_engine_has_no_import_cycles() -> None:
             if target in modules and target != name:
                 graph.add_edge(name, target)
     assert list(nx.simple_cycles(graph)) == []
+
+
+def test_the_command_line_loads_the_pdf_library_only_to_print() -> None:
+    """fpdf2 and segno (a third of a second to import) load for a team pack or a hand-off
+    sheet, not for every command: here, ``odds naval`` run in a new process."""
+    code = (
+        "import sys\n"
+        "from campaign.cli import main\n"
+        "assert main(['odds', 'naval', '--cv', '20', '--enemy-cv', '20']) == 0\n"
+        "print(sorted(m for m in ('fpdf', 'segno', 'campaign.printing') if m in sys.modules))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=CAMPAIGN.parent,
+    )
+    assert out.stdout.strip().splitlines()[-1] == "[]"

@@ -17,7 +17,8 @@ from campaign.gamefile import GameFile
 from campaign.orders import parse_orders
 from campaign.printing import Sheet, pdf_text
 from campaign.scenario import load_scenario
-from campaign.teampack import PackError, join_base, render_pack, team_pack, write_packs
+from campaign.seats import join_base
+from campaign.teampack import PackError, render_pack, team_pack, write_packs
 from tests.helpers import add_row, set_cell
 
 BLUE: dict[str, Any] = {
@@ -240,7 +241,7 @@ def test_text_outside_the_pdf_fonts_is_spelt_plainly() -> None:
 
 
 def test_the_join_address_defaults_to_this_machine(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("campaign.teampack.lan_address", lambda: "192.168.1.20")
+    monkeypatch.setattr("campaign.seats.lan_address", lambda: "192.168.1.20")
     assert join_base() == "http://192.168.1.20:8765"
     assert join_base("control.local", 9000) == "http://control.local:9000"
 

@@ -29,6 +29,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from campaign.seats import DEFAULT_PORT, join_base, lan_address
+
 from .session import GameSession
 
 PAPERS = (("A4", "a4"), ("Letter (US)", "letter"))
@@ -115,10 +117,10 @@ class TeamPacksDialog(QDialog):
         form.addRow("Turn (orders asked for)", self.turn)
         self.paper = _paper_box()
         form.addRow("Paper", self.paper)
-        self.host = QLineEdit(teampack.lan_address())
+        self.host = QLineEdit(lan_address())
         self.port = QSpinBox()
         self.port.setRange(1, 65535)
-        self.port.setValue(teampack.DEFAULT_PORT)
+        self.port.setValue(DEFAULT_PORT)
         seats = QHBoxLayout()
         seats.addWidget(self.host, 1)
         seats.addWidget(QLabel("port"))
@@ -246,7 +248,7 @@ def write_team_packs(session: GameSession, choice: PackChoice, parent: QWidget) 
             choice.teams,
             turn=choice.turn,
             paper=choice.paper,
-            join=teampack.join_base(choice.host, choice.port),
+            join=join_base(choice.host, choice.port),
             prefix=_prefix(session),
             progress=step,
         )

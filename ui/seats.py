@@ -31,8 +31,8 @@ from PySide6.QtWidgets import (
 
 from campaign import seats
 from campaign.seatpages import when
+from campaign.seats import DEFAULT_PORT, join_base, join_url, lan_address
 from campaign.seatserver import SeatServer
-from campaign.teampack import DEFAULT_PORT, join_base, join_url, lan_address
 
 from .session import GameSession
 

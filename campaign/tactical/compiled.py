@@ -55,7 +55,6 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
-from importlib import metadata
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from typing import IO
@@ -115,6 +114,8 @@ def _root() -> Path:
 def key() -> str:
     """A digest of what a build depends on: :data:`SOURCES`, Python's version and
     platform, and mypy's version."""
+    from importlib import metadata  # (here: a worker process never asks, nor imports it)
+
     digest = hashlib.sha256()
     try:
         mypy = metadata.version("mypy")

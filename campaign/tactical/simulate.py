@@ -24,6 +24,7 @@ import multiprocessing
 import os
 import pickle
 import pkgutil
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -501,15 +502,21 @@ def _fight_in_pool(
     fought by a pool of processes; each batch's counts are added as it comes in (the sums
     do not depend on the order). When
     the pool has yet to start, the first batch is fought here before the others are handed
-    out, so the first figures come as soon as without a pool; a pool already running
-    (any preview after the first) is given every batch, its workers fighting with the
-    compiled rule sets from the first battle on."""
+    out, so the first figures come as soon as without a pool, while the pool's processes
+    start on another core (:func:`_start_pool`); a pool already running (any preview after
+    the first) is given every batch, its workers fighting with the compiled rule sets from
+    the first battle on."""
     first = 0
     if _POOL is None or _POOL[0] != workers:
-        _fight(plan, odds, 0, every)
-        first = every
-        if on_progress:
-            on_progress(odds)
+        starting = threading.Thread(target=_start_pool, args=(workers,), daemon=True)
+        starting.start()
+        try:
+            _fight(plan, odds, 0, every)
+            first = every
+            if on_progress:
+                on_progress(odds)
+        finally:
+            starting.join()
     built = compiled.ready()  # the rule sets compiled from the present sources, if built
     plan.compiled = str(built) if built else ""
     if built is None:
@@ -565,6 +572,16 @@ def _pool(workers: int) -> ProcessPoolExecutor:
     executor = ProcessPoolExecutor(workers, mp_context=context)
     _POOL = (workers, executor)
     return executor
+
+
+def _start_pool(workers: int) -> None:
+    """Start the pool and its ``workers`` processes (a task each that does nothing), so a
+    preview's batches find them running. On a thread of its own: it waits for the fork
+    server to import this module (a tenth of a second and more), which it does on another
+    core while the first batch is fought."""
+    pool = _pool(workers)
+    for started in [pool.submit(_rules_in_use) for _worker in range(workers)]:
+        started.result()
 
 
 @functools.lru_cache(maxsize=4)

@@ -293,6 +293,7 @@ LOADED_WHEN_USED = (
     "campaign.teamview",
     "campaign.tactical",
     "networkx",
+    "fpdf",
 )
 
 
