@@ -159,6 +159,9 @@ def build() -> Path:
             finished = subprocess.run(
                 [sys.executable, "-c", _BUILD, str(Path(temp) / "c"), str(staging), *sources],
                 cwd=_root(),
+                # mypy's cache in the build's own temporary folder, never beside the sources
+                # (an installed program's folder may not be writable)
+                env=dict(os.environ, MYPY_CACHE_DIR=str(Path(temp) / "mypy-cache")),
                 capture_output=True,
                 text=True,
                 check=False,
