@@ -5,7 +5,6 @@ why; a worker fighting with the sources takes a build up at its next preview."""
 
 from __future__ import annotations
 
-import fcntl
 import os
 import subprocess
 import sys
@@ -17,6 +16,8 @@ import pytest
 
 from campaign.tactical import BattleSetup, compiled
 from campaign.tactical import simulate as sampling
+
+fcntl = pytest.importorskip("fcntl")  # (the program builds by itself on Linux and macOS)
 
 BATTLES = Path(__file__).resolve().parent.parent / "data" / "battles"
 
@@ -31,7 +32,20 @@ class _Process:
     def poll(self) -> int | None:
         return 0 if self.ended else None
 
+    def wait(self) -> int:
+        return 0
+
     started: ClassVar[list[_Process]] = []
+
+
+class _NoThread:
+    """The thread that reaps the build's process, not started (the stand-in never ends)."""
+
+    def __init__(self, target: Any, daemon: bool) -> None:
+        self.target = target
+
+    def start(self) -> None:
+        assert self.target.__self__ in _Process.started  # it waits for the build's process
 
 
 @pytest.fixture
@@ -42,6 +56,8 @@ def place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.delenv(compiled.SWITCH, raising=False)
     monkeypatch.setattr(compiled, "cannot_build", lambda: "")
     monkeypatch.setattr(compiled, "_STARTED", [])
+    monkeypatch.setattr(compiled, "_NOT_STARTED", [])
+    monkeypatch.setattr(compiled.threading, "Thread", _NoThread)
     _Process.started = []
     stand_in = SimpleNamespace(Popen=_Process, DEVNULL=subprocess.DEVNULL, STDOUT=subprocess.STDOUT)
     monkeypatch.setattr(compiled, "subprocess", stand_in)
@@ -66,6 +82,7 @@ def test_a_long_preview_without_a_build_starts_one_in_the_background_once(
     assert process.options["cwd"] == compiled._root()
     assert (place / f"{compiled.key()}{compiled.LOG}").is_file()  # its output goes there
     assert not compiled.build_soon()  # still running: not a second one
+    assert compiled.building() and "being compiled" in compiled.describe()  # (before its lock)
     process.ended = True
     assert compiled.build_soon() and len(_Process.started) == 2  # (it left no build)
     _Process.started[-1].ended = True
@@ -83,7 +100,8 @@ def test_no_background_build_when_turned_off_impossible_running_or_failed(
     monkeypatch.delenv(compiled.SWITCH)
     monkeypatch.setattr(compiled, "cannot_build", lambda: "no C compiler is installed")
     assert not compiled.build_soon()
-    assert "cannot be compiled here (no C compiler is installed)" in compiled.describe()
+    assert "cannot compile them here (no C compiler is installed)" in compiled.describe()
+    assert f"by hand: {sys.executable} -m campaign.tactical.compiled" in compiled.describe()
     monkeypatch.setattr(compiled, "cannot_build", lambda: "")
     # another process building these sources holds the lock
     with open(place / f"{compiled.key()}{compiled.LOCK}", "a") as lock:
@@ -97,10 +115,20 @@ def test_no_background_build_when_turned_off_impossible_running_or_failed(
     assert _Process.started == []
 
 
+def test_a_build_that_cannot_start_says_why(place: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def refused(*args: Any, **options: Any) -> None:
+        raise PermissionError(13, "Permission denied", "/home/umpire/.cache")
+
+    monkeypatch.setattr(compiled.subprocess, "Popen", refused)
+    assert not compiled.build_soon()
+    assert "could not start (Permission denied (/home/umpire/.cache))" in compiled.describe()
+
+
 def test_the_background_build_holds_the_lock_and_writes_a_failure_down(
     place: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     held: list[bool] = []
+    monkeypatch.setattr(os, "getsid", lambda pid: -1)  # (not a session of its own: untouched)
 
     def works() -> Path:
         held.append(compiled.building())
@@ -127,28 +155,54 @@ def test_the_background_build_holds_the_lock_and_writes_a_failure_down(
     assert compiled.failed() == "PermissionError: read-only"
 
 
-def test_a_second_background_build_leaves_it_to_the_first(place: Path) -> None:
-    """In a real process: with the lock held (a build running), ``--background`` ends at
-    once, building nothing."""
+def test_a_second_background_build_waits_for_the_first(place: Path) -> None:
+    """In a real process: with the lock held (a build running), ``--background`` waits;
+    once it is let go, the sources are found built and nothing is built again."""
     env = dict(os.environ, SEACONTROL_COMPILED=str(place))
+    _built(place)
     with open(place / f"{compiled.key()}{compiled.LOCK}", "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        done = subprocess.run(
+        second = subprocess.Popen(
             [sys.executable, "-m", compiled.__name__, "--background"],
             cwd=compiled._root(),
             env=env,
-            capture_output=True,
+            stdout=subprocess.PIPE,
             text=True,
-            timeout=60,
         )
-    assert done.returncode == 0 and done.stdout == "" and compiled.ready() is None
+        try:
+            with pytest.raises(subprocess.TimeoutExpired):
+                second.wait(timeout=2)  # (it imports in well under that, then waits)
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    out, _ = second.communicate(timeout=60)
+    assert second.returncode == 0 and out == f"The compiled rule sets are in {compiled.folder()}\n"
     assert compiled.failed() == ""
+
+
+def test_a_background_build_keeps_the_newest_builds_of_other_sources(
+    place: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(os, "getsid", lambda pid: -1)
+    for n in range(5):
+        other = place / f"other{n}"
+        other.mkdir()
+        (other / compiled.DONE).write_text(other.name)
+        os.utime(other / compiled.DONE, (1_000_000 + n, 1_000_000 + n))
+        (place / f"other{n}{compiled.LOG}").write_text("")
+    (place / "unfinished").mkdir()  # not a build (no BUILT): left to whoever writes it
+    monkeypatch.setattr(compiled, "build", lambda: _built(place))
+    assert compiled.main(["--background"]) == 0
+    kept = sorted(p.name for p in place.iterdir())
+    builds = [compiled.key(), "other2", "other3", "other4", "unfinished"]
+    beside = [f"{compiled.key()}{compiled.LOCK}", *(f"other{n}{compiled.LOG}" for n in (2, 3, 4))]
+    assert kept == sorted(builds + beside)
 
 
 def test_cannot_build_names_what_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
     compiled.cannot_build.cache_clear()
     try:
-        assert compiled.cannot_build() in ("", compiled.cannot_build())  # (looked at once)
+        first = compiled.cannot_build()
+        assert compiled.cannot_build() is first and compiled.cannot_build.cache_info().hits == 1
         compiled.cannot_build.cache_clear()
         monkeypatch.setenv("CC", "no-such-compiler")
         monkeypatch.setattr(compiled.shutil, "which", lambda name: None)
@@ -198,6 +252,17 @@ def test_a_long_preview_asks_for_a_build_and_workers_take_one_up_later(
     sampling._DROPPED.add("/built/two")
     sampling._fight_batch(plan("/built/two"), 0, 1)  # type: ignore[arg-type]
     assert used == ["/built/one"] and sampling._COMPILED == [""]  # given up on: not again
+    # a build that cannot be imported is given up on, and the batch fought with the sources
+
+    def damaged(folder: Path) -> bool:
+        raise ImportError("bad module")
+
+    dropped: list[str] = []
+    monkeypatch.setattr(compiled, "use", damaged)
+    monkeypatch.setattr(compiled, "drop", lambda folder: dropped.append(str(folder)))
+    sampling._fight_batch(plan("/built/three"), 0, 1)  # type: ignore[arg-type]
+    assert sampling._COMPILED == [""] and "/built/three" in sampling._DROPPED
+    assert dropped == ["/built/three"] and fought[-1] == ("/built/three", 1)
     # the preview's own planning (the pool itself stood in for)
     monkeypatch.setattr(compiled, "ready", lambda: None)
 
@@ -213,3 +278,19 @@ def test_a_long_preview_asks_for_a_build_and_workers_take_one_up_later(
     monkeypatch.setattr(sampling, "_pool", lambda workers: Pool())
     sampling.simulate("carrier", setup, 400, workers=2)
     assert asked == [True]
+
+    # a pool whose worker died is ended, so that the next preview starts a new one
+    class Broken(Pool):
+        def submit(self, fn: Any, *args: Any) -> Any:
+            from concurrent.futures import Future
+
+            done: Future[Any] = Future()
+            done.set_exception(sampling.BrokenProcessPool("a worker died"))
+            return done
+
+    ended: list[bool] = []
+    monkeypatch.setattr(sampling, "_pool", lambda workers: Broken())
+    monkeypatch.setattr(sampling, "shutdown_pool", lambda: ended.append(True))
+    with pytest.raises(sampling.BrokenProcessPool):
+        sampling.simulate("carrier", setup, 400, workers=2)
+    assert ended == [True]

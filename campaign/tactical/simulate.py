@@ -16,6 +16,7 @@ the side that lost more combat value withdraws) is counted too.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import gc
 import importlib
@@ -28,6 +29,7 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -508,15 +510,14 @@ def _fight_in_pool(
     the first battle on."""
     first = 0
     if _POOL is None or _POOL[0] != workers:
-        starting = threading.Thread(target=_start_pool, args=(workers,), daemon=True)
+        pool = _pool(workers)
+        starting = threading.Thread(target=_start_workers, args=(pool, workers), daemon=True)
         starting.start()
-        try:
-            _fight(plan, odds, 0, every)
-            first = every
-            if on_progress:
-                on_progress(odds)
-        finally:
-            starting.join()
+        _fight(plan, odds, 0, every)  # (should it raise, the workers go on starting)
+        first = every
+        if on_progress:
+            on_progress(odds)
+        starting.join()
     built = compiled.ready()  # the rule sets compiled from the present sources, if built
     plan.compiled = str(built) if built else ""
     if built is None:
@@ -534,6 +535,9 @@ def _fight_in_pool(
             odds.add(done.result())
             if on_progress:
                 on_progress(odds)
+    except BrokenProcessPool:
+        shutdown_pool()  # a worker died: the next preview starts a new pool
+        raise
     finally:
         for batch in batches:
             batch.cancel()
@@ -574,14 +578,15 @@ def _pool(workers: int) -> ProcessPoolExecutor:
     return executor
 
 
-def _start_pool(workers: int) -> None:
-    """Start the pool and its ``workers`` processes (a task each that does nothing), so a
+def _start_workers(pool: ProcessPoolExecutor, workers: int) -> None:
+    """Start the pool's ``workers`` processes (a task each that does nothing), so a
     preview's batches find them running. On a thread of its own: it waits for the fork
     server to import this module (a tenth of a second and more), which it does on another
-    core while the first batch is fought."""
-    pool = _pool(workers)
-    for started in [pool.submit(_rules_in_use) for _worker in range(workers)]:
-        started.result()
+    core while the first batch is fought. A pool that cannot start is left for the batches
+    to find out (their errors are the preview's)."""
+    with contextlib.suppress(Exception):
+        for started in [pool.submit(_rules_in_use) for _worker in range(workers)]:
+            started.result()
 
 
 @functools.lru_cache(maxsize=4)
@@ -612,7 +617,12 @@ def _fight_batch(data: bytes, start: int, stop: int) -> TacticalOdds:
     plan = _unpickled(data)
     first = not _COMPILED
     if first or (not _COMPILED[0] and plan.compiled and plan.compiled not in _DROPPED):
-        used = bool(plan.compiled) and compiled.use(Path(plan.compiled))
+        try:
+            used = bool(plan.compiled) and compiled.use(Path(plan.compiled))
+        except Exception:  # a build that cannot be imported (a damaged module): the sources
+            compiled.drop(Path(plan.compiled))
+            _DROPPED.add(plan.compiled)
+            used = False
         _COMPILED[:] = [plan.compiled if used else ""]
     if first:
         gc.freeze()  # what the worker has imported is never garbage: not looked at again

@@ -207,6 +207,8 @@ def test_a_long_preview_with_the_plain_rules_says_why_under_the_figures(
     from campaign.tactical import compiled
 
     monkeypatch.setenv("SEACONTROL_COMPILED", str(tmp_path))
+    # two cores or more (a machine with one fights every preview in its own process)
+    monkeypatch.setattr("campaign.tactical.simulate.os.cpu_count", lambda: 2)
     real = module.simulate
 
     def quick(rule_set: str, setup: Any, runs: int, **options: Any) -> TacticalOdds:
