@@ -208,22 +208,21 @@ def cold_rate(name: str, battles: int) -> float:
     """Battles a second of a new process's first preview: the pool's processes started for
     it (with ``-c``, as from the installed commands' light scripts, the workers import no
     main module)."""
-    out = subprocess.run(
-        [sys.executable, "-c", _COLD, name, str(ROOT / SETUPS[name][0]), str(battles)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return float(out.stdout.strip().splitlines()[-1])
+    return _child_rate(_COLD, name, battles)
 
 
 def core_rate(name: str, battles: int) -> float:
     """Battles a second one core fights with the compiled rule sets (the sources where there
     is no build), by its CPU time: the figure the load of a shared machine sways least (a
     preview's pool fights about this many a core)."""
+    return _child_rate(_CORE, name, battles)
+
+
+def _child_rate(script: str, name: str, battles: int) -> float:
+    """The battles a second ``script`` prints, run in a new process for rule set ``name``'s
+    benchmark set-up and ``battles`` battles."""
     out = subprocess.run(
-        [sys.executable, "-c", _CORE, name, str(ROOT / SETUPS[name][0]), str(battles)],
+        [sys.executable, "-c", script, name, str(ROOT / SETUPS[name][0]), str(battles)],
         cwd=ROOT,
         capture_output=True,
         text=True,

@@ -39,6 +39,11 @@ def test_importing_the_whole_engine_loads_no_qt() -> None:
         "print(sorted(m for m in sys.modules if m.split('.')[0] in "
         f"{FORBIDDEN!r}))\n"
     )
+    assert _printed(code) == "[]"
+
+
+def _printed(code: str) -> str:
+    """The last line ``code`` prints, run in a new process from the project's folder."""
     out = subprocess.run(
         [sys.executable, "-c", code],
         capture_output=True,
@@ -46,7 +51,7 @@ def test_importing_the_whole_engine_loads_no_qt() -> None:
         check=True,
         cwd=CAMPAIGN.parent,
     )
-    assert out.stdout.strip() == "[]"
+    return out.stdout.strip().splitlines()[-1]
 
 
 def _module_level_imports(path: Path, package: str) -> set[str]:
@@ -99,11 +104,4 @@ def test_the_command_line_loads_the_pdf_library_only_to_print() -> None:
         "assert main(['odds', 'naval', '--cv', '20', '--enemy-cv', '20']) == 0\n"
         "print(sorted(m for m in ('fpdf', 'segno', 'campaign.printing') if m in sys.modules))\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=CAMPAIGN.parent,
-    )
-    assert out.stdout.strip().splitlines()[-1] == "[]"
+    assert _printed(code) == "[]"
