@@ -617,6 +617,9 @@ def cmd_odds(args: argparse.Namespace) -> int:
             raise CliError(f"odds {args.kind} needs --setup FILE")
         setup = _load_setup(args.kind, args.setup)
         _note_ignored(args.kind, setup)
+        from .tactical import compiled
+
+        compiled.build_soon()  # for this preview's workers, or the next one's
         try:
             odds = simulate(args.kind, setup, args.runs, seed=args.seed or "odds", workers=None)
         except ValueError as exc:  # e.g. a set-up's campaign_units not understood

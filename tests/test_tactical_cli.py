@@ -175,3 +175,18 @@ def test_a_long_preview_with_the_plain_rules_says_why_on_stderr(
     (tmp_path / compiled.key() / compiled.DONE).write_text("built")
     code, out, err = run(capsys, "odds", "carrier", "--setup", MIDWAY, "--runs", "2000")
     assert code == 0 and err == ""
+
+
+def test_a_tactical_odds_command_starts_compiling_the_rule_sets(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Any tactical odds command, however short, asks for the compiled rule sets (built in
+    the background if they are not: for this preview's workers, or the next one's)."""
+    from campaign.tactical import compiled
+
+    asked: list[bool] = []
+    monkeypatch.setattr(compiled, "build_soon", lambda: asked.append(True) or False)
+    code, _out, _err = run(capsys, "odds", "carrier", "--setup", MIDWAY, "--runs", "20")
+    assert code == 0 and asked == [True]
+    code, _out, _err = run(capsys, "odds", "naval", "--cv", "20", "--enemy-cv", "20")
+    assert code == 0 and asked == [True]  # the campaign's own odds: nothing compiled

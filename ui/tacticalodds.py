@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from html import escape
 
-from PySide6.QtCore import QCoreApplication, QThread, Signal
+from PySide6.QtCore import QCoreApplication, QThread, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -167,6 +167,9 @@ class TacticalOddsPanel(QWidget):
         app = QCoreApplication.instance()
         if app is not None:  # a run still going when the program quits is stopped first
             app.aboutToQuit.connect(lambda: self.stop(wait=True))
+        # previews are about to be run: the rule sets compiled in the background, if they
+        # are not yet (once the panel is on screen; nothing if built, being built or off)
+        QTimer.singleShot(0, compiled.build_soon)
 
     def run_or_stop(self) -> None:
         if self.running:

@@ -33,9 +33,10 @@ What the compiler can make fast, and the sources keep to:
 * Only the worker processes of a preview use a build (:func:`use`, from
   :mod:`campaign.tactical.simulate`); the program itself, its narrated battles and the
   tests of the rules run the sources.
-* A long preview that finds no build starts one in the background (:func:`build_soon`:
-  a process of its own at a low priority, which outlives the program that started it), so
-  a user never has to build by hand: that preview and the next ones fight with the sources
+* Where there is no build, the app's Fight-it-out odds tab (when first made), a tactical
+  ``seacontrol-cli odds`` command and any long preview start one in the background
+  (:func:`build_soon`: a process of its own at a low priority, which outlives the program
+  that started it), so a user never has to build by hand: previews fight with the sources
   until the build is done, and the workers take it up at their next preview. The
   environment variable ``SEACONTROL_COMPILE=never`` turns this off. A machine that cannot
   compile (no C compiler, no Python headers: :func:`cannot_build`) keeps to the sources,

@@ -228,3 +228,17 @@ def test_a_long_preview_with_the_plain_rules_says_why_under_the_figures(
     panel.run()
     _finished(qtbot, panel)
     assert panel.rules_note.isHidden()  # compiled: nothing to say
+
+
+def test_the_fight_it_out_tab_starts_compiling_the_rule_sets(
+    window: MainWindow, qtbot: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Previews are about to be run when the tab is first made: the rule sets are compiled
+    in the background then (once the panel is on screen), if they are not yet."""
+    from campaign.tactical import compiled
+
+    asked: list[bool] = []
+    monkeypatch.setattr(compiled, "build_soon", lambda: asked.append(True) or False)
+    assert window._tactical_odds is None  # (made when first shown)
+    window.tactical_odds  # noqa: B018 (made here)
+    qtbot.waitUntil(lambda: asked == [True], timeout=5000)  # type: ignore[attr-defined]
