@@ -39,9 +39,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
-
-import sqlite_utils
+from typing import TYPE_CHECKING, Any
 
 from . import __version__
 from . import seal as sealing
@@ -63,6 +61,9 @@ from .schemas import TABLES, TableSchema, table_name
 from .seal import Integrity, Link, Seal, TableDigest
 from .state import GameState, initial_state, read_state
 from .untrusted import JsonInputError, kind_of, read_json, shown
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 #: "SeaC" — marks a SQLite file as a Sea Control game.
 APPLICATION_ID = 0x53656143
@@ -136,11 +137,22 @@ def _from_sql(schema: TableSchema, record: dict[str, Any]) -> Row:
     return row
 
 
+def _database(conn: sqlite3.Connection | None = None) -> sqlite_utils.Database:
+    """sqlite-utils over ``conn`` (None: a database in memory), with no plugins: whatever
+    the machine has installed does not run inside a game file's connection (and looking
+    for them cost a tenth of the app's start-up). sqlite-utils is imported here, when a
+    game file is first opened or made: a command that opens none (the odds, the
+    calculator) never loads it."""
+    import sqlite_utils
+
+    if conn is None:
+        return sqlite_utils.Database(memory=True, execute_plugins=False)
+    return sqlite_utils.Database(conn, execute_plugins=False)
+
+
 def _connect(path: Path) -> sqlite_utils.Database:
     conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT)
-    # no sqlite-utils plugins: whatever the machine has installed does not run inside a
-    # game file's connection (and looking for them cost a tenth of the app's start-up)
-    db = sqlite_utils.Database(conn, execute_plugins=False)
+    db = _database(conn)
     db.execute("PRAGMA synchronous=FULL")
     return db
 
@@ -837,7 +849,7 @@ def _accepted_schemas(version: int) -> tuple[frozenset[SchemaItem], ...]:
     at an older one and migrated."""
     out = []
     for start in range(OLDEST_VERSION, version + 1):
-        db = sqlite_utils.Database(memory=True, execute_plugins=False)
+        db = _database()
         _create_schema(db, start)
         for step in range(start, version):
             MIGRATIONS[step](db)
@@ -897,7 +909,7 @@ def _columns(db: sqlite_utils.Database, table: str, version: int) -> str:
 
 @functools.cache
 def _expected_columns(version: int) -> dict[str, list[str]]:
-    db = sqlite_utils.Database(memory=True, execute_plugins=False)
+    db = _database()
     _create_schema(db, version)
     return {t.name: list(t.columns_dict) for t in db.tables}
 

@@ -95,13 +95,24 @@ def test_the_engine_has_no_import_cycles() -> None:
     assert list(nx.simple_cycles(graph)) == []
 
 
-def test_the_command_line_loads_the_pdf_library_only_to_print() -> None:
+def test_the_command_line_loads_the_pdf_library_and_sqlite_utils_only_when_used() -> None:
     """fpdf2 and segno (a third of a second to import) load for a team pack or a hand-off
-    sheet, not for every command: here, ``odds naval`` run in a new process."""
+    sheet, sqlite-utils (a twentieth) for a game file, not for every command: here, ``odds
+    naval`` run in a new process."""
+    heavy = ("fpdf", "segno", "campaign.printing", "sqlite_utils")
     code = (
         "import sys\n"
         "from campaign.cli import main\n"
         "assert main(['odds', 'naval', '--cv', '20', '--enemy-cv', '20']) == 0\n"
-        "print(sorted(m for m in ('fpdf', 'segno', 'campaign.printing') if m in sys.modules))\n"
+        f"print(sorted(m for m in {heavy!r} if m in sys.modules))\n"
     )
     assert _printed(code) == "[]"
+
+
+def test_the_app_loads_sqlite_utils_before_qt() -> None:
+    """Once PySide6 is loaded it reads the source of every module imported after it
+    (ui/app.py): the app imports sqlite-utils, which the game file loads only when used,
+    before it."""
+    code = "import sys, ui.app\nnames = list(sys.modules)\n"
+    code += "print(names.index('sqlite_utils') < names.index('PySide6'))\n"
+    assert _printed(code) == "True"

@@ -12,10 +12,13 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
 
-# The engine first (pure Python, no Qt): once loaded, PySide6 reads the source of every
-# module an import statement names, to see whether it uses PySide6 (for its
-# ``__feature__`` switches) — tens of milliseconds over the engine, sqlite-utils and the
-# standard library at start-up
+# The engine and sqlite-utils first (pure Python, no Qt; the game file would load
+# sqlite-utils when the first game is made, after Qt): once loaded, PySide6 reads the
+# source of every module an import statement names, to see whether it uses PySide6 (for
+# its ``__feature__`` switches) — tens of milliseconds over the engine, sqlite-utils and
+# the standard library at start-up
+import sqlite_utils  # noqa: F401
+
 import campaign.engine
 import campaign.reports  # noqa: F401
 from campaign import __version__
