@@ -249,6 +249,7 @@ def main() -> None:
     workers = default_workers(args.battles)
     if args.sources:
         os.environ["SEACONTROL_COMPILED"] = tempfile.mkdtemp()  # a folder with no build
+        os.environ["SEACONTROL_COMPILE"] = "never"  # (and none built there while timing)
         print("the worker processes fight with the sources (--sources)")
     else:
         try:

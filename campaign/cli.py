@@ -36,7 +36,7 @@ from .snapshot import scenario_from_game
 from .tactical import RULE_SETS, BattleSetup, SetupError, find_setup, ignored_conditions
 from .tactical import run as run_battle
 from .tactical.outcome import in_rule_set_terms
-from .tactical.simulate import available, simulate
+from .tactical.simulate import available, rules_note, simulate
 from .untrusted import MAX_DIGITS, JsonInputError, bad_character, read_json, shown, terminal_safe
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
@@ -546,16 +546,6 @@ def _note_ignored(rule_set: str, setup: BattleSetup) -> None:
         )
 
 
-def _note_rules_fought_with(runs: int) -> None:
-    """After a long preview fought with the plain rules: why, on stderr (the rule sets
-    compiled in the background for the next one, or what keeps them from being compiled)."""
-    from .tactical import compiled
-    from .tactical.simulate import default_workers
-
-    if default_workers(runs) > 1 and compiled.ready() is None:
-        _say(f"Note: {compiled.describe()}", file=sys.stderr)
-
-
 def _load_setup(rule_set: str, name: str) -> BattleSetup:
     """A set-up file (or built-in battle) checked whole for ``rule_set`` and put in its
     terms; every problem is reported as invalid input, with its field."""
@@ -617,9 +607,6 @@ def cmd_odds(args: argparse.Namespace) -> int:
             raise CliError(f"odds {args.kind} needs --setup FILE")
         setup = _load_setup(args.kind, args.setup)
         _note_ignored(args.kind, setup)
-        from .tactical import compiled
-
-        compiled.build_soon()  # for this preview's workers, or the next one's
         try:
             odds = simulate(args.kind, setup, args.runs, seed=args.seed or "odds", workers=None)
         except ValueError as exc:  # e.g. a set-up's campaign_units not understood
@@ -628,7 +615,9 @@ def cmd_odds(args: argparse.Namespace) -> int:
             _print_json(odds.to_dict())
         else:
             _say(odds.format())
-        _note_rules_fought_with(args.runs)
+        note = rules_note(args.runs)  # a long preview fought with the plain rules: why
+        if note:
+            _say(f"Note: {note}", file=sys.stderr)
         return EXIT_OK
     try:
         if args.kind == "naval":

@@ -15,7 +15,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 _KEYS = tempfile.mkdtemp(prefix="seacontrol-keys-")
 atexit.register(shutil.rmtree, _KEYS, True)
 os.environ["SEACONTROL_KEY"] = os.path.join(_KEYS, "seal.key")
-# a long preview in a test never starts compiling the rule sets in the background
+# a preview in a test never starts compiling the rule sets in the background
 # (tests/test_tactical_compiled.py builds them in the foreground; tests of that undo this)
 os.environ["SEACONTROL_COMPILE"] = "never"
 

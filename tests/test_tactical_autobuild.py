@@ -294,3 +294,24 @@ def test_a_long_preview_asks_for_a_build_and_workers_take_one_up_later(
     with pytest.raises(sampling.BrokenProcessPool):
         sampling.simulate("carrier", setup, 400, workers=2)
     assert ended == [True]
+
+
+def test_the_key_follows_an_edit_of_the_sources(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The key is kept while the sources' sizes and times of change stay as they were (it
+    is asked for at every preview), and made again from their text when one changes."""
+    package = tmp_path / "campaign"
+    for name in compiled.SOURCES:
+        (package / name).parent.mkdir(parents=True, exist_ok=True)
+        (package / name).write_text(f"# {name}\n")
+    (package / "__init__.py").write_text("")
+    monkeypatch.setattr(compiled.campaign, "__file__", str(package / "__init__.py"))
+    first = compiled.key()
+    assert compiled.key() == first
+    carrier = package / "tactical" / "carrier.py"
+    carrier.write_text("# tactical/carrier.py, edited\n")
+    edited = compiled.key()
+    assert edited != first
+    os.utime(carrier, ns=(1, 1))  # touched, the same text: read again, the same key
+    assert compiled.key() == edited

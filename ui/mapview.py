@@ -908,8 +908,8 @@ class _LineSet:
     box: QRectF = field(default_factory=QRectF)
     #: whether the lines are stroked as one path: a solid cosmetic pen at most a pixel
     #: wide (see _Lines)
-    stroked: bool = False
-    _path: QPainterPath | None = None
+    stroked: bool = field(default=False, init=False)  # (follows the pen: see set_pen)
+    _path: QPainterPath | None = field(default=None, init=False)
 
     def __post_init__(self) -> None:
         self.set_lines(self.lines)
@@ -1710,8 +1710,8 @@ class SeaChart(QGraphicsView):
     def _outlines_made(self, grid: float) -> None:
         """The sea's outlines and the land for an outline grid made now: those being made
         ahead finished (see _thin_some)."""
-        steps = self._thinning.pop(grid) if grid in self._thinning else None
-        drained(steps or self._outline_steps(grid))
+        thinning = self._thinning
+        drained(thinning.pop(grid) if grid in thinning else self._outline_steps(grid))
 
     def _outline_steps(self, grid: float) -> Steps[None]:
         """The sea's outlines and the land for an outline grid (see outline_grid), made a

@@ -34,7 +34,7 @@ from campaign.odds import NavalOdds
 from campaign.state import Unit
 from campaign.tactical import BattleSetup, compiled, title_of
 from campaign.tactical.outcome import in_rule_set_terms
-from campaign.tactical.simulate import TacticalOdds, available, default_workers, simulate
+from campaign.tactical.simulate import TacticalOdds, available, rules_note, simulate
 
 from .battlesetup import BattleChooser
 from .style import MUTED
@@ -226,9 +226,9 @@ class TacticalOddsPanel(QWidget):
             if stopped:
                 wanted = self.progress.maximum()
                 self.table.append(f"<p><i>Stopped after {odds.runs} of {wanted} battles.</i></p>")
-        plain = default_workers(self.progress.maximum()) > 1 and compiled.ready() is None
-        self.rules_note.setText(compiled.describe() if plain else "")
-        self.rules_note.setVisible(plain)
+        note = rules_note(self.progress.maximum())
+        self.rules_note.setText(note)
+        self.rules_note.setVisible(bool(note))
         self._sampler = None
         self.running = False
         self.go.setText("Run")

@@ -33,8 +33,8 @@ What the compiler can make fast, and the sources keep to:
 * Only the worker processes of a preview use a build (:func:`use`, from
   :mod:`campaign.tactical.simulate`); the program itself, its narrated battles and the
   tests of the rules run the sources.
-* Where there is no build, the app's Fight-it-out odds tab (when first made), a tactical
-  ``seacontrol-cli odds`` command and any long preview start one in the background
+* Where there is no build, the app's Fight-it-out odds tab (when first made) and every
+  preview (:func:`campaign.tactical.simulate.simulate`) start one in the background
   (:func:`build_soon`: a process of its own at a low priority, which outlives the program
   that started it), so a user never has to build by hand: previews fight with the sources
   until the build is done, and the workers take it up at their next preview. The
@@ -116,7 +116,18 @@ def _root() -> Path:
 
 def key() -> str:
     """A digest of what a build depends on: :data:`SOURCES`, Python's version and
-    platform, and mypy's version."""
+    platform, and mypy's version. (Worked out again only when a source's size or time
+    of change is not what it was: every preview, and each look at a build, asks.)"""
+    package = Path(campaign.__file__).resolve().parent
+    stamps = []
+    for name in SOURCES:
+        found = (package / name).stat()
+        stamps.append((found.st_mtime_ns, found.st_size))
+    return _key(package, tuple(stamps))
+
+
+@functools.lru_cache(maxsize=4)
+def _key(package: Path, stamps: tuple[tuple[int, int], ...]) -> str:
     from importlib import metadata  # (here: a worker process never asks, nor imports it)
 
     digest = hashlib.sha256()
@@ -125,7 +136,6 @@ def key() -> str:
     except metadata.PackageNotFoundError:
         mypy = "none"
     digest.update(f"{sys.version}|{platform.machine()}|{mypy}".encode())
-    package = Path(campaign.__file__).resolve().parent
     for name in SOURCES:
         digest.update(name.encode())
         digest.update((package / name).read_bytes())

@@ -472,11 +472,15 @@ def simulate(
     every ``every`` battles (with workers: as each batch comes in — ``every`` battles, or for
     a long preview a tenth of a worker's share, :data:`BATCHES_A_WORKER`) and at the
     end; an exception it raises stops the preview. Raises KeyError for an unknown rule
-    set, ValueError for a set-up whose ``campaign_units`` are not understood."""
+    set, ValueError for a set-up whose ``campaign_units`` are not understood.
+
+    Where the rule sets have no compiled build, one is started in the background
+    (:func:`compiled.build_soon`; :func:`rules_note` says what a preview fought with)."""
     if rule_set not in RULE_SETS:
         available()
     if rule_set not in RULE_SETS:
         raise KeyError(rule_set)
+    compiled.build_soon()  # the compiled rule sets, for this preview's workers or the next's
     plan = _Plan(rule_set, setup, seed, {k: list(v) for k, v in units.items()} if units else None)
     odds = _blank(plan)
     workers = default_workers(runs) if workers is None else max(1, workers)
@@ -492,6 +496,17 @@ def simulate(
     return _fight_in_pool(plan, odds, runs, every, workers, on_progress)
 
 
+def rules_note(runs: int) -> str:
+    """After a preview of ``runs`` battles, its workers chosen by default: why they fought
+    with the plain rules (:func:`compiled.describe`), or "" if they did not (a short
+    preview is fought in the calling process, where the plain rules always fight; a long
+    one with the compiled rule sets, once built). What the app and the command line tell
+    the user."""
+    if default_workers(runs) > 1 and compiled.ready() is None:
+        return compiled.describe()
+    return ""
+
+
 def _fight_in_pool(
     plan: _Plan,
     odds: TacticalOdds,
@@ -505,12 +520,13 @@ def _fight_in_pool(
     do not depend on the order). When
     the pool has yet to start, the first batch is fought here before the others are handed
     out, so the first figures come as soon as without a pool, while the pool's processes
-    start on another core (:func:`_start_pool`); a pool already running (any preview after
-    the first) is given every batch, its workers fighting with the compiled rule sets from
-    the first battle on."""
+    start on another core (:func:`_start_workers`); a pool already running (any preview
+    after the first) is given every batch, its workers fighting with the compiled rule sets
+    from the first battle on."""
     first = 0
-    if _POOL is None or _POOL[0] != workers:
-        pool = _pool(workers)
+    new = _POOL is None or _POOL[0] != workers
+    pool = _pool(workers)
+    if new:
         starting = threading.Thread(target=_start_workers, args=(pool, workers), daemon=True)
         starting.start()
         _fight(plan, odds, 0, every)  # (should it raise, the workers go on starting)
@@ -520,11 +536,8 @@ def _fight_in_pool(
         starting.join()
     built = compiled.ready()  # the rule sets compiled from the present sources, if built
     plan.compiled = str(built) if built else ""
-    if built is None:
-        compiled.build_soon()  # in the background: the next previews fight with it
     # (what the battles fought here met stays here: the same preview pickles the same)
     data = pickle.dumps(replace(plan, seen={}), protocol=pickle.HIGHEST_PROTOCOL)
-    pool = _pool(workers)
     size = max(every, runs // (workers * BATCHES_A_WORKER))
     batches = [
         pool.submit(_fight_batch, data, start, min(start + size, runs))
