@@ -15,12 +15,15 @@ def allocate_units(t: Turn) -> None:
     merchant shipping protection or b. task forces or c. attacking merchant shipping.*
     Units left out are In Port."""
     board = t.board
-    where: dict[str, Assignment] = {u: Assignment(TRANSFERRED) for u in t.record.transferred}
+    # units allocated alike share one (frozen) allocation: a big world allocates thousands
+    moved = Assignment(TRANSFERRED)
+    where: dict[str, Assignment] = dict.fromkeys(t.record.transferred, moved)
     for nation in t.nations():
         orders = t.orders[nation]
         for e in orders.escorts:
+            escort = Assignment(ESCORT, route=e.route)
             for u in e.units:
-                where[u] = Assignment(ESCORT, route=e.route)
+                where[u] = escort
             air_points = sum(a.points for a in e.air)
             who = " and ".join(
                 part
@@ -42,8 +45,9 @@ def allocate_units(t: Turn) -> None:
                 air=[[a.air, a.points] for a in e.air],
             )
         for tf in orders.task_forces:
+            in_task_force = Assignment(TASK_FORCE, nation=nation, task_force=tf.id)
             for u in tf.units:
-                where[u] = Assignment(TASK_FORCE, nation=nation, task_force=tf.id)
+                where[u] = in_task_force
             cv = sum(fleet_cv(t.state.units[u]) for u in tf.units)
             t.emit(
                 "task_force_formed",
@@ -66,8 +70,9 @@ def allocate_units(t: Turn) -> None:
                 lsp=tf.lsp,
             )
         for r in orders.raids:
+            raiding = Assignment(RAID, route=r.route)
             for u in r.units:
-                where[u] = Assignment(RAID, route=r.route)
+                where[u] = raiding
             t.emit(
                 "raiders_allocated",
                 f"{len(r.units)} unit(s) attack "

@@ -40,6 +40,11 @@ class Assignment:
         return self.kind in (IN_PORT, TRANSFERRED)
 
 
+#: a unit allocated nowhere (one object: an allocation is frozen, so units allocated alike
+#: share one, which a big world's turn makes thousands of)
+_LEFT_IN_PORT = Assignment(IN_PORT)
+
+
 @dataclass(frozen=True, slots=True)
 class FlagUse:
     """A nation's Operations Flags this turn (step 6)."""
@@ -98,7 +103,7 @@ class TurnRecord:
 
     def where(self, unit: str) -> Assignment:
         """Where ``unit`` was allocated this turn (In Port if nowhere)."""
-        return self.assignments.get(unit, Assignment(IN_PORT))
+        return self.assignments.get(unit, _LEFT_IN_PORT)
 
     def to_data(self) -> dict[str, Any]:
         return asdict(self)

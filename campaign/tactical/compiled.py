@@ -33,7 +33,11 @@ What the compiler can make fast, and the sources keep to:
 * Only the worker processes of a preview use a build (:func:`use`, from
   :mod:`campaign.tactical.simulate`); the program itself, its narrated battles and the
   tests of the rules run the sources.
-* Where there is no build, the app's Fight-it-out odds tab (when first made) and every
+* Installing the program builds them (``tools/hatch_build.py``, the install's build hook,
+  runs this module's build on the sources being installed; an install never fails for
+  it), so the first preview already fights with them.
+* Where there is no build (none could be made at install, or the sources were edited
+  since), the app's Fight-it-out odds tab (when first made) and every
   preview (:func:`campaign.tactical.simulate.simulate`) start one in the background
   (:func:`build_soon`: a process of its own at a low priority, which outlives the program
   that started it), so a user never has to build by hand: previews fight with the sources
