@@ -315,3 +315,68 @@ def test_the_key_follows_an_edit_of_the_sources(
     assert edited != first
     os.utime(carrier, ns=(1, 1))  # touched, the same text: read again, the same key
     assert compiled.key() == edited
+
+
+def test_the_key_holds_mypys_minor_version_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The install's build hook compiles with the newest mypy of the minor version the
+    program allows, which the program's own (installed earlier) may not be: its build is
+    found all the same; a new minor version makes a new one."""
+    from importlib import metadata
+
+    def key_with(version: str) -> str:
+        monkeypatch.setattr(metadata, "version", lambda name: version)
+        compiled._key.cache_clear()
+        return compiled.key()
+
+    try:
+        assert key_with("2.4.0") == key_with("2.4.1") == key_with("2.4.13")
+        assert key_with("2.5.0") != key_with("2.4.1")
+    finally:
+        monkeypatch.undo()
+        compiled._key.cache_clear()
+
+
+def test_the_install_mode_tries_nothing_where_nothing_can_compile(
+    place: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(compiled, "cannot_build", lambda: "no C compiler is installed")
+    monkeypatch.setattr(compiled, "build", lambda: pytest.fail("a build was tried"))
+    assert compiled.main(["--install"]) == compiled.CANNOT
+    assert capsys.readouterr().err == "Not built: no C compiler is installed.\n"
+    assert not any(place.iterdir())
+
+
+def test_the_install_mode_builds_and_prunes(
+    place: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A build made at install keeps the newest builds of other sources (as a background
+    build does) and removes what builds killed on the way left (a day old)."""
+    for n in range(5):
+        other = place / f"other{n}"
+        other.mkdir()
+        (other / compiled.DONE).write_text(other.name)
+        os.utime(other / compiled.DONE, (1_000_000 + n, 1_000_000 + n))
+    killed, running = place / ".building-killed", place / ".building-running"
+    for staging in (killed, running):
+        (staging / "out").mkdir(parents=True)
+    day = compiled.STALE_STAGING
+    os.utime(killed, (os.path.getmtime(killed) - day - 60,) * 2)
+    monkeypatch.setattr(compiled, "build", lambda: _built(place))
+    assert compiled.main(["--install"]) == 0
+    assert capsys.readouterr().out == f"The compiled rule sets are in {place / compiled.key()}\n"
+    kept = sorted(p.name for p in place.iterdir())
+    assert kept == sorted([compiled.key(), "other2", "other3", "other4", running.name])
+
+
+def test_a_build_that_cannot_write_says_so(
+    place: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def build() -> Path:
+        raise PermissionError(13, "Permission denied", str(place))
+
+    monkeypatch.setattr(compiled, "build", build)
+    for mode in ([], ["--install"]):
+        assert compiled.main(mode) == 1
+        assert capsys.readouterr().err == f"Not built: [Errno 13] Permission denied: '{place}'\n"

@@ -34,8 +34,9 @@ What the compiler can make fast, and the sources keep to:
   :mod:`campaign.tactical.simulate`); the program itself, its narrated battles and the
   tests of the rules run the sources.
 * Installing the program builds them (``tools/hatch_build.py``, the install's build hook,
-  runs this module's build on the sources being installed; an install never fails for
-  it), so the first preview already fights with them.
+  runs ``python -m campaign.tactical.compiled --install`` on the sources being
+  installed; an install never fails for it), so where this machine can compile, the
+  first preview already fights with them.
 * Where there is no build (none could be made at install, or the sources were edited
   since), the app's Fight-it-out odds tab (when first made) and every
   preview (:func:`campaign.tactical.simulate.simulate`) start one in the background
@@ -57,11 +58,13 @@ import importlib.util
 import os
 import platform
 import shutil
+import signal
 import subprocess
 import sys
 import sysconfig
 import tempfile
 import threading
+import time
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from typing import IO
@@ -120,8 +123,11 @@ def _root() -> Path:
 
 def key() -> str:
     """A digest of what a build depends on: :data:`SOURCES`, Python's version and
-    platform, and mypy's version. (Worked out again only when a source's size or time
-    of change is not what it was: every preview, and each look at a build, asks.)"""
+    platform, and mypy's minor version (the one the program's dependencies allow: the
+    install's build hook compiles with the newest release of it, which the program's own
+    mypy, installed earlier, may not be; a compiled module does not use mypy when it runs).
+    (Worked out again only when a source's size or time of change is not what it was:
+    every preview, and each look at a build, asks.)"""
     package = Path(campaign.__file__).resolve().parent
     stamps = []
     for name in SOURCES:
@@ -136,7 +142,7 @@ def _key(package: Path, stamps: tuple[tuple[int, int], ...]) -> str:
 
     digest = hashlib.sha256()
     try:
-        mypy = metadata.version("mypy")
+        mypy = ".".join(metadata.version("mypy").split(".")[:2])
     except metadata.PackageNotFoundError:
         mypy = "none"
     digest.update(f"{sys.version}|{platform.machine()}|{mypy}".encode())
@@ -367,10 +373,15 @@ def describe() -> str:
 KEEP_OTHERS = 3
 
 
+#: a build's staging folder (``.building-*``, beside the builds) older than this (s) was
+#: left by a build that was killed: a build takes a minute or two
+STALE_STAGING = 24 * 3600.0
+
+
 def _prune() -> None:
     """Remove the builds of other sources but the :data:`KEEP_OTHERS` newest (each edit of
     the rule sets, or a new Python or mypy, makes a new one), with their files beside
-    them."""
+    them, and the staging folders of builds killed on the way (a day old)."""
     here = folder()
     others = [p for p in here.parent.iterdir() if p.is_dir() and p != here and (p / DONE).is_file()]
     others.sort(key=lambda p: (p / DONE).stat().st_mtime, reverse=True)
@@ -379,6 +390,11 @@ def _prune() -> None:
         for end in (LOG, LOCK, FAILED):
             with contextlib.suppress(OSError):
                 (old.parent / (old.name + end)).unlink()
+    now = time.time()
+    for staging in here.parent.glob(".building-*"):
+        with contextlib.suppress(OSError):
+            if now - staging.stat().st_mtime > STALE_STAGING:
+                shutil.rmtree(staging, ignore_errors=True)
 
 
 def _build_in_background() -> int:
@@ -414,19 +430,41 @@ def _build_in_background() -> int:
     return 0
 
 
+#: ``python -m campaign.tactical.compiled --install``'s exit status when this machine cannot
+#: compile (:func:`cannot_build`): nothing was tried
+CANNOT = 3
+
+
+def _stopped(signum: int, frame: object) -> None:
+    raise SystemExit(f"Not built: stopped (signal {signum})")
+
+
 def main(argv: list[str] | None = None) -> int:
     """``python -m campaign.tactical.compiled``: build (or say where the build is).
-    ``--background``: as :func:`build_soon` runs it."""
+    ``--background``: as :func:`build_soon` runs it. ``--install``: as the install's build
+    hook runs it (``tools/hatch_build.py``): nothing is tried where this machine cannot
+    compile (:data:`CANNOT`, with the reason), and a build stopped by SIGTERM cleans up
+    after itself."""
     args = sys.argv[1:] if argv is None else argv
     if args == ["--background"]:
         return _build_in_background()
+    if args == ["--install"]:
+        why = cannot_build()
+        if why:
+            print(f"Not built: {why}.", file=sys.stderr)
+            return CANNOT
+        # (the hook stops a build that takes too long: the temporary folders go with it)
+        signal.signal(signal.SIGTERM, _stopped)
     try:
         out = build()
-    except BuildError as exc:
+    except (BuildError, OSError) as exc:
         print(f"Not built: {exc}", file=sys.stderr)
         return 1
     with contextlib.suppress(OSError):
         _beside(FAILED).unlink()  # built by hand: a failure before no longer stands
+    if args == ["--install"]:
+        with contextlib.suppress(OSError):
+            _prune()
     print(f"The compiled rule sets are in {out}")
     return 0
 
