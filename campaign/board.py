@@ -258,10 +258,11 @@ class Board:
 
     # -- routes --------------------------------------------------------------------------
     @cached_property
-    def route_rows(self) -> dict[str, Row]:
-        rows: dict[str, Row] = {r["id"]: r for r in self.scenario.rows("routes")}
-        rows.update(self.state.extra_routes)
-        return rows
+    def route_rows(self) -> Mapping[str, Row]:
+        """Every merchant route's row by id: the scenario's, and those created in play
+        (read only: the scenario's own index where none were created)."""
+        rows = self.scenario.by_id("routes")
+        return {**rows, **self.state.extra_routes} if self.state.extra_routes else rows
 
     def route(self, route_id: str) -> RouteLine:
         """The route's chart line with its tonnage now."""
