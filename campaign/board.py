@@ -14,7 +14,7 @@ from .csvdata import Row
 from .options import option
 from .orders import Orders, range_cards
 from .record import SurfaceRaid
-from .routes import RouteLine, route_line
+from .routes import RouteLine, route_line, route_path
 from .scenario import Scenario
 from .state import FleetTrain, GameState
 from .units import NAVAL_RANGE
@@ -258,10 +258,11 @@ class Board:
 
     # -- routes --------------------------------------------------------------------------
     @cached_property
-    def route_rows(self) -> dict[str, Row]:
-        rows: dict[str, Row] = {r["id"]: r for r in self.scenario.rows("routes")}
-        rows.update(self.state.extra_routes)
-        return rows
+    def route_rows(self) -> Mapping[str, Row]:
+        """Every merchant route's row by id: the scenario's, and those created in play
+        (read only: the scenario's own index where none were created)."""
+        rows = self.scenario.by_id("routes")
+        return {**rows, **self.state.extra_routes} if self.state.extra_routes else rows
 
     def route(self, route_id: str) -> RouteLine:
         """The route's chart line with its tonnage now."""
@@ -339,8 +340,9 @@ class Board:
             if self.area_of(place) in contested:
                 where = self.public_place_name(place)
                 return RouteStatus(CONTESTED, f"{where}'s sea area is contested")
-        ends = {self.area_of(str(row["origin"])), self.area_of(str(row["destination"]))}
-        passing = tuple(a for a in self.route(route_id).path if a in contested and a not in ends)
+        path = route_path(self.scenario, row, self.bases)
+        ends = {path[0], path[-1]}
+        passing = tuple(a for a in path if a in contested and a not in ends)
         return RouteStatus(WORKING, "working", passing)
 
     def route_working(self, route_id: str) -> tuple[bool, str]:

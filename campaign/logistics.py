@@ -233,12 +233,11 @@ def _disband(t: Turn, train: FleetTrain) -> None:
 def allocate_tonnage(t: Turn) -> None:
     """4. *Allocate available tonnage points to merchant routes. New merchant routes can be
     created by diverting tonnage points to them.*"""
+    # the last route serial used: the scenario's routes', read once, or a created route's
+    last = max(t.scenario.column("routes", "serial"), default=0)
     for nation in t.nations():
         orders = t.orders[nation]
-        serial = max(
-            [r["serial"] for r in t.scenario.rows("routes")]
-            + [r["serial"] for r in t.state.extra_routes.values()]
-        )
+        serial = max([last, *(r["serial"] for r in t.state.extra_routes.values())])
         serial = _fleet_trains(t, nation, serial)
         for new in orders.new_routes:
             serial += 1

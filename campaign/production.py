@@ -19,8 +19,12 @@ def production_due(board: Board) -> list[tuple[Mapping[str, Any], str | None]]:
     base, and the ship waits in the yard)."""
     state = board.state
     out: list[tuple[Mapping[str, Any], str | None]] = []
-    for row in board.scenario.rows("production"):
-        if row["turn"] > state.turn or row["id"] in state.units:
+    rows = board.scenario.rows("production")
+    for i, turn in enumerate(board.scenario.column("production", "turn")):
+        if turn > state.turn:
+            continue
+        row = rows[i]
+        if row["id"] in state.units:
             continue
         yard = board.shipyards[row["shipyard"]]
         try:

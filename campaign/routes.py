@@ -47,10 +47,7 @@ def route_line(
 ) -> RouteLine:
     """The chart line of ``route`` (a routes.csv row), with ``tonnage`` if given; ``bases``:
     the places as the board knows them (fleet trains set up in play among them)."""
-    bases = bases if bases is not None else scenario.by_id("bases")
-    origin = bases[route["origin"]]["sea_area"]
-    destination = bases[route["destination"]]["sea_area"]
-    path = scenario.world.path(origin, destination, route["via"])
+    path = route_path(scenario, route, bases)
     return RouteLine(
         route["id"],
         route["serial"],
@@ -61,6 +58,15 @@ def route_line(
         tuple(path),
         route["tonnage"] if tonnage is None else tonnage,
     )
+
+
+def route_path(scenario: Scenario, route: Row, bases: Mapping[str, Row] | None = None) -> list[str]:
+    """The sea areas ``route`` (a routes.csv row) passes through, its ends' areas first
+    and last: :attr:`RouteLine.path` without the rest of the line."""
+    bases = bases if bases is not None else scenario.by_id("bases")
+    origin = bases[route["origin"]]["sea_area"]
+    destination = bases[route["destination"]]["sea_area"]
+    return scenario.world.path(origin, destination, route["via"])
 
 
 def route_chart(scenario: Scenario, tonnage: dict[str, int] | None = None) -> list[RouteLine]:

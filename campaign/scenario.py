@@ -193,6 +193,9 @@ class Scenario:
     _grouped: dict[tuple[str, ...], dict[tuple[Any, ...], list[Row]]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
+    _columns: dict[tuple[str, str], tuple[Any, ...]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     def rows(self, name: str) -> list[Row]:
         return self.tables[name]
@@ -218,6 +221,15 @@ class Scenario:
                 index.setdefault(tuple(row[c] for c in columns), []).append(row)
             self._grouped[key] = index
         return index.get(tuple(values.values()), [])
+
+    def column(self, name: str, column: str) -> tuple[Any, ...]:
+        """One column of table ``name``, row by row (built once): a question put to every
+        row reads it without reaching into each row (a big world's table is spread over
+        far more memory than the column's values)."""
+        values = self._columns.get((name, column))
+        if values is None:
+            values = self._columns[(name, column)] = tuple(r[column] for r in self.tables[name])
+        return values
 
     @property
     def world(self) -> World:
