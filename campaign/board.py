@@ -61,10 +61,17 @@ class Board:
         self.world: World = scenario.world
         self.nations = scenario.by_id("nations")
         self.bases = scenario.by_id("bases")
+        #: place → its sea area (the question asked most of a place, answered without
+        #: reaching into its row)
+        self.place_areas: Mapping[str, str] = scenario.field_by_id("bases", "sea_area")
         if state.fleet_trains:  # mobile fleet bases join the places for the turn
             self.bases = {
                 **self.bases,
                 **{t.id: self._train_row(t) for t in state.fleet_trains.values()},
+            }
+            self.place_areas = {
+                **self.place_areas,
+                **{t.id: t.area for t in state.fleet_trains.values()},
             }
         self.shipyards = scenario.by_id("shipyards")
         self.air_rows = scenario.by_id("air")
@@ -108,7 +115,7 @@ class Board:
         return str(self.state.holders.get(place) or self.bases[place]["holder"])
 
     def area_of(self, place: str) -> str:
-        return str(self.bases[place]["sea_area"])
+        return str(self.place_areas[place])
 
     def _train_row(self, train: FleetTrain) -> Row:
         """A fleet train as a place (bases.csv's columns): in its sea area, held by its
@@ -267,11 +274,14 @@ class Board:
     def route(self, route_id: str) -> RouteLine:
         """The route's chart line with its tonnage now."""
         return route_line(
-            self.scenario, self.route_rows[route_id], self.state.routes.get(route_id, 0), self.bases
+            self.scenario,
+            self.route_rows[route_id],
+            self.state.routes.get(route_id, 0),
+            self.place_areas,
         )
 
     def route_nation(self, route_id: str) -> str:
-        return str(self.route_rows[route_id]["nation"])
+        return str(self._route_nations[route_id])
 
     def route_nations(self) -> Mapping[str, str]:
         """Route → the nation whose route it is (made once, as :attr:`route_rows` is: the
@@ -279,8 +289,12 @@ class Board:
         return self._route_nations
 
     @cached_property
-    def _route_nations(self) -> dict[str, str]:
-        return {r: str(row["nation"]) for r, row in self.route_rows.items()}
+    def _route_nations(self) -> Mapping[str, str]:
+        nations = self.scenario.field_by_id("routes", "nation")
+        extra = self.state.extra_routes
+        if not extra:
+            return nations
+        return {**nations, **{r: str(row["nation"]) for r, row in extra.items()}}
 
     def public_route_name(self, route_id: str) -> str:
         """A merchant route as every team knows it. 002: *Merchant routes are marked on the
@@ -340,7 +354,7 @@ class Board:
             if self.area_of(place) in contested:
                 where = self.public_place_name(place)
                 return RouteStatus(CONTESTED, f"{where}'s sea area is contested")
-        path = route_path(self.scenario, row, self.bases)
+        path = route_path(self.scenario, row, self.place_areas)
         ends = {path[0], path[-1]}
         passing = tuple(a for a in path if a in contested and a not in ends)
         return RouteStatus(WORKING, "working", passing)

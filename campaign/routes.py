@@ -43,11 +43,12 @@ def route_line(
     scenario: Scenario,
     route: Row,
     tonnage: int | None = None,
-    bases: Mapping[str, Row] | None = None,
+    areas: Mapping[str, str] | None = None,
 ) -> RouteLine:
-    """The chart line of ``route`` (a routes.csv row), with ``tonnage`` if given; ``bases``:
-    the places as the board knows them (fleet trains set up in play among them)."""
-    path = route_path(scenario, route, bases)
+    """The chart line of ``route`` (a routes.csv row), with ``tonnage`` if given; ``areas``:
+    each place's sea area as the board knows them (fleet trains set up in play among
+    them; the scenario's places if not given)."""
+    path = route_path(scenario, route, areas)
     return RouteLine(
         route["id"],
         route["serial"],
@@ -60,13 +61,12 @@ def route_line(
     )
 
 
-def route_path(scenario: Scenario, route: Row, bases: Mapping[str, Row] | None = None) -> list[str]:
+def route_path(scenario: Scenario, route: Row, areas: Mapping[str, str] | None = None) -> list[str]:
     """The sea areas ``route`` (a routes.csv row) passes through, its ends' areas first
-    and last: :attr:`RouteLine.path` without the rest of the line."""
-    bases = bases if bases is not None else scenario.by_id("bases")
-    origin = bases[route["origin"]]["sea_area"]
-    destination = bases[route["destination"]]["sea_area"]
-    return scenario.world.path(origin, destination, route["via"])
+    and last: :attr:`RouteLine.path` without the rest of the line (``areas``: as
+    :func:`route_line`'s)."""
+    areas = areas if areas is not None else scenario.field_by_id("bases", "sea_area")
+    return scenario.world.path(areas[route["origin"]], areas[route["destination"]], route["via"])
 
 
 def route_chart(scenario: Scenario, tonnage: dict[str, int] | None = None) -> list[RouteLine]:

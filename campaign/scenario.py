@@ -196,6 +196,9 @@ class Scenario:
     _columns: dict[tuple[str, str], tuple[Any, ...]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
+    _fields: dict[tuple[str, str], dict[str, Any]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     def rows(self, name: str) -> list[Row]:
         return self.tables[name]
@@ -229,6 +232,15 @@ class Scenario:
         values = self._columns.get((name, column))
         if values is None:
             values = self._columns[(name, column)] = tuple(r[column] for r in self.tables[name])
+        return values
+
+    def field_by_id(self, name: str, column: str) -> dict[str, Any]:
+        """One column of table ``name`` by row id (built once): the question a turn asks
+        most, a place's sea area or a route's nation, answered from one small table
+        instead of each row's (a big world's rows are spread over far more memory)."""
+        values = self._fields.get((name, column))
+        if values is None:
+            values = self._fields[(name, column)] = {r["id"]: r[column] for r in self.tables[name]}
         return values
 
     @property
