@@ -57,9 +57,9 @@ class RouteForce:
 class Board:
     """The rules' questions about a scenario and a game state (places, routes, ranges,
     sides). What it indexes (the fleet trains among the places, each place's sea area,
-    the routes' rows and nations) is taken when it is first asked for: after the state
-    gains or moves a fleet train or a created route, ask a new board (``Turn.board``
-    makes one each time)."""
+    the routes' rows and nations) is taken when it is made or first asked for: after
+    the state gains or moves a fleet train or a created route, ask a new board
+    (``Turn.board`` makes one each time)."""
 
     def __init__(self, scenario: Scenario, state: GameState) -> None:
         self.scenario = scenario
