@@ -46,16 +46,19 @@ def with_production(scenario: Scenario, state: GameState) -> GameState:
     """The state as a turn's orders see it: before step 2 has run, the ships it will
     commission are already at their fleet bases, so orders may name them (002: "2. Add new
     ship production ... 5. Allocate units available"). Returns ``state`` itself once step
-    2 is done, else a projection that shares everything but its units with ``state``: read
-    it, never change it (a deep copy of a large game's state cost more than the order check
-    it serves)."""
+    2 is done, or when no ship is due to join a fleet base, else a projection that shares
+    everything but its units with ``state``: read it, never change it (a deep copy of a
+    large game's state cost more than the order check it serves, and even the copy of its
+    units is made only for a ship to add)."""
     if state.step >= 2:
+        return state
+    due = [(row, base) for row, base in production_due(Board(scenario, state)) if base is not None]
+    if not due:
         return state
     projected = copy.copy(state)
     projected.units = dict(state.units)
-    for row, base in production_due(Board(scenario, projected)):
-        if base is not None:
-            _commission(projected, row, base)
+    for row, base in due:
+        _commission(projected, row, base)
     return projected
 
 

@@ -188,6 +188,19 @@ def test_the_orders_projection_leaves_the_state_as_it_was(scenario: Scenario) ->
     assert state.to_json() == before
 
 
+def test_with_no_ship_due_the_orders_see_the_state_itself(scenario: Scenario) -> None:
+    """No projection is made (nor its copy of every unit) for a turn before any ship is
+    due, nor once step 2 has run."""
+    state = initial_state(scenario)
+    state.turn = min(row["turn"] for row in scenario.rows("production")) - 1
+    assert not production_due(Board(scenario, state))
+    assert with_production(scenario, state) is state
+    state.turn += 1
+    assert with_production(scenario, state) is not state
+    state.step = 2
+    assert with_production(scenario, state) is state
+
+
 def test_a_turn_sets_older_objects_aside_and_gives_them_back() -> None:
     """The collector is paused during a turn and what existed before it set aside:
     afterwards nothing is left frozen, the collector runs again, and garbage made during
