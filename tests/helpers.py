@@ -1,10 +1,24 @@
-"""Helpers for tests that break scenario files on purpose."""
+"""Helpers for tests: scenario files broken on purpose, code run in a new process."""
 
 from __future__ import annotations
 
 import csv
 import io
+import subprocess
+import sys
 from pathlib import Path
+
+#: the project's folder (where ``campaign`` and ``ui`` are)
+PROJECT = Path(__file__).resolve().parent.parent
+
+
+def printed_by(code: str) -> str:
+    """The last line ``code`` prints, run by this Python in a new process from the
+    project's folder (what a fresh start imports, untouched by the tests' own imports)."""
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=PROJECT
+    )
+    return out.stdout.strip().splitlines()[-1]
 
 
 def read_rows(path: Path) -> tuple[list[str], list[list[str]]]:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import ast
-import subprocess
-import sys
 from pathlib import Path
+
+from tests.helpers import printed_by
 
 CAMPAIGN = Path(__file__).resolve().parent.parent / "campaign"
 FORBIDDEN = ("PySide6", "shiboken6", "PyQt5", "PyQt6", "ui")
@@ -39,19 +39,7 @@ def test_importing_the_whole_engine_loads_no_qt() -> None:
         "print(sorted(m for m in sys.modules if m.split('.')[0] in "
         f"{FORBIDDEN!r}))\n"
     )
-    assert _printed(code) == "[]"
-
-
-def _printed(code: str) -> str:
-    """The last line ``code`` prints, run in a new process from the project's folder."""
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=CAMPAIGN.parent,
-    )
-    return out.stdout.strip().splitlines()[-1]
+    assert printed_by(code) == "[]"
 
 
 def _module_level_imports(path: Path, package: str) -> set[str]:
@@ -106,7 +94,7 @@ def test_the_command_line_loads_the_pdf_library_and_sqlite_utils_only_when_used(
         "assert main(['odds', 'naval', '--cv', '20', '--enemy-cv', '20']) == 0\n"
         f"print(sorted(m for m in {heavy!r} if m in sys.modules))\n"
     )
-    assert _printed(code) == "[]"
+    assert printed_by(code) == "[]"
 
 
 def test_the_app_loads_sqlite_utils_before_qt() -> None:
@@ -115,4 +103,4 @@ def test_the_app_loads_sqlite_utils_before_qt() -> None:
     before it."""
     code = "import sys, ui.app\nnames = list(sys.modules)\n"
     code += "print(names.index('sqlite_utils') < names.index('PySide6'))\n"
-    assert _printed(code) == "True"
+    assert printed_by(code) == "True"

@@ -206,8 +206,7 @@ def test_run_for_real_it_builds_the_sources_it_is_given(
         ),
         encoding="utf-8",
     )
-    environ = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", compiled.SWITCH)}
-    environ["SEACONTROL_COMPILED"] = str(built.parent)
+    environ = _as_pip_runs_it(SEACONTROL_COMPILED=str(built.parent))
     assert hook.compile_rule_sets(copy, environ) == (
         True,
         f"The compiled rule sets are in {built} (the copy)",
@@ -215,8 +214,9 @@ def test_run_for_real_it_builds_the_sources_it_is_given(
 
 
 def test_run_for_real_where_nothing_can_compile_it_tries_nothing(tmp_path: Path) -> None:
-    environ = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", compiled.SWITCH)}
-    environ.update(PATH=str(tmp_path), CC="nocc", SEACONTROL_COMPILED=str(tmp_path / "builds"))
+    environ = _as_pip_runs_it(
+        PATH=str(tmp_path), CC="nocc", SEACONTROL_COMPILED=str(tmp_path / "builds")
+    )
     built, message = hook.compile_rule_sets(ROOT, environ)
     assert (built, message) == (
         False,
@@ -224,3 +224,10 @@ def test_run_for_real_where_nothing_can_compile_it_tries_nothing(tmp_path: Path)
         "found). Previews fight with the plain rules.",
     )
     assert not (tmp_path / "builds").exists()
+
+
+def _as_pip_runs_it(**settings: str) -> dict[str, str]:
+    """This process's environment with ``settings``, as pip would run the hook in it: no
+    PYTHONPATH of the tests', and the suite's switch off the background build let go."""
+    environ = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", compiled.SWITCH)}
+    return {**environ, **settings}

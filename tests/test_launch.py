@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from campaign import launch
+from tests.helpers import printed_by
 
 ROOT = Path(__file__).resolve().parent.parent
 HEAVY = ("PySide6", "ui.app", "campaign.cli", "campaign.engine")
@@ -25,19 +26,12 @@ def test_the_commands_point_at_the_light_entry_points() -> None:
     assert scripts == {"seacontrol-cli": "campaign.launch:cli", "seacontrol": "ui.launch:app"}
 
 
-def _run(code: str) -> str:
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
-    )
-    return out.stdout.strip().splitlines()[-1]
-
-
 def test_importing_an_entry_point_loads_neither_qt_nor_the_program() -> None:
     code = (
         "import sys, campaign.launch, ui.launch\n"
         f"print(sorted(m for m in {HEAVY!r} if m in sys.modules))\n"
     )
-    assert _run(code) == "[]"
+    assert printed_by(code) == "[]"
 
 
 def test_a_preview_worker_started_from_the_app_script_loads_no_qt(tmp_path: Path) -> None:

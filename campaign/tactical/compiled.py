@@ -312,7 +312,8 @@ def build_soon() -> bool:
     being built, failed before, turned off (:data:`SWITCH`) or this machine cannot build
     (:func:`cannot_build`). True if a build was started. Cheap to call before every
     preview."""
-    if _turned_off() or cannot_build() or building() or ready() is not None or failed():
+    # (built, the usual case once installed: one look at the build, no lock file opened)
+    if _turned_off() or ready() is not None or cannot_build() or building() or failed():
         return False
     log = _beside(LOG)
     try:
@@ -369,7 +370,7 @@ def describe() -> str:
     return "The rule sets will be compiled for faster previews when a long preview is run."
 
 
-#: builds of other sources kept after a background build (the newest): older ones go
+#: builds of other sources kept after a build (the newest): older ones go
 KEEP_OTHERS = 3
 
 
@@ -424,6 +425,12 @@ def _build_in_background() -> int:
             _beside(FAILED).write_text(f"{why}\n", encoding="utf-8")
             print(f"Not built: {why}", file=sys.stderr)
             return 1
+    return _finished(out)
+
+
+def _finished(out: Path) -> int:
+    """After a build (in the background, at install or by hand): the builds of other
+    sources pruned, and where this one is said."""
     with contextlib.suppress(OSError):
         _prune()
     print(f"The compiled rule sets are in {out}")
@@ -462,11 +469,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     with contextlib.suppress(OSError):
         _beside(FAILED).unlink()  # built by hand: a failure before no longer stands
-    if args == ["--install"]:
-        with contextlib.suppress(OSError):
-            _prune()
-    print(f"The compiled rule sets are in {out}")
-    return 0
+    return _finished(out)
 
 
 if __name__ == "__main__":
