@@ -6,7 +6,7 @@ questions every step asks, answered in one place.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -85,7 +85,8 @@ class Board:
 
     # -- sides ---------------------------------------------------------------------------
     def side(self, nation: str) -> str:
-        return str(self.nations[nation]["side"]) if nation in self.nations else ""
+        row = self.nations.get(nation)
+        return str(row["side"]) if row is not None else ""
 
     def friendly(self, a: str, b: str) -> bool:
         """Same nation, or both on the same (non-neutral) side."""
@@ -210,7 +211,7 @@ class Board:
     # -- ranges --------------------------------------------------------------------------
     def sea_area(self, place_or_area: str) -> str:
         """The sea area a range is counted from: a place's, or the area itself."""
-        return self.area_of(place_or_area) if place_or_area in self.bases else place_or_area
+        return str(self.place_areas.get(place_or_area, place_or_area))
 
     def distance(self, place_or_area: str, area: str) -> int:
         return self.world.distance(self.sea_area(place_or_area), area)
@@ -289,11 +290,6 @@ class Board:
     def route_nation(self, route_id: str) -> str:
         return str(self._route_nations[route_id])
 
-    def route_nations(self) -> Mapping[str, str]:
-        """Route → the nation whose route it is (made once, as :attr:`route_rows` is: the
-        order check asks nation by nation)."""
-        return self._route_nations
-
     @cached_property
     def _route_nations(self) -> Mapping[str, str]:
         nations = self.scenario.field_by_id("routes", "nation")
@@ -301,6 +297,15 @@ class Board:
         if not extra:
             return nations
         return {**nations, **{r: str(row["nation"]) for r, row in extra.items()}}
+
+    def routes_of(self, nation: str) -> Sequence[str]:
+        """``nation``'s merchant routes: the scenario's, in the chart's file order (an
+        index made once a scenario), then those created in play."""
+        routes = self.scenario.ids_by("routes", "nation").get(nation, ())
+        extra = self.state.extra_routes
+        if not extra:
+            return routes
+        return [*routes, *(r for r, row in extra.items() if row["nation"] == nation)]
 
     def public_route_name(self, route_id: str) -> str:
         """A merchant route as every team knows it. 002: *Merchant routes are marked on the
@@ -340,7 +345,11 @@ class Board:
 
     def route_ids(self) -> list[str]:
         """Every merchant route, in the chart's (serial) order."""
-        return sorted(self.route_rows, key=lambda r: (self.route_rows[r]["serial"], r))
+        serials = self.scenario.field_by_id("routes", "serial")
+        extra = self.state.extra_routes
+        if extra:
+            serials = {**serials, **{r: row["serial"] for r, row in extra.items()}}
+        return sorted(serials, key=lambda r: (serials[r], r))
 
     def route_status(self, route_id: str) -> RouteStatus:
         """002 "Economic Route Chart": a route works when *both ends of it [are] in your
@@ -423,10 +432,12 @@ class Board:
         return f"{kind} at {self.place_name(air.base)}"
 
     def place_name(self, place: str) -> str:
-        return str(self.bases[place]["name"]) if place in self.bases else place
+        row = self.bases.get(place)
+        return str(row["name"]) if row is not None else place
 
     def area_name(self, area: str) -> str:
-        return self.world.areas[area].name if area in self.world.areas else area
+        found = self.world.areas.get(area)
+        return found.name if found is not None else area
 
     def card_value(self, card: str) -> int:
         return int(self.cards[card]["value"])

@@ -281,12 +281,8 @@ class _Check:
             for area in r.via:
                 if area not in self.b.world:
                     self.bad(where, R_ROUTE, f"there is no sea area '{area}'")
-        route_nations = self.b.route_nations()
-        allocation = {
-            route: tonnage
-            for route, tonnage in self.b.state.routes.items()
-            if route_nations.get(route) == self.nation
-        }
+        allocated = self.b.state.routes
+        allocation = {r: allocated[r] for r in self.b.routes_of(self.nation) if r in allocated}
         for route, points in self.o.tonnage.items():
             where = f"tonnage['{route}']"
             if route in self.b.route_rows:
@@ -306,7 +302,7 @@ class _Check:
             train = self.b.state.fleet_trains.get(f.id)
             if f.disband and train is not None:
                 allocation.pop(train.route, None)
-        total = self.b.state.total_tonnage(self.nation, self.b.route_nations())
+        total = self.b.state.total_tonnage(self.nation, self.b.routes_of(self.nation))
         if sum(allocation.values()) > total:
             self.bad(
                 "tonnage",
