@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 from .csvdata import Row
 from .options import option
@@ -56,10 +57,11 @@ class RouteForce:
 
 class Board:
     """The rules' questions about a scenario and a game state (places, routes, ranges,
-    sides). What it indexes (the fleet trains among the places, each place's sea area,
-    the routes' rows and nations) is taken when it is made or first asked for: after
-    the state gains or moves a fleet train or a created route, ask a new board
-    (``Turn.board`` makes one each time)."""
+    sides). What it indexes (the fleet trains among the places, the places' sea areas,
+    names, kinds and holders in the scenario, the routes' rows, names, nations and
+    serials) is taken when it is made or first asked for: after the state gains or moves
+    a fleet train or a created route, ask a new board (``Turn.board`` makes one each
+    time)."""
 
     def __init__(self, scenario: Scenario, state: GameState) -> None:
         self.scenario = scenario
@@ -70,11 +72,12 @@ class Board:
         #: place → its sea area (the question asked most of a place, answered without
         #: reaching into its row)
         self.place_areas: Mapping[str, str] = scenario.field_by_id("bases", "sea_area")
-        if state.fleet_trains:  # mobile fleet bases join the places for the turn
-            self.bases = {
-                **self.bases,
-                **{t.id: self._train_row(t) for t in state.fleet_trains.values()},
-            }
+        #: the fleet trains' rows as places, as they were when the board was made
+        self._train_rows: dict[str, Row] = {
+            t.id: self._train_row(t) for t in state.fleet_trains.values()
+        }
+        if self._train_rows:  # mobile fleet bases join the places for the turn
+            self.bases = {**self.bases, **self._train_rows}
             self.place_areas = {
                 **self.place_areas,
                 **{t.id: t.area for t in state.fleet_trains.values()},
@@ -82,6 +85,33 @@ class Board:
         self.shipyards = scenario.by_id("shipyards")
         self.air_rows = scenario.by_id("air")
         self.cards = scenario.by_id("cards")
+        self._place_columns: dict[str, Mapping[str, Any]] = {}
+        self._route_columns: dict[str, Mapping[str, Any]] = {}
+
+    def _places_column(self, column: str) -> Mapping[str, Any]:
+        """One column of every place (bases.csv's) by id, fleet trains among them: the
+        scenario's one-column index, the trains' rows laid over it (made once a board).
+        A name or a kind read from it is one look-up in a small table, not a reach into
+        the place's row (a big world's rows are spread over far more memory)."""
+        found = self._place_columns.get(column)
+        if found is None:
+            found = self.scenario.field_by_id("bases", column)
+            if self._train_rows:
+                found = {**found, **{t: row[column] for t, row in self._train_rows.items()}}
+            self._place_columns[column] = found
+        return found
+
+    def _routes_column(self, column: str) -> Mapping[str, Any]:
+        """One column of every merchant route by id, those created in play among them
+        (as :meth:`_places_column`)."""
+        found = self._route_columns.get(column)
+        if found is None:
+            found = self.scenario.field_by_id("routes", column)
+            extra = self.state.extra_routes
+            if extra:
+                found = {**found, **{r: row[column] for r, row in extra.items()}}
+            self._route_columns[column] = found
+        return found
 
     # -- sides ---------------------------------------------------------------------------
     def side(self, nation: str) -> str:
@@ -119,7 +149,7 @@ class Board:
 
     # -- places --------------------------------------------------------------------------
     def holder(self, place: str) -> str:
-        return str(self.state.holders.get(place) or self.bases[place]["holder"])
+        return str(self.state.holders.get(place) or self._places_column("holder")[place])
 
     def area_of(self, place: str) -> str:
         return str(self.place_areas[place])
@@ -288,15 +318,7 @@ class Board:
         )
 
     def route_nation(self, route_id: str) -> str:
-        return str(self._route_nations[route_id])
-
-    @cached_property
-    def _route_nations(self) -> Mapping[str, str]:
-        nations = self.scenario.field_by_id("routes", "nation")
-        extra = self.state.extra_routes
-        if not extra:
-            return nations
-        return {**nations, **{r: str(row["nation"]) for r, row in extra.items()}}
+        return str(self._routes_column("nation")[route_id])
 
     def routes_of(self, nation: str) -> Sequence[str]:
         """``nation``'s merchant routes: the scenario's, in the chart's file order (an
@@ -312,9 +334,9 @@ class Board:
         map*: a scenario's route by the chart's name (Annex B's names are the public
         chart's); a route created during play by its serial and its ends — the name its
         team gave it is the team's own (docs/team-views.md)."""
-        row = self.route_rows[route_id]
         if route_id not in self.state.extra_routes:
-            return str(row["name"])
+            return str(self._routes_column("name")[route_id])
+        row = self.route_rows[route_id]
         return (
             f"route {row['serial']}, {self.public_place_name(str(row['origin']))} – "
             f"{self.public_place_name(str(row['destination']))}"
@@ -323,8 +345,7 @@ class Board:
     def public_place_name(self, place: str) -> str:
         """A place as every team knows it: a fleet train by whose it is (the name its team
         gave it is the team's own), any other place by its name."""
-        row = self.bases.get(place)
-        if row is not None and row["kind"] == "fleet_train":
+        if self._places_column("kind").get(place) == "fleet_train":
             return f"Fleet train of {self.name_of(self.holder(place))}"
         return self.place_name(place)
 
@@ -340,15 +361,12 @@ class Board:
         """The route's name as the team ``viewer`` knows it (``None``: Game Control): its
         own name for its own nation, else :meth:`public_route_name`."""
         if viewer is None or self.route_nation(route_id) == viewer:
-            return str(self.route_rows[route_id]["name"])
+            return str(self._routes_column("name")[route_id])
         return self.public_route_name(route_id)
 
     def route_ids(self) -> list[str]:
         """Every merchant route, in the chart's (serial) order."""
-        serials = self.scenario.field_by_id("routes", "serial")
-        extra = self.state.extra_routes
-        if extra:
-            serials = {**serials, **{r: row["serial"] for r, row in extra.items()}}
+        serials = self._routes_column("serial")
         return sorted(serials, key=lambda r: (serials[r], r))
 
     def route_status(self, route_id: str) -> RouteStatus:
@@ -432,12 +450,11 @@ class Board:
         return f"{kind} at {self.place_name(air.base)}"
 
     def place_name(self, place: str) -> str:
-        row = self.bases.get(place)
-        return str(row["name"]) if row is not None else place
+        name = self._places_column("name").get(place)
+        return str(name) if name is not None else place
 
     def area_name(self, area: str) -> str:
-        found = self.world.areas.get(area)
-        return found.name if found is not None else area
+        return str(self.scenario.field_by_id("sea_areas", "name").get(area, area))
 
     def card_value(self, card: str) -> int:
         return int(self.cards[card]["value"])
