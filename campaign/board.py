@@ -317,6 +317,11 @@ class Board:
             self.place_areas,
         )
 
+    def route_path(self, route_id: str) -> list[str]:
+        """The sea areas the route passes through, its ends' first and last (its chart
+        line's path, without the rest of the line)."""
+        return route_path(self.scenario, self.route_rows[route_id], self.place_areas)
+
     def route_nation(self, route_id: str) -> str:
         return str(self._routes_column("nation")[route_id])
 
@@ -387,7 +392,7 @@ class Board:
             if self.area_of(place) in contested:
                 where = self.public_place_name(place)
                 return RouteStatus(CONTESTED, f"{where}'s sea area is contested")
-        path = route_path(self.scenario, row, self.place_areas)
+        path = self.route_path(route_id)
         ends = {path[0], path[-1]}
         passing = tuple(a for a in path if a in contested and a not in ends)
         return RouteStatus(WORKING, "working", passing)
