@@ -381,14 +381,15 @@ class Board:
         team alike (it is on the map), so its words name places by their public names."""
         row = self.route_rows[route_id]
         nation = str(row["nation"])
-        contested = set(self.state.contested.get(self.side_key(nation), []))
-        for end in ("origin", "destination"):
-            place = str(row[end])
+        places = (str(row["origin"]), str(row["destination"]))
+        for place in places:
             if not self.open_to(nation, place):
                 holder = self.name_of(self.holder(place))
                 return RouteStatus(CUT, f"{self.public_place_name(place)} is held by {holder}")
-        for end in ("origin", "destination"):
-            place = str(row[end])
+        contested = set(self.state.contested.get(self.side_key(nation), ()))
+        if not contested:  # nothing contested for its side: nothing on its way either
+            return RouteStatus(WORKING, "working")
+        for place in places:
             if self.area_of(place) in contested:
                 where = self.public_place_name(place)
                 return RouteStatus(CONTESTED, f"{where}'s sea area is contested")
