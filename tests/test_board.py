@@ -141,41 +141,6 @@ def test_every_routes_escorts_and_attackers_at_once_match_one_route_at_a_time(
     assert [a.surface for a in attackers[hawaii]] == [False, True]
 
 
-def test_a_routes_path_follows_its_fleet_train_and_its_status_the_holder(
-    scenario: Scenario,
-) -> None:
-    """Paths are kept between calls (World.path, by the sea areas they join): a fleet train
-    that moves takes its supply route's path along, and a base changing hands cuts a route
-    though its path was asked for before."""
-    state = initial_state(scenario)
-    board = Board(scenario, state)
-    origin = "pearl_harbour"
-    first, second = board.area_of(origin), _area_at(board, origin, 3)
-    state.fleet_trains["ft"] = FleetTrain("ft", "usa", "Train", first, origin, "ft_supply", 1)
-    state.extra_routes["ft_supply"] = {
-        "id": "ft_supply",
-        "serial": 99,
-        "name": "Train supply",
-        "nation": "usa",
-        "origin": origin,
-        "destination": "ft",
-        "via": [],
-        "tonnage": 0,
-        "notes": "",
-    }
-    assert Board(scenario, state).route("ft_supply").path == (first,)
-    state.fleet_trains["ft"].area = second
-    moved = Board(scenario, state).route("ft_supply").path
-    assert moved[0] == first and moved[-1] == second and len(moved) == 4
-    route = "usa_west_hawaii"
-    before = Board(scenario, state)
-    assert before.route(route).path and before.route_status(route).working
-    state.holders[str(before.route_rows[route]["destination"])] = "japan"
-    after = Board(scenario, state)
-    assert after.route(route).path == before.route(route).path
-    assert after.route_status(route).state == CUT
-
-
 def _train_and_its_route(state: GameState, origin: str, area: str) -> None:
     state.fleet_trains["ft"] = FleetTrain("ft", "usa", "Train", area, origin, "ft_supply", 1)
     state.extra_routes["ft_supply"] = {
@@ -189,6 +154,30 @@ def _train_and_its_route(state: GameState, origin: str, area: str) -> None:
         "tonnage": 0,
         "notes": "",
     }
+
+
+def test_a_routes_path_follows_its_fleet_train_and_its_status_the_holder(
+    scenario: Scenario,
+) -> None:
+    """Paths are kept between calls (World.path, by the sea areas they join): a fleet train
+    that moves takes its supply route's path along, and a base changing hands cuts a route
+    though its path was asked for before."""
+    state = initial_state(scenario)
+    board = Board(scenario, state)
+    origin = "pearl_harbour"
+    first, second = board.area_of(origin), _area_at(board, origin, 3)
+    _train_and_its_route(state, origin, first)
+    assert Board(scenario, state).route("ft_supply").path == (first,)
+    state.fleet_trains["ft"].area = second
+    moved = Board(scenario, state).route("ft_supply").path
+    assert moved[0] == first and moved[-1] == second and len(moved) == 4
+    route = "usa_west_hawaii"
+    before = Board(scenario, state)
+    assert before.route(route).path and before.route_status(route).working
+    state.holders[str(before.route_rows[route]["destination"])] = "japan"
+    after = Board(scenario, state)
+    assert after.route(route).path == before.route(route).path
+    assert after.route_status(route).state == CUT
 
 
 def test_a_nations_routes_and_its_tonnage_count_the_routes_made_in_play(
