@@ -6,9 +6,10 @@ questions every step asks, answered in one place.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 from .csvdata import Row
 from .options import option
@@ -56,10 +57,11 @@ class RouteForce:
 
 class Board:
     """The rules' questions about a scenario and a game state (places, routes, ranges,
-    sides). What it indexes (the fleet trains among the places, each place's sea area,
-    the routes' rows and nations) is taken when it is made or first asked for: after
-    the state gains or moves a fleet train or a created route, ask a new board
-    (``Turn.board`` makes one each time)."""
+    sides). What it indexes (the fleet trains among the places, the places' sea areas,
+    names, kinds and holders in the scenario, the routes' rows, names, nations and
+    serials) is taken when it is made or first asked for: after the state gains or moves
+    a fleet train or a created route, ask a new board (``Turn.board`` makes one each
+    time)."""
 
     def __init__(self, scenario: Scenario, state: GameState) -> None:
         self.scenario = scenario
@@ -70,11 +72,12 @@ class Board:
         #: place → its sea area (the question asked most of a place, answered without
         #: reaching into its row)
         self.place_areas: Mapping[str, str] = scenario.field_by_id("bases", "sea_area")
-        if state.fleet_trains:  # mobile fleet bases join the places for the turn
-            self.bases = {
-                **self.bases,
-                **{t.id: self._train_row(t) for t in state.fleet_trains.values()},
-            }
+        #: the fleet trains' rows as places, as they were when the board was made
+        self._train_rows: dict[str, Row] = {
+            t.id: self._train_row(t) for t in state.fleet_trains.values()
+        }
+        if self._train_rows:  # mobile fleet bases join the places for the turn
+            self.bases = {**self.bases, **self._train_rows}
             self.place_areas = {
                 **self.place_areas,
                 **{t.id: t.area for t in state.fleet_trains.values()},
@@ -82,10 +85,38 @@ class Board:
         self.shipyards = scenario.by_id("shipyards")
         self.air_rows = scenario.by_id("air")
         self.cards = scenario.by_id("cards")
+        self._place_columns: dict[str, Mapping[str, Any]] = {}
+        self._route_columns: dict[str, Mapping[str, Any]] = {}
+
+    def _places_column(self, column: str) -> Mapping[str, Any]:
+        """One column of every place (bases.csv's) by id, fleet trains among them: the
+        scenario's one-column index, the trains' rows laid over it (made once a board).
+        A name or a kind read from it is one look-up in a small table, not a reach into
+        the place's row (a big world's rows are spread over far more memory)."""
+        found = self._place_columns.get(column)
+        if found is None:
+            found = self.scenario.field_by_id("bases", column)
+            if self._train_rows:
+                found = {**found, **{t: row[column] for t, row in self._train_rows.items()}}
+            self._place_columns[column] = found
+        return found
+
+    def _routes_column(self, column: str) -> Mapping[str, Any]:
+        """One column of every merchant route by id, those created in play among them
+        (as :meth:`_places_column`)."""
+        found = self._route_columns.get(column)
+        if found is None:
+            found = self.scenario.field_by_id("routes", column)
+            extra = self.state.extra_routes
+            if extra:
+                found = {**found, **{r: row[column] for r, row in extra.items()}}
+            self._route_columns[column] = found
+        return found
 
     # -- sides ---------------------------------------------------------------------------
     def side(self, nation: str) -> str:
-        return str(self.nations[nation]["side"]) if nation in self.nations else ""
+        row = self.nations.get(nation)
+        return str(row["side"]) if row is not None else ""
 
     def friendly(self, a: str, b: str) -> bool:
         """Same nation, or both on the same (non-neutral) side."""
@@ -118,7 +149,7 @@ class Board:
 
     # -- places --------------------------------------------------------------------------
     def holder(self, place: str) -> str:
-        return str(self.state.holders.get(place) or self.bases[place]["holder"])
+        return str(self.state.holders.get(place) or self._places_column("holder")[place])
 
     def area_of(self, place: str) -> str:
         return str(self.place_areas[place])
@@ -210,7 +241,7 @@ class Board:
     # -- ranges --------------------------------------------------------------------------
     def sea_area(self, place_or_area: str) -> str:
         """The sea area a range is counted from: a place's, or the area itself."""
-        return self.area_of(place_or_area) if place_or_area in self.bases else place_or_area
+        return str(self.place_areas.get(place_or_area, place_or_area))
 
     def distance(self, place_or_area: str, area: str) -> int:
         return self.world.distance(self.sea_area(place_or_area), area)
@@ -286,30 +317,31 @@ class Board:
             self.place_areas,
         )
 
+    def route_path(self, route_id: str) -> list[str]:
+        """The sea areas the route passes through, its ends' first and last (its chart
+        line's path, without the rest of the line)."""
+        return route_path(self.scenario, self.route_rows[route_id], self.place_areas)
+
     def route_nation(self, route_id: str) -> str:
-        return str(self._route_nations[route_id])
+        return str(self._routes_column("nation")[route_id])
 
-    def route_nations(self) -> Mapping[str, str]:
-        """Route → the nation whose route it is (made once, as :attr:`route_rows` is: the
-        order check asks nation by nation)."""
-        return self._route_nations
-
-    @cached_property
-    def _route_nations(self) -> Mapping[str, str]:
-        nations = self.scenario.field_by_id("routes", "nation")
+    def routes_of(self, nation: str) -> Sequence[str]:
+        """``nation``'s merchant routes: the scenario's, in the chart's file order (an
+        index made once a scenario), then those created in play."""
+        routes = self.scenario.ids_by("routes", "nation").get(nation, ())
         extra = self.state.extra_routes
         if not extra:
-            return nations
-        return {**nations, **{r: str(row["nation"]) for r, row in extra.items()}}
+            return routes
+        return [*routes, *(r for r, row in extra.items() if row["nation"] == nation)]
 
     def public_route_name(self, route_id: str) -> str:
         """A merchant route as every team knows it. 002: *Merchant routes are marked on the
         map*: a scenario's route by the chart's name (Annex B's names are the public
         chart's); a route created during play by its serial and its ends — the name its
         team gave it is the team's own (docs/team-views.md)."""
-        row = self.route_rows[route_id]
         if route_id not in self.state.extra_routes:
-            return str(row["name"])
+            return str(self._routes_column("name")[route_id])
+        row = self.route_rows[route_id]
         return (
             f"route {row['serial']}, {self.public_place_name(str(row['origin']))} – "
             f"{self.public_place_name(str(row['destination']))}"
@@ -318,8 +350,7 @@ class Board:
     def public_place_name(self, place: str) -> str:
         """A place as every team knows it: a fleet train by whose it is (the name its team
         gave it is the team's own), any other place by its name."""
-        row = self.bases.get(place)
-        if row is not None and row["kind"] == "fleet_train":
+        if self._places_column("kind").get(place) == "fleet_train":
             return f"Fleet train of {self.name_of(self.holder(place))}"
         return self.place_name(place)
 
@@ -335,12 +366,13 @@ class Board:
         """The route's name as the team ``viewer`` knows it (``None``: Game Control): its
         own name for its own nation, else :meth:`public_route_name`."""
         if viewer is None or self.route_nation(route_id) == viewer:
-            return str(self.route_rows[route_id]["name"])
+            return str(self._routes_column("name")[route_id])
         return self.public_route_name(route_id)
 
     def route_ids(self) -> list[str]:
         """Every merchant route, in the chart's (serial) order."""
-        return sorted(self.route_rows, key=lambda r: (self.route_rows[r]["serial"], r))
+        serials = self._routes_column("serial")
+        return sorted(serials, key=lambda r: (serials[r], r))
 
     def route_status(self, route_id: str) -> RouteStatus:
         """002 "Economic Route Chart": a route works when *both ends of it [are] in your
@@ -349,18 +381,19 @@ class Board:
         team alike (it is on the map), so its words name places by their public names."""
         row = self.route_rows[route_id]
         nation = str(row["nation"])
-        contested = set(self.state.contested.get(self.side_key(nation), []))
-        for end in ("origin", "destination"):
-            place = str(row[end])
+        places = (str(row["origin"]), str(row["destination"]))
+        for place in places:
             if not self.open_to(nation, place):
                 holder = self.name_of(self.holder(place))
                 return RouteStatus(CUT, f"{self.public_place_name(place)} is held by {holder}")
-        for end in ("origin", "destination"):
-            place = str(row[end])
+        contested = set(self.state.contested.get(self.side_key(nation), ()))
+        if not contested:  # nothing contested for its side: nothing on its way either
+            return RouteStatus(WORKING, "working")
+        for place in places:
             if self.area_of(place) in contested:
                 where = self.public_place_name(place)
                 return RouteStatus(CONTESTED, f"{where}'s sea area is contested")
-        path = route_path(self.scenario, row, self.place_areas)
+        path = self.route_path(route_id)
         ends = {path[0], path[-1]}
         passing = tuple(a for a in path if a in contested and a not in ends)
         return RouteStatus(WORKING, "working", passing)
@@ -423,10 +456,11 @@ class Board:
         return f"{kind} at {self.place_name(air.base)}"
 
     def place_name(self, place: str) -> str:
-        return str(self.bases[place]["name"]) if place in self.bases else place
+        name = self._places_column("name").get(place)
+        return str(name) if name is not None else place
 
     def area_name(self, area: str) -> str:
-        return self.world.areas[area].name if area in self.world.areas else area
+        return str(self.scenario.field_by_id("sea_areas", "name").get(area, area))
 
     def card_value(self, card: str) -> int:
         return int(self.cards[card]["value"])

@@ -272,9 +272,8 @@ def _economic_rows(c: Campaign, turn: int) -> list[list[Any]]:
                     "to merchant warfare (step 9)",
                 ]
             )
-    routes = end_board.route_nations()
     for nation in board.nations:
-        total = end_board.state.total_tonnage(nation, routes)
+        total = end_board.state.total_tonnage(nation, end_board.routes_of(nation))
         if total or lost[nation]:
             rows.append(
                 [

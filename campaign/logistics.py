@@ -281,7 +281,7 @@ def allocate_tonnage(t: Turn) -> None:
         if not changes:
             continue
         board = t.board
-        total = t.state.total_tonnage(nation, board.route_nations())
+        total = t.state.total_tonnage(nation, board.routes_of(nation))
         for route, points in changes.items():
             before = t.state.routes.get(route, 0)
             t.state.routes[route] = points

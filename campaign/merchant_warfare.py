@@ -268,7 +268,6 @@ def merchant_warfare(t: Turn) -> None:
     escorts_of = board.escorts_by_route(orders)
     for route_id in board.route_ids():
         status = board.route_status(route_id)
-        line = board.route(route_id)
         t.record.routes[route_id] = RouteResult(status.working, status.why)
         by_area: dict[str, list[RouteForce]] = {}
         for raid in attackers.get(route_id, ()):
@@ -288,11 +287,13 @@ def merchant_warfare(t: Turn) -> None:
             )
         if not status.working:
             # a route's ends and contested areas are on the map: every team may know it
+            row = board.route_rows[route_id]
+            nation = str(row["nation"])
             t.emit(
                 "route_cut",
-                f"'{line.name}' does not work: {status.why}.",
-                line.nation,
-                (line.nation, UMPIRE),
+                f"'{row['name']}' does not work: {status.why}.",
+                nation,
+                (nation, UMPIRE),
                 cover=Cover(
                     f"'{board.public_route_name(route_id)}' does not work: {status.why}.",
                     {"route": route_id, "reason": status.why},
@@ -352,12 +353,9 @@ def _merchant_combat(
 ) -> None:
     state = t.state
     owner = board.route_nation(route_id)
-    raid_units = [
-        state.units[u] for r in raiders for u in r.units if state.units[u].state != "sunk"
-    ]
-    escort_units = [
-        state.units[u] for e in escorts for u in e.units if state.units[u].state != "sunk"
-    ]
+    units = state.units
+    raid_units = [unit for r in raiders for u in r.units if (unit := units[u]).state != "sunk"]
+    escort_units = [unit for e in escorts for u in e.units if (unit := units[u]).state != "sunk"]
     raid_air = [(a, p) for r in raiders for a, p in r.air if board.air_in_range(a, area)]
     escort_air = [(a, p) for e in escorts for a, p in e.air if board.air_in_range(a, area)]
     surface_units = [state.units[x] for r in raiders if r.surface for x in r.units]

@@ -13,6 +13,7 @@ orders.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -313,7 +314,9 @@ class _Reader:
         if len(value) > limit:
             self.bad(f"{where}.{key}", f"is {len(value):,} characters long; at most {limit:,}")
             return ""
-        return value
+        # an id (a route, a base, a sea area) one string object per value, as the
+        # scenario's and the state's are (campaign/scenario.py)
+        return sys.intern(value) if len(value) <= MAX_NAME else value
 
     def count(self, d: dict[str, Any], key: str, where: str, default: int = 0) -> int:
         value = d.get(key, default)
@@ -334,7 +337,8 @@ class _Reader:
             if not isinstance(x, str) or not x or len(x) > MAX_NAME:
                 self.bad(f"{where}.{key}[{i}]", f"must be an id, not {kind_of(x)}")
                 return ()
-        return tuple(value)
+        # one string object per id, as the scenario's and the state's (campaign/scenario.py)
+        return tuple(map(sys.intern, value))
 
     def flag(self, d: dict[str, Any], key: str, where: str) -> bool:
         value = d.get(key, False)

@@ -15,6 +15,7 @@ from .board import Board
 from .forces import landing_capacity
 from .options import option
 from .orders import BULK_CARGO, AirAllocation, Operation, OrderProblem, Orders, TaskForce
+from .state import Unit
 from .units import LANDING_CRAFT_CAPACITY
 
 #: rule names used in messages (the seed passage each order breaks)
@@ -52,19 +53,20 @@ class _Check:
         self.problems.append(OrderProblem(self.nation, where, rule, message))
 
     # -- helpers -------------------------------------------------------------------------
-    def own_unit(self, unit_id: str, where: str) -> bool:
+    def own_unit(self, unit_id: str, where: str) -> Unit | None:
+        """The unit, if it is this nation's and afloat (else the problem is noted)."""
         unit = self.b.state.units.get(unit_id)
         if unit is None:
             self.bad(where, R_UNITS, f"there is no unit '{unit_id}'")
-            return False
+            return None
         if unit.nation != self.nation:
             owner = self.b.name_of(unit.nation)
             self.bad(where, R_UNITS, f"{unit.name} is {owner}'s, not {self.who}'s")
-            return False
+            return None
         if unit.state == "sunk":
             self.bad(where, R_UNITS, f"{unit.name} has been sunk")
-            return False
-        return True
+            return None
+        return unit
 
     def route_exists(self, route: str, where: str) -> bool:
         new = {r.id for r in self.o.new_routes}
@@ -281,12 +283,8 @@ class _Check:
             for area in r.via:
                 if area not in self.b.world:
                     self.bad(where, R_ROUTE, f"there is no sea area '{area}'")
-        route_nations = self.b.route_nations()
-        allocation = {
-            route: tonnage
-            for route, tonnage in self.b.state.routes.items()
-            if route_nations.get(route) == self.nation
-        }
+        allocated = self.b.state.routes
+        allocation = {r: allocated[r] for r in self.b.routes_of(self.nation) if r in allocated}
         for route, points in self.o.tonnage.items():
             where = f"tonnage['{route}']"
             if route in self.b.route_rows:
@@ -306,7 +304,7 @@ class _Check:
             train = self.b.state.fleet_trains.get(f.id)
             if f.disband and train is not None:
                 allocation.pop(train.route, None)
-        total = self.b.state.total_tonnage(self.nation, self.b.route_nations())
+        total = self.b.state.total_tonnage(self.nation, self.b.routes_of(self.nation))
         if sum(allocation.values()) > total:
             self.bad(
                 "tonnage",
@@ -365,10 +363,10 @@ class _Check:
             where = f"raids[{i}] (route '{raid.route}')"
             self.raid(raid.route, raid.area, where)
             for u in raid.units:
-                if not self.own_unit(u, where):
+                unit = self.own_unit(u, where)
+                if unit is None:
                     continue
                 claim(u, where)
-                unit = self.b.state.units[u]
                 if unit.type != "submarine":
                     self.bad(
                         where,
@@ -397,12 +395,11 @@ class _Check:
             self.bad(where, R_RAID, f"the route is {owner}'s, on your own side")
         if area not in self.b.world:
             self.bad(where, R_RAID, f"there is no sea area '{area}'")
-        elif area not in self.b.route(route).path:
+        elif area not in (path := self.b.route_path(route)):
             self.bad(
                 where,
                 R_RAID,
-                f"{self.b.area_name(area)} is not on the route's path: "
-                + ", ".join(self.b.route(route).path),
+                f"{self.b.area_name(area)} is not on the route's path: " + ", ".join(path),
             )
 
     def task_force(self, tf: TaskForce, where: str, claim: Callable[[str, str], None]) -> None:
@@ -427,10 +424,10 @@ class _Check:
         if tf.intervene_in:
             self.standing_by(tf, where)
         for u in tf.units:
-            if not self.own_unit(u, where):
+            unit = self.own_unit(u, where)
+            if unit is None:
                 continue
             claim(u, where)
-            unit = self.b.state.units[u]
             if unit.base != tf.base:
                 self.bad(
                     where,

@@ -10,6 +10,7 @@ it again gives identical files.
 from __future__ import annotations
 
 import json
+import sys
 import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -178,6 +179,32 @@ def _plain_settings(raw: Mapping[str, Any], file: str) -> Iterator[Problem]:
             yield Problem(file, 0, field_name(key), "is absurdly large")
 
 
+#: table → its columns of names (ids, lists of ids, one of a fixed set of words)
+_NAME_COLUMNS: dict[str, tuple[str, ...]] = {
+    table_name(schema): tuple(c.name for c in schema.columns if c.kind in ("id", "idlist", "enum"))
+    for schema in TABLES
+}
+
+
+def _intern_names(tables: Mapping[str, list[Row]]) -> None:
+    """Every id and fixed word of the tables made one string object per value
+    (:func:`sys.intern`), in place. A look-up by id then finds its key by identity, without
+    reading the key's own string (a spreadsheet's cell, or a game file's, is a new string
+    each time it is read), and a unit's state or type is compared with the rules' words
+    the same way. A big world's tables are spread over far more memory than a processor
+    keeps at hand, and this was a miss at each look-up."""
+    intern = sys.intern
+    for name, rows in tables.items():
+        columns = _NAME_COLUMNS.get(name, ())
+        for row in rows:
+            for column in columns:
+                value = row.get(column)
+                if type(value) is str:
+                    row[column] = intern(value)
+                elif type(value) is list:
+                    row[column] = [intern(v) if type(v) is str else v for v in value]
+
+
 @dataclass
 class Scenario:
     """A whole scenario: its metadata and the typed rows of every table."""
@@ -199,6 +226,12 @@ class Scenario:
     _fields: dict[tuple[str, str], dict[str, Any]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
+    _groups: dict[tuple[str, str], dict[Any, tuple[str, ...]]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+
+    def __post_init__(self) -> None:
+        _intern_names(self.tables)
 
     def rows(self, name: str) -> list[Row]:
         return self.tables[name]
@@ -233,6 +266,18 @@ class Scenario:
         if values is None:
             values = self._columns[(name, column)] = tuple(r[column] for r in self.tables[name])
         return values
+
+    def ids_by(self, name: str, column: str) -> dict[Any, tuple[str, ...]]:
+        """The ids of table ``name``'s rows by their value in ``column``, in the table's
+        order (built once): a nation's routes, asked nation by nation, without a pass over
+        every route for each."""
+        groups = self._groups.get((name, column))
+        if groups is None:
+            lists: dict[Any, list[str]] = {}
+            for row in self.tables[name]:
+                lists.setdefault(row[column], []).append(row["id"])
+            groups = self._groups[(name, column)] = {k: tuple(v) for k, v in lists.items()}
+        return groups
 
     def field_by_id(self, name: str, column: str) -> dict[str, Any]:
         """One column of table ``name`` by row id (built once): the question a turn asks

@@ -126,7 +126,7 @@ class Baseline:
         for n in board.nations:
             side = board.side(n)
             if side in tonnage:
-                tonnage[side] += state.total_tonnage(n, board.route_nations())
+                tonnage[side] += state.total_tonnage(n, board.routes_of(n))
         for u in state.units.values():
             side = board.side(u.nation)
             if side in cv:

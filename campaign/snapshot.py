@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 from dataclasses import replace
 
+from .board import Board
 from .csvdata import Row
 from .scenario import PERIODS, Scenario
 from .state import GameState
@@ -76,10 +77,9 @@ def scenario_from_game(
     tables["routes"] = _routes(scenario, state, bases, notes)
     # every tonnage point the nation has, on a route or not (a route left out gives its
     # tonnage back to the pool)
-    route_nations = {r["id"]: r["nation"] for r in scenario.rows("routes")}
-    route_nations.update({r: str(row["nation"]) for r, row in state.extra_routes.items()})
+    board = Board(scenario, state)
     for row in tables["nations"]:
-        row["tonnage"] = state.total_tonnage(row["id"], route_nations)
+        row["tonnage"] = state.total_tonnage(row["id"], board.routes_of(row["id"]))
     played = set(state.cards_played)
     if played:
         notes.append(f"{len(played)} Advantage Card(s) already played are left out of the decks")

@@ -7,8 +7,9 @@ game gives the same bytes. :func:`initial_state` builds turn 1 from a scenario.
 from __future__ import annotations
 
 import json
+import sys
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -105,7 +106,7 @@ class GameState:
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> GameState:
-        data = dict(data)
+        data = _interned(data)
         fmt = data.pop("format", None)
         if fmt not in (1, STATE_FORMAT):
             raise ValueError(f"game state format {fmt!r}; this program reads {STATE_FORMAT}")
@@ -137,10 +138,29 @@ class GameState:
         if not here:
             del self.lsp[base]
 
-    def total_tonnage(self, nation: str, route_nations: Mapping[str, str]) -> int:
-        """All of ``nation``'s tonnage points: on its routes and unallocated."""
-        on_routes = sum(t for r, t in self.routes.items() if route_nations.get(r) == nation)
+    def total_tonnage(self, nation: str, routes: Iterable[str]) -> int:
+        """All of ``nation``'s tonnage points: on its routes (``routes``, as
+        :meth:`campaign.board.Board.routes_of` gives them) and unallocated."""
+        allocated = self.routes
+        on_routes = sum(allocated.get(r, 0) for r in routes)
         return on_routes + self.tonnage.get(nation, 0)
+
+
+def _interned(data: Any) -> Any:
+    """The JSON ``data`` with every key and text one string object per value
+    (:func:`sys.intern`), as the scenario's ids are (campaign/scenario.py): the state's
+    look-ups by id then find their keys by identity."""
+    if type(data) is dict:
+        return {(sys.intern(k) if type(k) is str else k): _interned(v) for k, v in data.items()}
+    if type(data) is list:
+        return [_interned(v) for v in data]
+    if type(data) is str and len(data) <= _INTERNED_LENGTH:
+        return sys.intern(data)
+    return data
+
+
+#: texts longer than this (a note, a reason) are left as they are: not names
+_INTERNED_LENGTH = 64
 
 
 def read_state(text: str, scenario: Scenario) -> GameState:

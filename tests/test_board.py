@@ -14,7 +14,7 @@ from campaign.production import production_due, with_production
 from campaign.record import SurfaceRaid
 from campaign.rules import check_orders
 from campaign.scenario import Scenario, load_scenario
-from campaign.state import FleetTrain, initial_state
+from campaign.state import FleetTrain, GameState, initial_state
 from campaign.turn import older_objects_set_aside
 
 
@@ -141,17 +141,8 @@ def test_every_routes_escorts_and_attackers_at_once_match_one_route_at_a_time(
     assert [a.surface for a in attackers[hawaii]] == [False, True]
 
 
-def test_a_routes_path_follows_its_fleet_train_and_its_status_the_holder(
-    scenario: Scenario,
-) -> None:
-    """Paths are kept between calls (World.path, by the sea areas they join): a fleet train
-    that moves takes its supply route's path along, and a base changing hands cuts a route
-    though its path was asked for before."""
-    state = initial_state(scenario)
-    board = Board(scenario, state)
-    origin = "pearl_harbour"
-    first, second = board.area_of(origin), _area_at(board, origin, 3)
-    state.fleet_trains["ft"] = FleetTrain("ft", "usa", "Train", first, origin, "ft_supply", 1)
+def _train_and_its_route(state: GameState, origin: str, area: str) -> None:
+    state.fleet_trains["ft"] = FleetTrain("ft", "usa", "Train", area, origin, "ft_supply", 1)
     state.extra_routes["ft_supply"] = {
         "id": "ft_supply",
         "serial": 99,
@@ -163,6 +154,19 @@ def test_a_routes_path_follows_its_fleet_train_and_its_status_the_holder(
         "tonnage": 0,
         "notes": "",
     }
+
+
+def test_a_routes_path_follows_its_fleet_train_and_its_status_the_holder(
+    scenario: Scenario,
+) -> None:
+    """Paths are kept between calls (World.path, by the sea areas they join): a fleet train
+    that moves takes its supply route's path along, and a base changing hands cuts a route
+    though its path was asked for before."""
+    state = initial_state(scenario)
+    board = Board(scenario, state)
+    origin = "pearl_harbour"
+    first, second = board.area_of(origin), _area_at(board, origin, 3)
+    _train_and_its_route(state, origin, first)
     assert Board(scenario, state).route("ft_supply").path == (first,)
     state.fleet_trains["ft"].area = second
     moved = Board(scenario, state).route("ft_supply").path
@@ -174,6 +178,42 @@ def test_a_routes_path_follows_its_fleet_train_and_its_status_the_holder(
     after = Board(scenario, state)
     assert after.route(route).path == before.route(route).path
     assert after.route_status(route).state == CUT
+
+
+def test_a_nations_routes_and_its_tonnage_count_the_routes_made_in_play(
+    scenario: Scenario,
+) -> None:
+    state = initial_state(scenario)
+    _train_and_its_route(state, "pearl_harbour", "hawaiian_islands")
+    state.routes["ft_supply"] = 3
+    board = Board(scenario, state)
+    for nation in board.nations:
+        mine = [r["id"] for r in scenario.rows("routes") if r["nation"] == nation]
+        mine += ["ft_supply"] if nation == "usa" else []
+        assert list(board.routes_of(nation)) == mine
+        allocated = sum(t for r, t in state.routes.items() if r in mine)
+        expected = allocated + state.tonnage.get(nation, 0)
+        assert state.total_tonnage(nation, board.routes_of(nation)) == expected
+    assert "ft_supply" in board.route_ids()
+    assert board.route_name_for("ft_supply", "usa") == "Train supply"
+    assert board.route_nation("ft_supply") == "usa"
+
+
+def test_a_board_names_its_places_as_they_were_when_it_was_made(
+    scenario: Scenario,
+) -> None:
+    """A step that sets up a fleet train goes on naming places with the board it began
+    with; a new board knows the train by its name, kind and holder."""
+    state = initial_state(scenario)
+    before = Board(scenario, state)
+    _train_and_its_route(state, "pearl_harbour", "hawaiian_islands")
+    assert before.place_name("pearl_harbour") == "Pearl Harbour"
+    assert before.place_name("ft") == "ft"
+    after = Board(scenario, state)
+    assert after.place_name("ft") == "Train"
+    assert after.holder("ft") == "usa"
+    assert after.public_place_name("ft") == "Fleet train of United States"
+    assert after.area_of("ft") == "hawaiian_islands"
 
 
 def test_the_orders_projection_leaves_the_state_as_it_was(scenario: Scenario) -> None:

@@ -152,7 +152,7 @@ def test_a_base_changing_hands_is_seen_by_both_holders(game: Path) -> None:
 
 def test_route_tonnage_from_the_pool_keeps_the_total(game: Path) -> None:
     with Campaign.open(game) as c:
-        routes = c.board().route_nations()
+        routes = c.board().routes_of("blue")
         total = c.state.total_tonnage("blue", routes)
         c.control_edit(SetRouteTonnage("blue_north", 9, from_pool=True), "late allocation")
         assert c.state.routes["blue_north"] == 9

@@ -145,7 +145,7 @@ def test_the_economic_game_gets_cargo_lsp_and_tonnage(game: Path) -> None:
     with Campaign.open(game) as c:
         sheet = handoff_sheet(c, "economic")
         lost = sum(int(e.data["tonnage_lost"]) for e in c.events() if e.kind == "merchant_combat")
-        total = c.state.total_tonnage("blue", c.board().route_nations())
+        total = c.state.total_tonnage("blue", c.board().routes_of("blue"))
     rows = by_what(sheet)
     [cargo] = rows["cargo delivered"]
     assert cargo["kind"] == "oil" and cargo["points"] == 2

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 
 from campaign.csvdata import InputError
+from campaign.orders import load_orders
 from campaign.scenario import load_scenario, parse_meta, write_scenario
+from campaign.state import GameState, initial_state
 from tests.helpers import add_row, set_cell
 
 
@@ -35,6 +38,42 @@ def test_rows_with_given_values_in_the_tables_order() -> None:
         assert scenario.rows_with("lsp_supply", nation=nation, turn=turn) == expected
     assert scenario.rows_with("lsp_supply", turn=1) == [r for r in table if r["turn"] == 1]
     assert scenario.rows_with("lsp_supply") == table
+
+
+def test_ids_by_a_column_in_the_tables_order() -> None:
+    scenario = load_scenario()
+    routes = scenario.rows("routes")
+    groups = scenario.ids_by("routes", "nation")
+    assert set(groups) == {r["nation"] for r in routes}
+    for nation, ids in groups.items():
+        assert ids == tuple(r["id"] for r in routes if r["nation"] == nation)
+    assert scenario.ids_by("routes", "nation") is groups  # made once
+
+
+def test_ids_and_fixed_words_are_one_string_each_wherever_they_are_read(
+    tmp_path: Path,
+) -> None:
+    """An id read from a spreadsheet cell, a game file or a team's orders is the same
+    string object as the scenario's own, so a look-up by id finds its key by identity."""
+    scenario = load_scenario()
+    bases = scenario.by_id("bases")
+    for unit in scenario.rows("units"):
+        assert unit["base"] is bases[unit["base"]]["id"]
+        assert unit["state"] is sys.intern(unit["state"])
+    areas = {r["id"]: r for r in scenario.rows("sea_areas")}
+    for route in scenario.rows("routes"):
+        assert all(v is areas[v]["id"] for v in route["via"])
+    state = initial_state(scenario)
+    read = GameState.from_json(state.to_json())
+    assert read == state
+    for key, unit in read.units.items():
+        assert key is unit.id is scenario.by_id("units")[key]["id"]
+        assert unit.base is bases[unit.base]["id"]
+    unit = scenario.rows("units")[0]
+    text = f'{{"task_forces": [{{"id": "tf", "name": "TF", "base": "{unit["base"]}", '
+    text += f'"units": ["{unit["id"]}"]}}]}}'
+    [tf] = load_orders(text, unit["nation"]).task_forces
+    assert tf.base is unit["base"] and tf.units[0] is unit["id"]
 
 
 def test_export_of_a_canonical_folder_is_identical(mini_dir: Path, tmp_path: Path) -> None:

@@ -57,7 +57,7 @@ def test_a_played_game_becomes_a_scenario_that_starts_where_it_stood(
     assert start.garrisons == {b: dict(g) for b, g in state.garrisons.items() if any(g.values())}
     assert start.routes == state.routes
     for nation in loaded.by_id("nations"):
-        routes = {r: str(row["nation"]) for r, row in loaded.by_id("routes").items()}
+        routes = [r for r, row in loaded.by_id("routes").items() if row["nation"] == nation]
         assert start.total_tonnage(nation, routes) == state.total_tonnage(nation, routes)
     played_cards = set(state.cards_played)
     assert not played_cards & set(loaded.by_id("cards"))
