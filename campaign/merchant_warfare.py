@@ -472,6 +472,8 @@ def _losses(
     ready → damaged → sunk) and its land-based Air Points, each removed by one step (002
     "Minor Invasions": *Garrison counters and Air points do not take step losses, they are
     removed at the first step*). Steps beyond what the side has are lost on nobody."""
+    if not steps:  # nothing to choose: no candidate is weighed
+        return []
     cv = defence_cv if use == "defence" else attack_cv
     candidates = [unit_casualty(u, cv) for u in units]
     candidates += [
@@ -485,7 +487,7 @@ def _losses(
         for air_id, points in air
         for i in range(points)
     ]
-    if not steps or not candidates:
+    if not candidates:
         return []
     request = LossRequest(
         side,
