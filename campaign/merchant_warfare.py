@@ -111,7 +111,7 @@ def colour_table(short_row: str = DEFAULT_SHORT_ROW) -> tuple[tuple[str, ...], .
     return tuple(rows)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ColourResult:
     """One line of the results table (002, after the colour table)."""
 
@@ -168,7 +168,7 @@ def dice_row(difference: int) -> int:
     raise AssertionError("DICE_ROWS cover every integer")  # pragma: no cover
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class MerchantCombat:
     """Inputs of one merchant-warfare combat on a route."""
 
@@ -182,7 +182,7 @@ class MerchantCombat:
     escort_bonus: int = 0  # … for the escort
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class MerchantResult:
     combat: bool
     base_column: int | None = None
