@@ -25,7 +25,7 @@ from .world import World, great_circle_km
 WORKING, CONTESTED, CUT = "working", "contested", "cut"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RouteStatus:
     """Whether a merchant route works this turn, and why not (002 "Economic Route Chart":
     *both ends of it must be in your hands or the hands of your allies, and uncontested, at
@@ -41,7 +41,7 @@ class RouteStatus:
         return self.state == WORKING
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RouteForce:
     """One nation's units and land-based Air Points escorting or attacking a route (002
     "Deployments": *Each side places units counters on a card indicating the routes to be

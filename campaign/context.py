@@ -9,7 +9,7 @@ of loss on a unit (002 "Damage"), asking the owner which units take the losses.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -216,12 +216,7 @@ def count(n: int, noun: str) -> str:
 
 def unit_casualty(unit: Unit, cv: Callable[[Unit], int]) -> Casualty:
     """A unit as a loss candidate, with the CV it keeps after one and two steps."""
-    after = replace(unit)
-    values = []
-    for state in ("damaged", "sunk"):
-        after.state = state
-        after.carries_air = False
-        values.append(cv(after))
+    values = [cv(unit.in_state(state)) for state in ("damaged", "sunk")]
     return Casualty(
         unit.id,
         unit.nation,

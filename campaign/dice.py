@@ -34,7 +34,7 @@ class DiceError(Exception):
     """A roll that cannot be made: an unscripted extra roll, or an illegal typed value."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Roll:
     """One die rolled: what for, how many sides, the value, and where it came from."""
 
@@ -48,6 +48,10 @@ class Roll:
     reason: str = ""  # for a re-roll: why
     prev_hash: str = GENESIS
     hash: str = ""
+
+    def row(self) -> dict[str, object]:
+        """Every field by name: the game file's ``dice`` row."""
+        return {name: getattr(self, name) for name in Roll.__dataclass_fields__}
 
     def body(self) -> str:
         """The canonical text the hash covers (everything but the hash itself)."""

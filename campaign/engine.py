@@ -255,9 +255,7 @@ class Campaign:
                 if number == len(STEPS):
                     end_turn(turn)
                 new_rolls = log.rolls[before:]
-                self.game.save(
-                    state, [e.row() for e in turn.events], [r.__dict__ for r in new_rolls]
-                )
+                self.game.save(state, [e.row() for e in turn.events], [r.row() for r in new_rolls])
                 events += turn.events
                 if on_step:
                     on_step(number, turn.events)

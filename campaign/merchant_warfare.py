@@ -111,7 +111,7 @@ def colour_table(short_row: str = DEFAULT_SHORT_ROW) -> tuple[tuple[str, ...], .
     return tuple(rows)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ColourResult:
     """One line of the results table (002, after the colour table)."""
 
@@ -168,7 +168,7 @@ def dice_row(difference: int) -> int:
     raise AssertionError("DICE_ROWS cover every integer")  # pragma: no cover
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class MerchantCombat:
     """Inputs of one merchant-warfare combat on a route."""
 
@@ -182,7 +182,7 @@ class MerchantCombat:
     escort_bonus: int = 0  # … for the escort
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class MerchantResult:
     combat: bool
     base_column: int | None = None
@@ -472,6 +472,8 @@ def _losses(
     ready → damaged → sunk) and its land-based Air Points, each removed by one step (002
     "Minor Invasions": *Garrison counters and Air points do not take step losses, they are
     removed at the first step*). Steps beyond what the side has are lost on nobody."""
+    if not steps:  # nothing to choose: no candidate is weighed
+        return []
     cv = defence_cv if use == "defence" else attack_cv
     candidates = [unit_casualty(u, cv) for u in units]
     candidates += [
@@ -485,7 +487,7 @@ def _losses(
         for air_id, points in air
         for i in range(points)
     ]
-    if not steps or not candidates:
+    if not candidates:
         return []
     request = LossRequest(
         side,

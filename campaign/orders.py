@@ -59,7 +59,7 @@ LONG_TEXT = frozenset({"notes", "text"})
 MAX_COUNT = 10_000
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class OrderProblem:
     """An order that breaks a rule: which nation, which order, which rule, what is wrong."""
 
@@ -83,7 +83,7 @@ class OrdersError(Exception):
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SupplyMove:
     """Step 1: move LSP (or cargo for the other games) along a route, origin → destination."""
 
@@ -93,7 +93,7 @@ class SupplyMove:
     points: int = 0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Transfer:
     """Step 3: a strategic base-to-base transfer of one unit (any distance)."""
 
@@ -101,7 +101,7 @@ class Transfer:
     to: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class AirTransfer:
     """Step 3: land-based Air Points moved to another base, port or island of the nation or
     an ally (``points`` 0: all of them). Like units moved strategically, they take no part
@@ -112,7 +112,7 @@ class AirTransfer:
     points: int = 0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FleetTrainOrder:
     """002 "Bases": *A fleet train is treated as a Mobile Fleet Base. It requires a merchant
     route from an existing fleet base to it … Setting up a Fleet Train requires substantial
@@ -132,7 +132,7 @@ class FleetTrainOrder:
     disband: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class NewRoute:
     """Step 4: a new merchant route, created by diverting tonnage to it."""
 
@@ -144,13 +144,13 @@ class NewRoute:
     tonnage: int = 0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class AirAllocation:
     air: str  # an air.csv id
     points: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Escort:
     """Step 5a: units (and land-based air) protecting a merchant route."""
 
@@ -159,7 +159,7 @@ class Escort:
     air: tuple[AirAllocation, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Raid:
     """Step 5c: units attacking merchant shipping on a route, in a sea area of its path.
 
@@ -173,7 +173,7 @@ class Raid:
     air: tuple[AirAllocation, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TaskForce:
     """Step 5b: a Task Force formed at a base (its units must all be there)."""
 
@@ -189,7 +189,7 @@ class TaskForce:
     intervene_in: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Operation:
     """Step 6: a naval operation with its Naval Operations Flag (and a Military flag for a
     major invasion). An amphibious operation has a covering force and an invasion force
@@ -206,7 +206,7 @@ class Operation:
     route: str = ""  # surface raid: the route attacked
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CardPlay:
     """Step 7: one Advantage Card played for one of its five uses."""
 
@@ -218,7 +218,7 @@ class CardPlay:
     text: str = ""  # use "other": what is asked of Game Control
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Choices:
     """The owner's choices when the dice fall (002 "Damage": *Owner chooses which ship
     losses to take from their Task Force*), given ahead for a turn resolved without the
@@ -233,7 +233,7 @@ class Choices:
     carrier_air: Mapping[str, str] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Reason:
     """Why an order was given, in one line for the team's report. ``order`` is the order's
     key (:func:`order_key`: ``escort us_can_uk``, ``operation mo``, ``tonnage japan_korea``),
@@ -244,7 +244,7 @@ class Reason:
     text: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Orders:
     nation: str
     turn: int

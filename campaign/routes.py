@@ -13,7 +13,7 @@ from .scenario import Scenario
 from .world import LengthClass, length_class
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RouteLine:
     """One line of the merchant routes chart (Annex B), computed from the graph."""
 

@@ -48,6 +48,8 @@ class _Check:
         self.who = board.name_of(orders.nation)  # the nation in the messages' words
         self.problems: list[OrderProblem] = []
         self.options = board.scenario.meta.options
+        #: the routes the orders create (step 4), which the orders' later steps may name
+        self.new_route_ids = frozenset(r.id for r in orders.new_routes)
 
     def bad(self, where: str, rule: str, message: str) -> None:
         self.problems.append(OrderProblem(self.nation, where, rule, message))
@@ -69,8 +71,7 @@ class _Check:
         return unit
 
     def route_exists(self, route: str, where: str) -> bool:
-        new = {r.id for r in self.o.new_routes}
-        if route not in self.b.route_rows and route not in new:
+        if route not in self.b.route_rows and route not in self.new_route_ids:
             self.bad(where, R_ROUTE, f"there is no merchant route '{route}'")
             return False
         return True

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import fields, replace
+
 import pytest
 
+from campaign.context import unit_casualty
+from campaign.forces import fleet_cv
 from campaign.losses import (
     Casualty,
     LossAllocationError,
@@ -11,6 +15,7 @@ from campaign.losses import (
     SpreadLosses,
     check_allocation,
 )
+from campaign.state import Unit
 
 
 def unit(cid: str, type_: str, steps: int, now: int, after: int, two: int = 0) -> Casualty:
@@ -66,3 +71,21 @@ def test_a_hand_choice_of_the_wrong_size_or_unit_is_refused() -> None:
     for bad in (["heavy"], ["heavy", "nobody"], ["dmg_escort", "dmg_escort"]):
         with pytest.raises(LossAllocationError):
             check_allocation(request, bad)
+
+
+def test_a_unit_weighed_for_a_loss_keeps_everything_but_its_state_and_air() -> None:
+    """``Unit.in_state`` copies field by field: every field of the unit is copied, so a
+    field added to units later cannot be dropped from the copy unnoticed."""
+    values: dict[str, object] = {}
+    for f in fields(Unit):
+        values[f.name] = True if f.type in ("bool", bool) else f"{f.name} value"
+    unit = Unit(**values)  # type: ignore[arg-type]
+    for state in ("damaged", "sunk"):
+        assert unit.in_state(state) == replace(unit, state=state, carries_air=False)
+    assert unit.state == "state value" and unit.carries_air  # the unit itself unchanged
+    carrier = Unit("cv", "usa", "fleet_carrier", "CV", "pearl_harbour", "ready", True)
+    casualty = unit_casualty(carrier, fleet_cv)
+    assert (casualty.cv_now, casualty.steps_left) == (fleet_cv(carrier), 2)
+    after = (fleet_cv(carrier.in_state("damaged")), fleet_cv(carrier.in_state("sunk")))
+    assert (casualty.cv_after_step, casualty.cv_after_two) == after
+    assert casualty.cv_now > fleet_cv(replace(carrier, carries_air=False)) > after[0]
