@@ -327,12 +327,17 @@ class Board:
 
     def routes_of(self, nation: str) -> Sequence[str]:
         """``nation``'s merchant routes: the scenario's, in the chart's file order (an
-        index made once a scenario), then those created in play."""
+        index made once a scenario), then those created in play. A created route's row
+        wins over a scenario route of its id (a game file edited by hand), as in
+        :attr:`route_rows`: it is counted once, for the created row's nation."""
         routes = self.scenario.ids_by("routes", "nation").get(nation, ())
         extra = self.state.extra_routes
         if not extra:
             return routes
-        return [*routes, *(r for r, row in extra.items() if row["nation"] == nation)]
+        return [
+            *(r for r in routes if r not in extra),
+            *(r for r, row in extra.items() if row["nation"] == nation),
+        ]
 
     def public_route_name(self, route_id: str) -> str:
         """A merchant route as every team knows it. 002: *Merchant routes are marked on the
@@ -460,7 +465,8 @@ class Board:
         return str(name) if name is not None else place
 
     def area_name(self, area: str) -> str:
-        return str(self.scenario.field_by_id("sea_areas", "name").get(area, area))
+        found = self.world.areas.get(area)
+        return found.name if found is not None else area
 
     def card_value(self, card: str) -> int:
         return int(self.cards[card]["value"])

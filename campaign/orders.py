@@ -316,7 +316,7 @@ class _Reader:
             return ""
         # an id (a route, a base, a sea area) one string object per value, as the
         # scenario's and the state's are (campaign/scenario.py)
-        return sys.intern(value) if len(value) <= MAX_NAME else value
+        return sys.intern(value) if type(value) is str and len(value) <= MAX_NAME else value
 
     def count(self, d: dict[str, Any], key: str, where: str, default: int = 0) -> int:
         value = d.get(key, default)
@@ -338,7 +338,7 @@ class _Reader:
                 self.bad(f"{where}.{key}[{i}]", f"must be an id, not {kind_of(x)}")
                 return ()
         # one string object per id, as the scenario's and the state's (campaign/scenario.py)
-        return tuple(map(sys.intern, value))
+        return tuple(sys.intern(v) if type(v) is str else v for v in value)
 
     def flag(self, d: dict[str, Any], key: str, where: str) -> bool:
         value = d.get(key, False)

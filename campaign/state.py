@@ -113,7 +113,7 @@ class GameState:
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> GameState:
-        data = _interned(data)
+        data = _interned(dict(data))
         fmt = data.pop("format", None)
         if fmt not in (1, STATE_FORMAT):
             raise ValueError(f"game state format {fmt!r}; this program reads {STATE_FORMAT}")

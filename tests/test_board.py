@@ -14,6 +14,7 @@ from campaign.production import production_due, with_production
 from campaign.record import SurfaceRaid
 from campaign.rules import check_orders
 from campaign.scenario import Scenario, load_scenario
+from campaign.scenario_edit import Draft
 from campaign.state import FleetTrain, GameState, initial_state
 from campaign.turn import older_objects_set_aside
 
@@ -197,6 +198,35 @@ def test_a_nations_routes_and_its_tonnage_count_the_routes_made_in_play(
     assert "ft_supply" in board.route_ids()
     assert board.route_name_for("ft_supply", "usa") == "Train supply"
     assert board.route_nation("ft_supply") == "usa"
+
+
+def test_a_created_route_that_reuses_a_scenario_routes_id_is_counted_once(
+    scenario: Scenario,
+) -> None:
+    """A game file edited by hand may hold a created route under a scenario route's id:
+    the created row wins (as in ``route_rows``), its tonnage counted once, for its nation."""
+    route = "usa_west_hawaii"
+    row = scenario.by_id("routes")[route]
+    for nation in ("usa", "uk"):
+        state = initial_state(scenario)
+        state.extra_routes[route] = {**row, "nation": nation}
+        board = Board(scenario, state)
+        for n in ("usa", "uk"):
+            owned = [r for r in board.route_rows if board.route_nation(r) == n]
+            expected = sum(state.routes.get(r, 0) for r in owned) + state.tonnage.get(n, 0)
+            assert state.total_tonnage(n, board.routes_of(n)) == expected
+            assert (route in board.routes_of(n)) == (n == nation)
+
+
+def test_sea_areas_are_named_from_the_world_the_board_draws(scenario: Scenario) -> None:
+    """The scenario editor's map is a scenario whose world is drawn from the draft, its
+    sea-area table left empty: its areas are named all the same."""
+    draft = Draft.from_scenario(scenario)
+    drawable = draft.drawable(draft.check())
+    assert not drawable.rows("sea_areas")
+    board = Board(drawable, initial_state(drawable))
+    names = {r["id"]: r["name"] for r in scenario.rows("sea_areas")}
+    assert all(board.area_name(a) == names[a] for a in drawable.world.areas)
 
 
 def test_a_board_names_its_places_as_they_were_when_it_was_made(

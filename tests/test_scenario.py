@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
 import pytest
 
 from campaign.csvdata import InputError
-from campaign.orders import load_orders
+from campaign.orders import load_orders, parse_orders
 from campaign.scenario import load_scenario, parse_meta, write_scenario
 from campaign.state import GameState, initial_state
 from tests.helpers import add_row, set_cell
@@ -74,6 +75,36 @@ def test_ids_and_fixed_words_are_one_string_each_wherever_they_are_read(
     text += f'"units": ["{unit["id"]}"]}}]}}'
     [tf] = load_orders(text, unit["nation"]).task_forces
     assert tf.base is unit["base"] and tf.units[0] is unit["id"]
+
+
+def test_reading_ids_leaves_the_callers_data_and_its_own_kinds_of_text_alone() -> None:
+    """Interning reads what it is given: orders built in code may hold a subclass of str
+    (which ``sys.intern`` refuses), and a state's data is copied, never changed."""
+
+    class Name(str):
+        pass
+
+    unit = load_scenario().rows("units")[0]
+    data = {
+        "task_forces": [
+            {
+                "id": "tf",
+                "name": Name("TF"),
+                "base": Name(unit["base"]),
+                "units": [Name(unit["id"])],
+            }
+        ]
+    }
+    [tf] = parse_orders(data, unit["nation"]).task_forces
+    assert (tf.name, tf.base, tf.units) == ("TF", unit["base"], (unit["id"],))
+
+    class Keys(dict):  # type: ignore[type-arg]
+        pass
+
+    stored = json.loads(initial_state(load_scenario()).to_json(), object_hook=Keys)
+    before = json.dumps(stored, sort_keys=True)
+    GameState.from_data(stored)
+    assert json.dumps(stored, sort_keys=True) == before
 
 
 def test_export_of_a_canonical_folder_is_identical(mini_dir: Path, tmp_path: Path) -> None:
