@@ -465,8 +465,7 @@ class Board:
         return str(name) if name is not None else place
 
     def area_name(self, area: str) -> str:
-        found = self.world.areas.get(area)
-        return found.name if found is not None else area
+        return self.world.names.get(area, area)
 
     def card_value(self, card: str) -> int:
         return int(self.cards[card]["value"])

@@ -216,6 +216,12 @@ class World:
         return graph
 
     @cached_property
+    def names(self) -> dict[str, str]:
+        """Sea area → its name (made once): what a turn asks of an area most, answered
+        from one small table instead of each area's record."""
+        return {a: area.name for a, area in self.areas.items()}
+
+    @cached_property
     def _paths(self) -> dict[tuple[str, str, tuple[str, ...]], list[str]]:
         return {}
 
