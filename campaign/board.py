@@ -68,49 +68,42 @@ class Board:
         self.state = state
         self.world: World = scenario.world
         self.nations = scenario.by_id("nations")
-        self.bases = scenario.by_id("bases")
+        #: the rows laid over the scenario's tables for the turn: the fleet trains among
+        #: the places (as they were when the board was made: mobile fleet bases), the
+        #: routes created in play among the routes
+        self._over: dict[str, Mapping[str, Row]] = {
+            "bases": {t.id: self._train_row(t) for t in state.fleet_trains.values()},
+            "routes": state.extra_routes,
+        }
+        self.bases = self._rows("bases")
+        self._columns: dict[str, dict[str, Mapping[str, Any]]] = {"bases": {}, "routes": {}}
         #: place → its sea area (the question asked most of a place, answered without
         #: reaching into its row)
-        self.place_areas: Mapping[str, str] = scenario.field_by_id("bases", "sea_area")
-        #: the fleet trains' rows as places, as they were when the board was made
-        self._train_rows: dict[str, Row] = {
-            t.id: self._train_row(t) for t in state.fleet_trains.values()
-        }
-        if self._train_rows:  # mobile fleet bases join the places for the turn
-            self.bases = {**self.bases, **self._train_rows}
-            self.place_areas = {
-                **self.place_areas,
-                **{t.id: t.area for t in state.fleet_trains.values()},
-            }
+        self.place_areas: Mapping[str, str] = self._column("bases", "sea_area")
         self.shipyards = scenario.by_id("shipyards")
         self.air_rows = scenario.by_id("air")
         self.cards = scenario.by_id("cards")
-        self._place_columns: dict[str, Mapping[str, Any]] = {}
-        self._route_columns: dict[str, Mapping[str, Any]] = {}
 
-    def _places_column(self, column: str) -> Mapping[str, Any]:
-        """One column of every place (bases.csv's) by id, fleet trains among them: the
-        scenario's one-column index, the trains' rows laid over it (made once a board).
-        A name or a kind read from it is one look-up in a small table, not a reach into
-        the place's row (a big world's rows are spread over far more memory)."""
-        found = self._place_columns.get(column)
-        if found is None:
-            found = self.scenario.field_by_id("bases", column)
-            if self._train_rows:
-                found = {**found, **{t: row[column] for t, row in self._train_rows.items()}}
-            self._place_columns[column] = found
-        return found
+    def _rows(self, table: str) -> Mapping[str, Row]:
+        """Every row of ``table`` by id, the board's own laid over the scenario's (read
+        only: the scenario's own index where the board has none)."""
+        rows = self.scenario.by_id(table)
+        over = self._over[table]
+        return {**rows, **over} if over else rows
 
-    def _routes_column(self, column: str) -> Mapping[str, Any]:
-        """One column of every merchant route by id, those created in play among them
-        (as :meth:`_places_column`)."""
-        found = self._route_columns.get(column)
+    def _column(self, table: str, column: str) -> Mapping[str, Any]:
+        """One column of :meth:`_rows` by id (made once a board): the scenario's
+        one-column index with the board's rows laid over it. A name or a kind read from it
+        is one look-up in a small table, not a reach into the row (a big world's rows are
+        spread over far more memory)."""
+        made = self._columns[table]
+        found = made.get(column)
         if found is None:
-            found = self.scenario.field_by_id("routes", column)
-            extra = self.state.extra_routes
-            if extra:
-                found = {**found, **{r: row[column] for r, row in extra.items()}}
-            self._route_columns[column] = found
+            found = self.scenario.field_by_id(table, column)
+            over = self._over[table]
+            if over:
+                found = {**found, **{key: row[column] for key, row in over.items()}}
+            made[column] = found
         return found
 
     # -- sides ---------------------------------------------------------------------------
@@ -149,7 +142,7 @@ class Board:
 
     # -- places --------------------------------------------------------------------------
     def holder(self, place: str) -> str:
-        return str(self.state.holders.get(place) or self._places_column("holder")[place])
+        return str(self.state.holders.get(place) or self._column("bases", "holder")[place])
 
     def area_of(self, place: str) -> str:
         return str(self.place_areas[place])
@@ -303,10 +296,8 @@ class Board:
     # -- routes --------------------------------------------------------------------------
     @cached_property
     def route_rows(self) -> Mapping[str, Row]:
-        """Every merchant route's row by id: the scenario's, and those created in play
-        (read only: the scenario's own index where none were created)."""
-        rows = self.scenario.by_id("routes")
-        return {**rows, **self.state.extra_routes} if self.state.extra_routes else rows
+        """Every merchant route's row by id: the scenario's, and those created in play."""
+        return self._rows("routes")
 
     def route(self, route_id: str) -> RouteLine:
         """The route's chart line with its tonnage now."""
@@ -323,7 +314,7 @@ class Board:
         return route_path(self.scenario, self.route_rows[route_id], self.place_areas)
 
     def route_nation(self, route_id: str) -> str:
-        return str(self._routes_column("nation")[route_id])
+        return str(self._column("routes", "nation")[route_id])
 
     def routes_of(self, nation: str) -> Sequence[str]:
         """``nation``'s merchant routes: the scenario's, in the chart's file order (an
@@ -345,7 +336,7 @@ class Board:
         chart's); a route created during play by its serial and its ends — the name its
         team gave it is the team's own (docs/team-views.md)."""
         if route_id not in self.state.extra_routes:
-            return str(self._routes_column("name")[route_id])
+            return str(self._column("routes", "name")[route_id])
         row = self.route_rows[route_id]
         return (
             f"route {row['serial']}, {self.public_place_name(str(row['origin']))} – "
@@ -355,7 +346,7 @@ class Board:
     def public_place_name(self, place: str) -> str:
         """A place as every team knows it: a fleet train by whose it is (the name its team
         gave it is the team's own), any other place by its name."""
-        if self._places_column("kind").get(place) == "fleet_train":
+        if self._column("bases", "kind").get(place) == "fleet_train":
             return f"Fleet train of {self.name_of(self.holder(place))}"
         return self.place_name(place)
 
@@ -371,12 +362,12 @@ class Board:
         """The route's name as the team ``viewer`` knows it (``None``: Game Control): its
         own name for its own nation, else :meth:`public_route_name`."""
         if viewer is None or self.route_nation(route_id) == viewer:
-            return str(self._routes_column("name")[route_id])
+            return str(self._column("routes", "name")[route_id])
         return self.public_route_name(route_id)
 
     def route_ids(self) -> list[str]:
         """Every merchant route, in the chart's (serial) order."""
-        serials = self._routes_column("serial")
+        serials = self._column("routes", "serial")
         return sorted(serials, key=lambda r: (serials[r], r))
 
     def route_status(self, route_id: str) -> RouteStatus:
@@ -461,7 +452,7 @@ class Board:
         return f"{kind} at {self.place_name(air.base)}"
 
     def place_name(self, place: str) -> str:
-        name = self._places_column("name").get(place)
+        name = self._column("bases", "name").get(place)
         return str(name) if name is not None else place
 
     def area_name(self, area: str) -> str:

@@ -14,7 +14,7 @@ import os
 import shutil
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -82,13 +82,32 @@ def served(tmp_path: Path, mini_dir: Path) -> Iterator[tuple[SeatServer, Path, s
         server.stop()
 
 
-def _waiting(browser: Any) -> Any:
+class _Waiting:
     """A minute's wait that looks again when the page replaced the element it read (the
-    clock and the results are redrawn while the test reads them)."""
-    from selenium.common.exceptions import StaleElementReferenceException
-    from selenium.webdriver.support.ui import WebDriverWait
+    clock and the results are redrawn while the test reads them). Chromium reports such an
+    element as stale, or, when the page was replaced between finding it and reading it, as
+    a node that "does not belong to the document"; any other error still stops the wait."""
 
-    return WebDriverWait(browser, 60, ignored_exceptions=(StaleElementReferenceException,))
+    def __init__(self, browser: Any) -> None:
+        from selenium.common.exceptions import StaleElementReferenceException
+        from selenium.webdriver.support.ui import WebDriverWait
+
+        self._wait = WebDriverWait(
+            browser, 60, ignored_exceptions=(StaleElementReferenceException,)
+        )
+
+    def until(self, condition: Callable[[Any], Any]) -> Any:
+        from selenium.common.exceptions import WebDriverException
+
+        def looked(browser: Any) -> Any:
+            try:
+                return condition(browser)
+            except WebDriverException as exc:
+                if "does not belong to the document" in str(exc):
+                    return False
+                raise
+
+        return self._wait.until(looked)
 
 
 def test_a_team_joins_in_a_browser_and_its_orders_reach_the_game_file(
@@ -97,7 +116,7 @@ def test_a_team_joins_in_a_browser_and_its_orders_reach_the_game_file(
     from selenium.webdriver.common.by import By
 
     server, game, code = served
-    wait = _waiting(browser)
+    wait = _Waiting(browser)
 
     browser.get(join_url(server.url, code))  # the team pack's QR code
     assert browser.find_element(By.ID, "code").get_attribute("value") == code
@@ -162,7 +181,7 @@ def test_a_team_forms_a_task_force_with_the_order_builder(
     from selenium.webdriver.support.ui import Select
 
     server, game, code = served
-    wait = _waiting(browser)
+    wait = _Waiting(browser)
     browser.get(join_url(server.url, code))
     browser.find_element(By.ID, "join").click()
     wait.until(lambda b: b.current_url.endswith("/team"))
