@@ -12,7 +12,10 @@ Run: ``python bench/turn_bench.py [--runs N]``. Prints, for each world:
   the 10× turn (the two timed in turns, so a drift of the machine's speed slows both);
   the 1942 turn under 50 ms;
 * *resolve + save*: ``Campaign.resolve`` including the ten one-transaction saves with
-  ``synchronous=FULL`` — what an umpire waits for.
+  ``synchronous=FULL`` — what an umpire waits for;
+* for comparison with the ratio, a plain loop over the same orders' units with no rule in
+  it (:func:`measure_plain_loop`), at 10x and 100x: what this machine's memory makes of
+  ten times the data (information, not a target).
 
 Orders: every nation gives the shipped sample orders for turn 1 where they exist
 (``data/scenarios/1942/sample-orders``), else standing orders (escorts on its routes,
@@ -40,7 +43,7 @@ from campaign.dice import DiceLog
 from campaign.engine import Campaign, seeded
 from campaign.events import Event
 from campaign.gamefile import GameFile
-from campaign.orders import Orders, load_orders
+from campaign.orders import Escort, Orders, Raid, TaskForce, load_orders
 from campaign.rules import check_turn
 from campaign.scenario import Scenario, load_scenario
 from campaign.turn import STEPS, Turn, end_turn, older_objects_set_aside, with_production
@@ -141,18 +144,63 @@ def measure_rules(
     return times
 
 
+def measure_plain_loop(
+    scenario: Scenario,
+    runs: int,
+    use_samples: bool,
+    clock: Callable[[], float] = time.perf_counter,
+    first_seed: int = 0,
+) -> list[float]:
+    """For comparison with the turn: a plain loop over the same orders' units, on a copy
+    of the state made just before as for the turn — each unit looked up, the order it is
+    in noted, and a line of text naming it and its place — with no rule in it. It does
+    ten times the work at 100x as at 10x, so its growth is what the machine's memory
+    makes of ten times the data. (``first_seed`` is unused: the loop rolls no dice.)"""
+    from campaign.state import initial_state
+
+    state = initial_state(scenario)
+    board = Board(scenario, state)
+    orders = orders_for(board, use_samples)
+    names = scenario.field_by_id("bases", "name")
+    times = []
+    for _ in range(runs):
+        work = copy.deepcopy(state)
+        start = clock()
+        units = work.units
+        where: dict[str, object] = {}
+        lines = []
+        for given in orders.values():
+            placed: list[Escort | TaskForce | Raid] = [
+                *given.escorts,
+                *given.task_forces,
+                *given.raids,
+            ]
+            for order in placed:
+                for unit_id in order.units:
+                    unit = units[unit_id]
+                    where[unit_id] = order
+                    lines.append(f"{unit.name} at {names[unit.base]} ({unit.type}, {unit.state})")
+        times.append((clock() - start) * 1000)
+    return times
+
+
 def interleaved(
-    small: Scenario, big: Scenario, rounds: int, clock: Callable[[], float]
+    small: Scenario,
+    big: Scenario,
+    rounds: int,
+    clock: Callable[[], float],
+    measure: Callable[..., list[float]] = measure_rules,
 ) -> dict[int, list[float]]:
-    """The turn of the 10x and the 100x world, timed by turns: each round three of the
-    small one, then one of the big (the first of each a warm-up, left out), the big one
-    with the dice of the small one's first turn of the round (each round new dice)."""
-    measure_rules(small, 1, False, clock)
-    measure_rules(big, 1, False, clock)
+    """The turn (or another ``measure``) of the 10x and the 100x world, timed by turns:
+    each round three of the small one, then one of the big (the first of each a warm-up,
+    left out), the big one with the dice of the small one's first turn of the round (each
+    round new dice)."""
+    measure(small, 1, False, clock)
+    measure(big, 1, False, clock)
     times: dict[int, list[float]] = {10: [], 100: []}
     for round_ in range(rounds):
-        times[10] += measure_rules(small, 3, False, clock, first_seed=3 * round_)
-        times[100] += measure_rules(big, 1, False, clock, first_seed=3 * round_)
+        times[10] += measure(small, 3, False, clock, first_seed=3 * round_)
+        times[100] += measure(big, 1, False, clock, first_seed=3 * round_)
     return times
 
 
@@ -227,6 +275,17 @@ def main() -> None:
     print(
         f"the same in CPU time: {cpu[10]:.1f} ms and {cpu[100]:.1f} ms, "
         f"{cpu[100] / cpu[10]:.1f} times"
+    )
+    # the machine's own growth for ten times the data, beside which to read the ratio
+    plain = {
+        n: statistics.median(times)
+        for n, times in interleaved(
+            worlds[10], worlds[100], 10, time.process_time, measure_plain_loop
+        ).items()
+    }
+    print(
+        f"for comparison, a plain loop over the same orders' units (no rules; CPU time): "
+        f"{plain[10]:.2f} ms and {plain[100]:.2f} ms, {plain[100] / plain[10]:.1f} times"
     )
 
 
