@@ -14,7 +14,7 @@ Run: ``python bench/turn_bench.py [--runs N]``. Prints, for each world:
 * *resolve + save*: ``Campaign.resolve`` including the ten one-transaction saves with
   ``synchronous=FULL`` — what an umpire waits for;
 * for comparison with the ratio, a plain loop over the same orders' units with no rule in
-  it (:func:`measure_plain_loop`), at 10x and 100x: what this machine's memory makes of
+  it (:func:`plain_loop`), at 10x and 100x: what this machine's memory makes of
   ten times the data (information, not a target).
 
 Orders: every nation gives the shipped sample orders for turn 1 where they exist
@@ -40,12 +40,13 @@ from campaign import paths
 from campaign.autoplay import standing_orders
 from campaign.board import Board
 from campaign.dice import DiceLog
-from campaign.engine import Campaign, seeded
+from campaign.engine import Campaign, DiceFactory, seeded
 from campaign.events import Event
 from campaign.gamefile import GameFile
 from campaign.orders import Escort, Orders, Raid, TaskForce, load_orders
 from campaign.rules import check_turn
 from campaign.scenario import Scenario, load_scenario
+from campaign.state import GameState, initial_state
 from campaign.turn import STEPS, Turn, end_turn, older_objects_set_aside, with_production
 
 SAMPLES = paths.scenario_dir("1942") / "sample-orders"
@@ -109,77 +110,78 @@ def orders_for(board: Board, use_samples: bool) -> dict[str, Orders]:
     return out
 
 
+def play_turn(
+    scenario: Scenario, work: GameState, orders: dict[str, Orders], dice: DiceFactory
+) -> list[Event]:
+    """The whole turn in memory: order check, ten steps, end of turn (no game file, no
+    validation of the synthetic scenario, whose tonnage totals exceed what a real scenario
+    may hold). Gives back the steps' events, kept for the turn's report as
+    ``Campaign.resolve`` keeps them."""
+    events: list[Event] = []
+    with older_objects_set_aside():  # as Campaign.resolve does
+        problems = check_turn(Board(scenario, with_production(scenario, work)), orders)
+        if problems:
+            raise SystemExit(f"the bench's orders break the rules: {problems[0]}")
+        for step in STEPS:
+            turn = Turn(scenario, work, orders, dice(work.turn, step.number, DiceLog()))
+            work.step = step.number
+            step.run(turn)
+            if step.number == len(STEPS):
+                end_turn(turn)
+            events += turn.events
+    return events
+
+
+def plain_loop(
+    scenario: Scenario, work: GameState, orders: dict[str, Orders], dice: DiceFactory
+) -> list[str]:
+    """For comparison with the turn: a plain loop over the same orders' units with no rule
+    in it — each unit looked up, the order it is in noted, and a line of text naming it
+    and its place (``dice`` unused). It does ten times the work at 100x as at 10x, so its
+    growth is what the machine's memory makes of ten times the data."""
+    names = scenario.field_by_id("bases", "name")
+    units = work.units
+    where: dict[str, object] = {}
+    lines = []
+    for given in orders.values():
+        placed: list[Escort | TaskForce | Raid] = [
+            *given.escorts,
+            *given.task_forces,
+            *given.raids,
+        ]
+        for order in placed:
+            for unit_id in order.units:
+                unit = units[unit_id]
+                where[unit_id] = order
+                lines.append(f"{unit.name} at {names[unit.base]} ({unit.type}, {unit.state})")
+    return lines
+
+
+#: what :func:`measure_rules` times, on a fresh copy of the state: :func:`play_turn` or
+#: :func:`plain_loop`; what it gives back is let go after the clock stops
+Play = Callable[[Scenario, GameState, dict[str, Orders], DiceFactory], object]
+
+
 def measure_rules(
     scenario: Scenario,
     runs: int,
     use_samples: bool,
     clock: Callable[[], float] = time.perf_counter,
     first_seed: int = 0,
+    play: Play = play_turn,
 ) -> list[float]:
-    """The whole turn in memory on a fresh initial state: order check, ten steps, end of
-    turn (no game file, no validation of the synthetic scenario, whose tonnage totals
-    exceed what a real scenario may hold)."""
-    from campaign.state import initial_state
-
+    """``play`` (the whole turn) timed ``runs`` times, each on a fresh copy of the initial
+    state with its own dice."""
     state = initial_state(scenario)
     orders = orders_for(Board(scenario, state), use_samples)
     times = []
+    kept: list[object] = []  # what a run gives back, let go before the next run's clock
     for i in range(runs):
         work = copy.deepcopy(state)
         dice = seeded(first_seed + i)
-        events: list[Event] = []
+        kept.clear()
         start = clock()
-        with older_objects_set_aside():  # as Campaign.resolve does
-            problems = check_turn(Board(scenario, with_production(scenario, work)), orders)
-            if problems:
-                raise SystemExit(f"the bench's orders break the rules: {problems[0]}")
-            for step in STEPS:
-                turn = Turn(scenario, work, orders, dice(work.turn, step.number, DiceLog()))
-                work.step = step.number
-                step.run(turn)
-                if step.number == len(STEPS):
-                    end_turn(turn)
-                events += turn.events  # kept for the turn's report, as Campaign.resolve does
-        times.append((clock() - start) * 1000)
-    return times
-
-
-def measure_plain_loop(
-    scenario: Scenario,
-    runs: int,
-    use_samples: bool,
-    clock: Callable[[], float] = time.perf_counter,
-    first_seed: int = 0,
-) -> list[float]:
-    """For comparison with the turn: a plain loop over the same orders' units, on a copy
-    of the state made just before as for the turn — each unit looked up, the order it is
-    in noted, and a line of text naming it and its place — with no rule in it. It does
-    ten times the work at 100x as at 10x, so its growth is what the machine's memory
-    makes of ten times the data. (``first_seed`` is unused: the loop rolls no dice.)"""
-    from campaign.state import initial_state
-
-    state = initial_state(scenario)
-    board = Board(scenario, state)
-    orders = orders_for(board, use_samples)
-    names = scenario.field_by_id("bases", "name")
-    times = []
-    for _ in range(runs):
-        work = copy.deepcopy(state)
-        start = clock()
-        units = work.units
-        where: dict[str, object] = {}
-        lines = []
-        for given in orders.values():
-            placed: list[Escort | TaskForce | Raid] = [
-                *given.escorts,
-                *given.task_forces,
-                *given.raids,
-            ]
-            for order in placed:
-                for unit_id in order.units:
-                    unit = units[unit_id]
-                    where[unit_id] = order
-                    lines.append(f"{unit.name} at {names[unit.base]} ({unit.type}, {unit.state})")
+        kept.append(play(scenario, work, orders, dice))
         times.append((clock() - start) * 1000)
     return times
 
@@ -189,18 +191,18 @@ def interleaved(
     big: Scenario,
     rounds: int,
     clock: Callable[[], float],
-    measure: Callable[..., list[float]] = measure_rules,
+    play: Play = play_turn,
 ) -> dict[int, list[float]]:
-    """The turn (or another ``measure``) of the 10x and the 100x world, timed by turns:
-    each round three of the small one, then one of the big (the first of each a warm-up,
-    left out), the big one with the dice of the small one's first turn of the round (each
+    """The turn (or another ``play``) of the 10x and the 100x world, timed by turns: each
+    round three of the small one, then one of the big (the first of each a warm-up, left
+    out), the big one with the dice of the small one's first turn of the round (each
     round new dice)."""
-    measure(small, 1, False, clock)
-    measure(big, 1, False, clock)
+    measure_rules(small, 1, False, clock, play=play)
+    measure_rules(big, 1, False, clock, play=play)
     times: dict[int, list[float]] = {10: [], 100: []}
     for round_ in range(rounds):
-        times[10] += measure(small, 3, False, clock, first_seed=3 * round_)
-        times[100] += measure(big, 1, False, clock, first_seed=3 * round_)
+        times[10] += measure_rules(small, 3, False, clock, 3 * round_, play)
+        times[100] += measure_rules(big, 1, False, clock, 3 * round_, play)
     return times
 
 
@@ -277,12 +279,8 @@ def main() -> None:
         f"{cpu[100] / cpu[10]:.1f} times"
     )
     # the machine's own growth for ten times the data, beside which to read the ratio
-    plain = {
-        n: statistics.median(times)
-        for n, times in interleaved(
-            worlds[10], worlds[100], 10, time.process_time, measure_plain_loop
-        ).items()
-    }
+    plain_times = interleaved(worlds[10], worlds[100], 10, time.process_time, plain_loop)
+    plain = {n: statistics.median(times) for n, times in plain_times.items()}
     print(
         f"for comparison, a plain loop over the same orders' units (no rules; CPU time): "
         f"{plain[10]:.2f} ms and {plain[100]:.2f} ms, {plain[100] / plain[10]:.1f} times"
