@@ -13,6 +13,7 @@ Run: ``python bench/turn_bench.py [--runs N]``. Prints, for each world:
   the 1942 turn under 50 ms;
 * *resolve + save*: ``Campaign.resolve`` including the ten one-transaction saves with
   ``synchronous=FULL`` — what an umpire waits for;
+* the same two worlds' turns with a fleet train on the map (:func:`with_a_fleet_train`);
 * for comparison with the ratio, a plain loop over the same orders' units with no rule in
   it (:func:`plain_loop`), at 10x and 100x: what this machine's memory makes of
   ten times the data (information, not a target).
@@ -46,7 +47,7 @@ from campaign.gamefile import GameFile
 from campaign.orders import Escort, Orders, Raid, TaskForce, load_orders
 from campaign.rules import check_turn
 from campaign.scenario import Scenario, load_scenario
-from campaign.state import GameState, initial_state
+from campaign.state import FleetTrain, GameState, initial_state
 from campaign.turn import STEPS, Turn, end_turn, older_objects_set_aside, with_production
 
 SAMPLES = paths.scenario_dir("1942") / "sample-orders"
@@ -157,6 +158,25 @@ def plain_loop(
     return lines
 
 
+def with_a_fleet_train(scenario: Scenario) -> GameState:
+    """The initial state with one fleet train (002 "Bases": *a Mobile Fleet Base*) in the
+    sea area of the scenario's first fleet base, supplied from that base by a route of its
+    own, as step 4 sets one up: a turn lays the trains over the places, and a turn's
+    cost once grew with its places times its hits when a train was on the map."""
+    state = initial_state(scenario)
+    home = next(r for r in scenario.rows("bases") if r["kind"] == "fleet_base")
+    nation, origin = str(home["nation"]), str(home["id"])
+    train = FleetTrain("bench_train", nation, "Bench train", str(home["sea_area"]), origin, "", 1)
+    train.route = f"{train.id}_supply"
+    state.fleet_trains[train.id] = train
+    serial = max(int(r["serial"]) for r in scenario.rows("routes")) + 1
+    columns = {"id": train.route, "serial": serial, "name": f"{train.name} supply"}
+    columns |= {"nation": nation, "origin": origin, "destination": train.id, "via": []}
+    state.extra_routes[train.route] = columns | {"tonnage": 0, "notes": ""}
+    state.routes[train.route] = 0
+    return state
+
+
 #: what :func:`measure_rules` times, on a fresh copy of the state: :func:`play_turn` or
 #: :func:`plain_loop`; what it gives back is let go after the clock stops
 Play = Callable[[Scenario, GameState, dict[str, Orders], DiceFactory], object]
@@ -169,10 +189,11 @@ def measure_rules(
     clock: Callable[[], float] = time.perf_counter,
     first_seed: int = 0,
     play: Play = play_turn,
+    state_of: Callable[[Scenario], GameState] = initial_state,
 ) -> list[float]:
-    """``play`` (the whole turn) timed ``runs`` times, each on a fresh copy of the initial
-    state with its own dice."""
-    state = initial_state(scenario)
+    """``play`` (the whole turn) timed ``runs`` times, each on a fresh copy of the state
+    ``state_of`` gives (the initial state) with its own dice."""
+    state = state_of(scenario)
     orders = orders_for(Board(scenario, state), use_samples)
     times = []
     kept: list[object] = []  # what a run gives back, let go before the next run's clock
@@ -192,17 +213,18 @@ def interleaved(
     rounds: int,
     clock: Callable[[], float],
     play: Play = play_turn,
+    state_of: Callable[[Scenario], GameState] = initial_state,
 ) -> dict[int, list[float]]:
     """The turn (or another ``play``) of the 10x and the 100x world, timed by turns: each
     round three of the small one, then one of the big (the first of each a warm-up, left
     out), the big one with the dice of the small one's first turn of the round (each
     round new dice)."""
-    measure_rules(small, 1, False, clock, play=play)
-    measure_rules(big, 1, False, clock, play=play)
+    measure_rules(small, 1, False, clock, play=play, state_of=state_of)
+    measure_rules(big, 1, False, clock, play=play, state_of=state_of)
     times: dict[int, list[float]] = {10: [], 100: []}
     for round_ in range(rounds):
-        times[10] += measure_rules(small, 3, False, clock, 3 * round_, play)
-        times[100] += measure_rules(big, 1, False, clock, 3 * round_, play)
+        times[10] += measure_rules(small, 3, False, clock, 3 * round_, play, state_of)
+        times[100] += measure_rules(big, 1, False, clock, 3 * round_, play, state_of)
     return times
 
 
@@ -277,6 +299,17 @@ def main() -> None:
     print(
         f"the same in CPU time: {cpu[10]:.1f} ms and {cpu[100]:.1f} ms, "
         f"{cpu[100] / cpu[10]:.1f} times"
+    )
+    # a fleet train on the map: every board lays it over the places
+    trained = {
+        n: statistics.median(times)
+        for n, times in interleaved(
+            worlds[10], worlds[100], 5, time.perf_counter, state_of=with_a_fleet_train
+        ).items()
+    }
+    print(
+        f"with a fleet train on the map: {trained[10]:.1f} ms and {trained[100]:.1f} ms, "
+        f"{trained[100] / trained[10]:.1f} times"
     )
     # the machine's own growth for ten times the data, beside which to read the ratio
     plain_times = interleaved(worlds[10], worlds[100], 10, time.process_time, plain_loop)

@@ -75,14 +75,25 @@ class Board:
             "bases": {t.id: self._train_row(t) for t in state.fleet_trains.values()},
             "routes": state.extra_routes,
         }
-        self.bases = self._rows("bases")
         self._columns: dict[str, dict[str, Mapping[str, Any]]] = {"bases": {}, "routes": {}}
-        #: place → its sea area (the question asked most of a place, answered without
-        #: reaching into its row)
-        self.place_areas: Mapping[str, str] = self._column("bases", "sea_area")
         self.shipyards = scenario.by_id("shipyards")
         self.air_rows = scenario.by_id("air")
         self.cards = scenario.by_id("cards")
+
+    # A board is made for a question or two (a unit's nation named in an event, a sea
+    # area's name): what it lays over the scenario's tables is laid when first asked
+    # for, as with a fleet train a big world's places are copied to lay it over them.
+
+    @cached_property
+    def bases(self) -> Mapping[str, Row]:
+        """Every place's row by id: the scenario's, and the fleet trains."""
+        return self._rows("bases")
+
+    @cached_property
+    def place_areas(self) -> Mapping[str, str]:
+        """Place → its sea area (the question asked most of a place, answered without
+        reaching into its row)."""
+        return self._column("bases", "sea_area")
 
     def _rows(self, table: str) -> Mapping[str, Row]:
         """Every row of ``table`` by id, the board's own laid over the scenario's (read
