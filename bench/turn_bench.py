@@ -13,7 +13,8 @@ Run: ``python bench/turn_bench.py [--runs N]``. Prints, for each world:
   the 1942 turn under 50 ms;
 * *resolve + save*: ``Campaign.resolve`` including the ten one-transaction saves with
   ``synchronous=FULL`` — what an umpire waits for;
-* the same two worlds' turns with a fleet train on the map (:func:`with_a_fleet_train`);
+* the same two worlds' second turns (:func:`after_a_turn`) and their turns with a fleet
+  train on the map (:func:`with_a_fleet_train`);
 * for comparison with the ratio, a plain loop over the same orders' units with no rule in
   it (:func:`plain_loop`), at 10x and 100x: what this machine's memory makes of
   ten times the data (information, not a target).
@@ -177,6 +178,15 @@ def with_a_fleet_train(scenario: Scenario) -> GameState:
     return state
 
 
+def after_a_turn(scenario: Scenario) -> GameState:
+    """The state a second turn starts from: the first played with standing orders (seed
+    0), so ships are due (step 2 asks for the fleet base nearest each one's yard) and
+    units are damaged and sunk."""
+    state = initial_state(scenario)
+    play_turn(scenario, state, orders_for(Board(scenario, state), False), seeded(0))
+    return state
+
+
 #: what :func:`measure_rules` times, on a fresh copy of the state: :func:`play_turn` or
 #: :func:`plain_loop`; what it gives back is let go after the clock stops
 Play = Callable[[Scenario, GameState, dict[str, Orders], DiceFactory], object]
@@ -299,6 +309,17 @@ def main() -> None:
     print(
         f"the same in CPU time: {cpu[10]:.1f} ms and {cpu[100]:.1f} ms, "
         f"{cpu[100] / cpu[10]:.1f} times"
+    )
+    # a second turn: ships due, units damaged and sunk
+    second = {
+        n: statistics.median(times)
+        for n, times in interleaved(
+            worlds[10], worlds[100], 5, time.perf_counter, state_of=after_a_turn
+        ).items()
+    }
+    print(
+        f"the second turn (ships due, units damaged and sunk): {second[10]:.1f} ms and "
+        f"{second[100]:.1f} ms, {second[100] / second[10]:.1f} times"
     )
     # a fleet train on the map: every board lays it over the places
     trained = {

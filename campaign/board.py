@@ -19,7 +19,7 @@ from .routes import RouteLine, route_line, route_path
 from .scenario import Scenario
 from .state import FleetTrain, GameState
 from .units import NAVAL_RANGE
-from .world import World, great_circle_km
+from .world import NearestPlaces, World, great_circle_km
 
 #: a merchant route's state on the chart and the map
 WORKING, CONTESTED, CUT = "working", "contested", "cut"
@@ -234,13 +234,18 @@ class Board:
         usable fleet base of ``nation`` nearest the point, by great-circle distance (a ship
         from Harima joins at Nagasaki, about 480 km, not Ominato, about 925 km, though
         Ominato is fewer sea areas away). Ties go to the base id first in order."""
+        return self.fleet_bases_near(nation).nearest(lonlat)
+
+    def fleet_bases_near(self, nation: str) -> NearestPlaces:
+        """``nation``'s usable fleet bases (:meth:`fleet_bases_of`) indexed for
+        :meth:`nearest_fleet_base`'s question, to be kept by a caller that asks it for many
+        points of one board (step 2, for every ship due). Raises LookupError when the
+        nation holds none."""
         bases = self.fleet_bases_of(nation)
         if not bases:
             raise LookupError(f"{nation} holds no fleet base")
-        return min(
-            bases,
-            key=lambda b: (self.km(lonlat, (self.bases[b]["lon"], self.bases[b]["lat"])), b),
-        )
+        rows = self.bases
+        return NearestPlaces((b, rows[b]["lon"], rows[b]["lat"]) for b in bases)
 
     # -- ranges --------------------------------------------------------------------------
     def sea_area(self, place_or_area: str) -> str:

@@ -11,6 +11,7 @@ from .board import Board
 from .context import Turn
 from .scenario import Scenario
 from .state import GameState, Unit
+from .world import NearestPlaces
 
 
 def production_due(board: Board) -> list[tuple[Mapping[str, Any], str | None]]:
@@ -20,18 +21,23 @@ def production_due(board: Board) -> list[tuple[Mapping[str, Any], str | None]]:
     state = board.state
     out: list[tuple[Mapping[str, Any], str | None]] = []
     rows = board.scenario.rows("production")
+    #: each nation's fleet bases, indexed once for all its ships (None: it holds none)
+    near: dict[str, NearestPlaces | None] = {}
     for i, turn in enumerate(board.scenario.column("production", "turn")):
         if turn > state.turn:
             continue
         row = rows[i]
         if row["id"] in state.units:
             continue
+        nation = row["nation"]
+        if nation not in near:
+            try:
+                near[nation] = board.fleet_bases_near(nation)
+            except LookupError:
+                near[nation] = None
+        bases = near[nation]
         yard = board.shipyards[row["shipyard"]]
-        try:
-            base: str | None = board.nearest_fleet_base(row["nation"], (yard["lon"], yard["lat"]))
-        except LookupError:
-            base = None
-        out.append((row, base))
+        out.append((row, bases.nearest((yard["lon"], yard["lat"])) if bases is not None else None))
     return out
 
 

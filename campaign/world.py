@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -69,6 +70,64 @@ def great_circle_km(a: tuple[float, float], b: tuple[float, float]) -> float:
     lon1, lat1, lon2, lat2 = map(math.radians, (a[0], a[1], b[0], b[1]))
     c = math.sin(lat1) * math.sin(lat2) + math.cos(lat1) * math.cos(lat2) * math.cos(lon2 - lon1)
     return EARTH_RADIUS_KM * math.acos(max(-1.0, min(1.0, c)))
+
+
+#: kilometres a degree of latitude: no two points are nearer than their latitudes' distance
+_KM_A_DEGREE_OF_LATITUDE = EARTH_RADIUS_KM * math.pi / 180
+#: more than the rounding of :func:`great_circle_km` can make of a distance
+_ROUNDING_KM = 0.01
+
+
+class NearestPlaces:
+    """Named points indexed for the question "which is nearest this point?", answered as
+    ``min((great_circle_km(point, p), name) for each point p)`` is: by great-circle
+    distance, ties to the name first in order. Step 2 puts the question for every ship
+    due, and measuring to every fleet base of the nation made a turn grow with its ships
+    times its bases.
+
+    The points are kept sorted by latitude; a search goes outward from the asked point's
+    latitude, the nearer in latitude first, and stops where the latitude alone puts every
+    point left farther than the nearest found (a great circle between two points is never
+    shorter than the meridian arc between their latitudes). Points at one spot tie at
+    every distance, so the spot keeps only its name first in order."""
+
+    def __init__(self, points: Iterable[tuple[str, float, float]]) -> None:
+        """``points``: (name, lon, lat), in degrees."""
+        spots: dict[tuple[float, float], str] = {}
+        for name, lon, lat in points:
+            kept = spots.get((lon, lat))
+            if kept is None or name < kept:
+                spots[(lon, lat)] = name
+        self._spots = sorted((lat, lon, name) for (lon, lat), name in spots.items())
+        self._lats = [lat for lat, _, _ in self._spots]
+
+    def __len__(self) -> int:
+        """How many spots (points at one spot count once)."""
+        return len(self._spots)
+
+    def nearest(self, lonlat: tuple[float, float]) -> str:
+        """The name of the point nearest ``lonlat`` (ties: the name first in order).
+        Raises LookupError when there are no points."""
+        if not self._spots:
+            raise LookupError("there is no point to be nearest")
+        spots, lat = self._spots, lonlat[1]
+        above = bisect_left(self._lats, lat)
+        below = above - 1
+        best = (math.inf, "")
+        while below >= 0 or above < len(spots):
+            nearer_below = below >= 0 and (
+                above == len(spots) or lat - spots[below][0] <= spots[above][0] - lat
+            )
+            if nearer_below:
+                spot_lat, spot_lon, name = spots[below]
+                below -= 1
+            else:
+                spot_lat, spot_lon, name = spots[above]
+                above += 1
+            if _KM_A_DEGREE_OF_LATITUDE * abs(lat - spot_lat) > best[0] + _ROUNDING_KM:
+                break  # every spot left is farther than this one in latitude alone
+            best = min(best, (great_circle_km(lonlat, (spot_lon, spot_lat)), name))
+        return best[1]
 
 
 @dataclass(frozen=True, slots=True)

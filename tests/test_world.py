@@ -14,6 +14,7 @@ from campaign.routes import route_chart
 from campaign.scenario import Scenario, load_scenario
 from campaign.world import (
     LengthClass,
+    NearestPlaces,
     SeaArea,
     World,
     great_circle_km,
@@ -258,3 +259,45 @@ def test_maku_is_out_of_reach_of_pearl_harbour(board_1942: Scenario) -> None:
     maku, pearl = bases["maku"], bases["pearl_harbour"]
     assert great_circle_km((maku["lon"], maku["lat"]), (pearl["lon"], pearl["lat"])) > 8300
     assert board_1942.world.distance(maku["sea_area"], pearl["sea_area"]) > NAVAL_REACH
+
+
+# -- the nearest of many places (002 step 2: the fleet base nearest a shipyard) -------------
+def _nearest_by_measuring_each(
+    points: list[tuple[str, float, float]], at: tuple[float, float]
+) -> str:
+    return min((great_circle_km(at, (lon, lat)), name) for name, lon, lat in points)[1]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_nearest_place_is_the_one_measuring_to_each_finds(seed: int) -> None:
+    """The index answers as measuring to every point does, ties to the name first in
+    order: points spread over the globe, bunched in one band of latitude (where the
+    latitude prunes little), several at one spot, on both sides of the date line and at
+    the poles."""
+    rng = random.Random(seed)
+    points: list[tuple[str, float, float]] = []
+    for i in range(300):
+        if i % 3 == 0:
+            lon, lat = rng.uniform(-180, 180), rng.uniform(-90, 90)
+        elif i % 3 == 1:
+            lon, lat = rng.uniform(-180, 180), rng.uniform(10, 12)
+        else:  # on a spot another point holds
+            _, lon, lat = points[rng.randrange(len(points))]
+        points.append((f"p{rng.randrange(10_000):04d}", lon, lat))
+    points += [("pole_n", 0.0, 90.0), ("pole_s", 45.0, -90.0), ("east", 179.9, 0.0)]
+    index = NearestPlaces(points)
+    asked = [(rng.uniform(-180, 180), rng.uniform(-90, 90)) for _ in range(200)]
+    asked += [(lon, lat) for _, lon, lat in points[:50]]  # at a point: distance 0
+    asked += [(-179.95, 0.0), (10.0, 89.99), (0.0, 11.0), (0.0, -89.5)]
+    for at in asked:
+        assert index.nearest(at) == _nearest_by_measuring_each(points, at), at
+
+
+def test_places_at_one_spot_and_at_equal_distances_go_to_the_name_first_in_order() -> None:
+    index = NearestPlaces([("b", 10.0, 0.0), ("a", 10.0, 0.0), ("c", -10.0, 0.0)])
+    assert len(index) == 2
+    assert index.nearest((9.0, 0.0)) == "a"
+    assert index.nearest((0.0, 0.0)) == "a"  # "a"/"b" and "c" are as far
+    assert index.nearest((-9.0, 1.0)) == "c"
+    with pytest.raises(LookupError):
+        NearestPlaces([]).nearest((0.0, 0.0))
