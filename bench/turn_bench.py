@@ -302,43 +302,35 @@ def main() -> None:
     )
     # on a shared machine the wall clock of the big world counts the other jobs' use of the
     # memory caches too: the process's own CPU time is the steadier figure
-    cpu = {
-        n: statistics.median(times)
-        for n, times in interleaved(worlds[10], worlds[100], 5, time.process_time).items()
-    }
-    print(
-        f"the same in CPU time: {cpu[10]:.1f} ms and {cpu[100]:.1f} ms, "
-        f"{cpu[100] / cpu[10]:.1f} times"
+    paired_line("the same in CPU time", worlds, time.process_time)
+    paired_line(
+        "the second turn (ships due, units damaged and sunk)", worlds, state_of=after_a_turn
     )
-    # a second turn: ships due, units damaged and sunk
-    second = {
-        n: statistics.median(times)
-        for n, times in interleaved(
-            worlds[10], worlds[100], 5, time.perf_counter, state_of=after_a_turn
-        ).items()
-    }
-    print(
-        f"the second turn (ships due, units damaged and sunk): {second[10]:.1f} ms and "
-        f"{second[100]:.1f} ms, {second[100] / second[10]:.1f} times"
-    )
-    # a fleet train on the map: every board lays it over the places
-    trained = {
-        n: statistics.median(times)
-        for n, times in interleaved(
-            worlds[10], worlds[100], 5, time.perf_counter, state_of=with_a_fleet_train
-        ).items()
-    }
-    print(
-        f"with a fleet train on the map: {trained[10]:.1f} ms and {trained[100]:.1f} ms, "
-        f"{trained[100] / trained[10]:.1f} times"
-    )
+    # every board lays a fleet train over the places
+    paired_line("with a fleet train on the map", worlds, state_of=with_a_fleet_train)
     # the machine's own growth for ten times the data, beside which to read the ratio
-    plain_times = interleaved(worlds[10], worlds[100], 10, time.process_time, plain_loop)
-    plain = {n: statistics.median(times) for n, times in plain_times.items()}
-    print(
-        f"for comparison, a plain loop over the same orders' units (no rules; CPU time): "
-        f"{plain[10]:.2f} ms and {plain[100]:.2f} ms, {plain[100] / plain[10]:.1f} times"
+    paired_line(
+        "for comparison, a plain loop over the same orders' units (no rules; CPU time)",
+        worlds,
+        time.process_time,
+        play=plain_loop,
+        rounds=10,
     )
+
+
+def paired_line(
+    label: str,
+    worlds: dict[int, Scenario],
+    clock: Callable[[], float] = time.perf_counter,
+    play: Play = play_turn,
+    state_of: Callable[[Scenario], GameState] = initial_state,
+    rounds: int = 5,
+) -> None:
+    """One line: the medians of ``play`` on the 10x and the 100x world timed by turns
+    (:func:`interleaved`), and how many times the one the other is."""
+    times = interleaved(worlds[10], worlds[100], rounds, clock, play, state_of)
+    small, big = statistics.median(times[10]), statistics.median(times[100])
+    print(f"{label}: {small:.2f} ms and {big:.2f} ms, {big / small:.1f} times")
 
 
 if __name__ == "__main__":
