@@ -212,6 +212,10 @@ def test_a_turn_with_a_fleet_train_lays_it_over_the_places_once_a_step_at_most(
         step.run(turn)
     assert len(made) > 3 * len(STEPS)  # boards made for a question or two each
     assert 0 < laid.count("bases") <= len(STEPS)
+    # nor does a board copy the places' sea areas, the train among them, until asked: a
+    # step asks once, or once a nation (step 4 weighs each nation's routes on a board)
+    copied = [b for b in made if "bases" in vars(b) or "place_areas" in vars(b)]
+    assert 0 < len(copied) <= len(STEPS) + len(orders)
     assert Board(scenario, state).place_name("ft") == "Train"  # and still laid when asked
 
 

@@ -299,5 +299,8 @@ def test_places_at_one_spot_and_at_equal_distances_go_to_the_name_first_in_order
     assert index.nearest((9.0, 0.0)) == "a"
     assert index.nearest((0.0, 0.0)) == "a"  # "a"/"b" and "c" are as far
     assert index.nearest((-9.0, 1.0)) == "c"
+    # a metre or two apart: both measured at 0 km, so a tie, though "b" is nearer in
+    # latitude and found first (the search must not stop before it reaches "a")
+    assert NearestPlaces([("b", 0.0, 1e-7), ("a", 0.0, -2e-7)]).nearest((0.0, 0.0)) == "a"
     with pytest.raises(LookupError):
         NearestPlaces([]).nearest((0.0, 0.0))
