@@ -319,7 +319,11 @@ def test_a_turn_sets_older_objects_aside_and_gives_them_back() -> None:
         cycle: list[object] = []
         cycle.append(cycle)
         watch = weakref.ref(_Node(cycle))
+        kept = _Node("kept")
     assert gc.get_freeze_count() == 0 and gc.isenabled()
+    # what the turn made joins the oldest generation unwalked: no young collection starts
+    assert gc.get_count()[0] < 10
+    assert any(o is kept for o in gc.get_objects(generation=2))
     gc.collect()
     assert watch() is None
     gc.disable()
