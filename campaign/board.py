@@ -19,7 +19,7 @@ from .routes import RouteLine, route_line, route_path
 from .scenario import Scenario
 from .state import FleetTrain, GameState
 from .units import NAVAL_RANGE
-from .world import NearestPlaces, World, great_circle_km
+from .world import NearestPlaces, World
 
 #: a merchant route's state on the chart and the map
 WORKING, CONTESTED, CUT = "working", "contested", "cut"
@@ -80,9 +80,9 @@ class Board:
         self.air_rows = scenario.by_id("air")
         self.cards = scenario.by_id("cards")
 
-    # A board is made for a question or two (a unit's nation named in an event, a sea
-    # area's name): what it lays over the scenario's tables is laid when first asked
-    # for, as with a fleet train a big world's places are copied to lay it over them.
+    # A board is often made for a question or two (a unit's nation named in an event, a
+    # sea area's name), and laying the fleet trains over the places copies every place:
+    # it is done when a place is first asked about, not when the board is made.
 
     @cached_property
     def bases(self) -> Mapping[str, Row]:
@@ -225,9 +225,6 @@ class Board:
         """Can ``nation``'s merchant route end at ``place``? (own, allied or neutral-held)"""
         holder = self.holder(place)
         return self.friendly(nation, holder) or self.side(holder) == "neutral"
-
-    def km(self, a: tuple[float, float], b: tuple[float, float]) -> float:
-        return great_circle_km(a, b)
 
     def nearest_fleet_base(self, nation: str, lonlat: tuple[float, float]) -> str:
         """002 step 2: *Add new ship production to nearest fleet base to the shipyard* — the

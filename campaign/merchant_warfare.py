@@ -358,7 +358,7 @@ def _merchant_combat(
     escort_units = [unit for e in escorts for u in e.units if (unit := units[u]).state != "sunk"]
     raid_air = [(a, p) for r in raiders for a, p in r.air if board.air_in_range(a, area)]
     escort_air = [(a, p) for e in escorts for a, p in e.air if board.air_in_range(a, area)]
-    surface_units = [state.units[x] for r in raiders if r.surface for x in r.units]
+    surface_units = [units[x] for r in raiders if r.surface for x in r.units]
     a_cv, e_cv, shift, reasons = combat_values(
         state, raid_units, raid_air, escort_units, escort_air, surface_units
     )
