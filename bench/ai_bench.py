@@ -11,6 +11,11 @@ Run: ``python bench/ai_bench.py [--games N] [--turns T] [--workers W]``. Prints:
   orders. Target: 65% or more.
 * **speed**: the computer's orders for all nine nations of the 1942 game at the start
   (median of several runs; target under 2 s).
+* **scaling**: one nation's orders (Japan's, turn 1) on the 1942 world and on synthetic
+  worlds 3× and 10× its size (``turn_bench.synthetic``: the scenario copied side by
+  side), at each level; linear growth is 3 and 10 times the 1942 time (information, not a
+  target: the 1942 world is the one the computer plays). ``--scaling-only`` skips the
+  games.
 
 Neutrals play standing orders. Games are played in memory (the engine's ten steps, no game
 file) and spread over ``W`` processes (default 2: the machine is shared).
@@ -98,13 +103,56 @@ def speed(runs: int) -> list[float]:
     return times
 
 
+def scaling(runs: int) -> dict[tuple[str, int], float]:
+    """(level, copies) → median seconds of Japan's orders on a world ``copies`` times the
+    1942 world's size."""
+    from turn_bench import synthetic
+
+    out: dict[tuple[str, int], float] = {}
+    for copies in SCALES:
+        sc = synthetic(scenario(), copies)
+        view = team_view(sc, initial_state(sc), [], "japan")
+        for level in ("novice", "captain", "admiral"):
+            times = []
+            for _ in range(runs):
+                start = time.perf_counter()
+                computer_orders(sc, view, level)
+                times.append(time.perf_counter() - start)
+            out[level, copies] = statistics.median(times)
+    return out
+
+
+def print_scaling(runs: int) -> None:
+    figures = scaling(runs)
+    print(f"Japan's orders by world size (median of {runs} runs; linear: 3x and 10x the 1942 time)")
+    print(f"{'level':<10}" + "".join(f"{f'{n}x':>12}" for n in SCALES) + "   growth at 3x, 10x")
+    for level in ("novice", "captain", "admiral"):
+        row = [figures[level, n] for n in SCALES]
+        print(
+            f"{level:<10}"
+            + "".join(f"{t * 1000:>9.0f} ms" for t in row)
+            + f"   {row[1] / row[0]:.1f}x, {row[2] / row[0]:.1f}x"
+        )
+
+
+#: world sizes of the scaling figures (copies of the 1942 world)
+SCALES = (1, 3, 10)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=50, help="games per opponent (even)")
     parser.add_argument("--turns", type=int, default=6)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--speed-runs", type=int, default=5)
+    parser.add_argument("--scaling-runs", type=int, default=3)
+    parser.add_argument(
+        "--scaling-only", action="store_true", help="only the figures by world size"
+    )
     args = parser.parse_args()
+    if args.scaling_only:
+        print_scaling(args.scaling_runs)
+        return
     half = max(args.games // 2, 1)
     jobs = [
         (side, "admiral", weak, seed, args.turns)
@@ -140,6 +188,7 @@ def main() -> None:
         f"orders for all nine nations (admiral, turn 1): median {median:.2f} s over "
         f"{len(times)} runs   target < 2 s: {verdict}"
     )
+    print_scaling(args.scaling_runs)
 
 
 if __name__ == "__main__":

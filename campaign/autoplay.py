@@ -45,16 +45,19 @@ def standing_orders(board: Board, nation: str) -> Orders:
         ),
         key=lambda r: (-state.routes.get(r, 0), r),
     )
+    first = {r: i for i, r in enumerate(enemy_routes)}
     for unit in units:
         if unit.type != "submarine" or attack_cv(unit) == 0:
             continue
-        for route in enemy_routes:
-            path = board.route(route).path
-            near = [a for a in path if board.in_reach(unit.base, a, reach)]
-            if near:
-                area = min(near, key=lambda a: (board.distance(unit.base, a), a))
-                raids.setdefault((route, area), []).append(unit.id)
-                break
+        # the first route (most tonnage first) passing through an area in the sub's reach
+        within = board.areas_within(unit.base, reach)
+        ranks = [first[r] for a in within for r in board.routes_through(a) if r in first]
+        if not ranks:
+            continue
+        route = enemy_routes[min(ranks)]
+        near = [a for a in board.route(route).path if a in within]
+        area = min(near, key=lambda a: (board.distance(unit.base, a), a))
+        raids.setdefault((route, area), []).append(unit.id)
     task_forces = []
     lsp = dict(state.lsp_of(nation))
     heavies: dict[str, list[str]] = {}

@@ -288,10 +288,20 @@ class Board:
         return best[1] if best else 0
 
     def air_in_range(self, air_id: str, area: str) -> bool:
+        """Whether the air unit ``air_id`` reaches ``area`` from its base (002
+        "Operational Range"; False for an unknown air unit)."""
         air = self.state.air.get(air_id)
         if air is None:
             return False
         return self.in_reach(air.base, area, self.air_range(air.nation, air.kind))
+
+    def air_areas(self, air_id: str) -> set[str]:
+        """Every sea area :meth:`air_in_range` says the air unit reaches, at once (for a
+        caller asking about many areas; empty for an unknown air unit)."""
+        air = self.state.air.get(air_id)
+        if air is None:
+            return set()
+        return self.areas_within(air.base, self.air_range(air.nation, air.kind))
 
     # -- flags ---------------------------------------------------------------------------
     def flags(self, nation: str, turn: int | None = None) -> tuple[int, int]:
@@ -382,6 +392,20 @@ class Board:
         """Every merchant route, in the chart's (serial) order."""
         serials = self._column("routes", "serial")
         return sorted(serials, key=lambda r: (serials[r], r))
+
+    def routes_through(self, area: str) -> Sequence[str]:
+        """The merchant routes whose path passes through sea ``area``, in the chart's
+        order: for a caller looking for routes near a place (raiders, the computer),
+        which then asks about the areas in reach rather than every route of the map."""
+        return self._routes_by_area.get(area, ())
+
+    @cached_property
+    def _routes_by_area(self) -> dict[str, list[str]]:
+        index: dict[str, list[str]] = {}
+        for r in self.route_ids():
+            for a in dict.fromkeys(self.route_path(r)):
+                index.setdefault(a, []).append(r)
+        return index
 
     def route_status(self, route_id: str) -> RouteStatus:
         """002 "Economic Route Chart": a route works when *both ends of it [are] in your

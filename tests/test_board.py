@@ -219,6 +219,41 @@ def test_a_turn_with_a_fleet_train_lays_it_over_the_places_once_a_step_at_most(
     assert Board(scenario, state).place_name("ft") == "Train"  # and still laid when asked
 
 
+def test_the_routes_through_an_area_are_those_whose_path_passes_it(
+    scenario: Scenario,
+) -> None:
+    """``routes_through`` is an index of the routes' paths (made once a board, for callers
+    that look for routes near a place): every area gives the routes whose path has it, in
+    the chart's order, a route made in play and a moved fleet train's route among them."""
+    state = initial_state(scenario)
+    board = Board(scenario, state)
+    origin = "pearl_harbour"
+    _train_and_its_route(state, origin, _area_at(board, origin, 3))
+    board = Board(scenario, state)
+    assert len(board.route_path("ft_supply")) == 4
+    for area in board.world.areas:
+        expected = [r for r in board.route_ids() if area in board.route_path(r)]
+        assert list(board.routes_through(area)) == expected, area
+    assert "ft_supply" in board.routes_through(_area_at(board, origin, 3))
+    assert list(board.routes_through("no_such_area")) == []
+
+
+def test_an_air_units_areas_are_those_it_reaches(scenario: Scenario) -> None:
+    """``air_areas`` answers ``air_in_range`` for every area at once, by the air ranges of
+    the turn (air_ranges.csv: the US land-based range grows from 0 to 1 in turn 13)."""
+    found: dict[int, set[str]] = {}
+    for turn in (1, 13):
+        state = initial_state(scenario)
+        state.turn = turn
+        board = Board(scenario, state)
+        for air in state.air:
+            reached = {a for a in board.world.areas if board.air_in_range(air, a)}
+            assert board.air_areas(air) == reached, (turn, air)
+        found[turn] = board.air_areas("usa_air_hawaii")
+    assert found[1] < found[13]
+    assert board.air_areas("no_such_air") == set()
+
+
 def test_a_nations_routes_and_its_tonnage_count_the_routes_made_in_play(
     scenario: Scenario,
 ) -> None:

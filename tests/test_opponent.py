@@ -335,3 +335,101 @@ def test_the_final_score_names_the_winner(scenario: Scenario) -> None:
     lines = format_score(GameScore([turn]), final=True)
     assert lines[-1] == "Final score after turn 24: Allies +2.0, Axis -2.0 — Allies win"
     assert format_score(GameScore([turn]), side="axis")[0].startswith("Axis: 10.0 points")
+
+
+def _scattered(scenario: Scenario, seed: int) -> GameState:
+    """The 1942 start with every submarine moved to a random place of the map."""
+    import random
+
+    from campaign.state import initial_state
+
+    state = initial_state(scenario)
+    rng = random.Random(seed)
+    places = sorted(scenario.by_id("bases"))
+    for unit in state.units.values():
+        if unit.type == "submarine":
+            unit.base = rng.choice(places)
+    return state
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_standing_raiders_take_the_first_route_with_an_area_in_reach(
+    scenario: Scenario, seed: int
+) -> None:
+    """Standing orders send each submarine against the enemy route with most tonnage that
+    passes through an area in its reach, at the nearest such area: the same choice as
+    asking every enemy route in turn, which standing orders did until a big world made
+    that submarines times routes (the routes are now found by the areas in reach)."""
+    from campaign.forces import attack_cv
+
+    state = _scattered(scenario, seed)
+    board = Board(scenario, state)
+    reach = board.naval_range()
+    raided = 0
+    for nation in board.teams():
+        enemy_routes = sorted(
+            (
+                r
+                for r in board.route_rows
+                if board.enemies(nation, board.route_nation(r)) and state.routes.get(r, 0) > 0
+            ),
+            key=lambda r: (-state.routes.get(r, 0), r),
+        )
+        expected: dict[tuple[str, str], list[str]] = {}
+        for unit in sorted(state.units.values(), key=lambda u: u.id):
+            if unit.nation != nation or unit.type != "submarine" or not attack_cv(unit):
+                continue
+            for route in enemy_routes:
+                near = [a for a in board.route_path(route) if board.in_reach(unit.base, a, reach)]
+                if near:
+                    area = min(near, key=lambda a: (board.distance(unit.base, a), a))
+                    expected.setdefault((route, area), []).append(unit.id)
+                    break
+        got = {(r.route, r.area): list(r.units) for r in standing_orders(board, nation).raids}
+        assert got == expected, nation
+        raided += len(got)
+    assert raided >= 5
+
+
+@pytest.mark.parametrize("nation", ["japan", "usa", "germany", "uk"])
+def test_the_planners_indexes_answer_as_asking_everything_does(
+    scenario: Scenario, nation: str
+) -> None:
+    """The planner finds enemy trade by the areas it passes through, the enemy squadrons
+    by the areas they reach and Air Points by their base, each an index made once (the
+    computer's orders grew 59 times from the 1942 world to one ten times its size); each
+    answers as asking every route, squadron and air unit does."""
+    from campaign.opponent import LEVELS, POSTURES, default_posture
+    from campaign.opponent.belief import known_nations, orders_state
+    from campaign.opponent.planner import Planner
+
+    state = _scattered(scenario, 7)
+    view = team_view(scenario, state, [], nation)
+    belief = belief_state(scenario, view)
+    board = Board(scenario, orders_state(scenario, belief, known_nations(scenario, view)))
+    posture = POSTURES[default_posture(nation)]
+    planner = Planner(scenario, belief, board, nation, LEVELS["captain"], posture, {})
+    trade = [
+        r
+        for r in board.route_ids()
+        if board.enemies(nation, board.route_nation(r))
+        and board.side(board.route_nation(r)) != "neutral"
+        and belief.routes.get(r, 0) > 0
+    ]
+    assert planner.enemy_trade() == trade and trade
+    reach = board.naval_range()
+    standing = [
+        (n, tf)
+        for n, orders in planner.enemy_orders.items()
+        for tf in orders.task_forces
+        if tf.stance == "intervene" and tf.lsp >= 1 and tf.base in board.bases
+    ]
+    assert standing
+    for area in board.world.areas:
+        through = [r for r in trade if area in board.route_path(r)]
+        assert planner.trade_through(area) == through, area
+        near = [(n, tf) for n, tf in standing if board.in_reach(tf.base, area, reach)]
+        assert planner.standing_by(area) == near, area
+    for place in board.bases:
+        points = sum(a.points for a in belief.air.values() if a.base == place)
+        assert planner.air_points_at(place) == points, place

@@ -149,14 +149,12 @@ def _estimate_enemy(scenario: Scenario, view: TeamView, state: GameState, known:
         state.units[s.id] = Unit(
             s.id, s.nation, s.type, s.name, base, condition, carrier and condition == "ready"
         )
+    manned = {u.base for u in state.units.values() if u.type in BATTLE_TYPES and u.state != "sunk"}
     for base in board.bases:
         holder = board.holder(base)
         if holder in known or not board.is_fleet_base(base):
             continue
-        if any(
-            u.base == base and u.type in BATTLE_TYPES and u.state != "sunk"
-            for u in state.units.values()
-        ):
+        if base in manned:
             state.add_lsp(base, holder, ENEMY_LSP)
     starting = {(r["base"], r["nation"]): r["garrisons"] for r in scenario.rows("garrisons")}
     for place in board.bases:

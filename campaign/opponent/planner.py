@@ -223,6 +223,11 @@ class Planner:
                     (a.air, a.points) for a in e.air
                 )
         self._places: dict[str, list[str]] | None = None
+        self._trade: list[str] | None = None
+        self._trade_set: set[str] | None = None
+        self._standing_by: dict[str, list[tuple[str, TaskForce]]] | None = None
+        self._guard_worth: dict[str, int] | None = None
+        self._air_at: dict[str, int] | None = None
         self._raid_odds: dict[tuple[str, tuple[str, ...]], float] = {}
         self._opposition: dict[str, tuple[list[Unit], list[tuple[str, int]], int]] = {}
         self._battles: dict[tuple[object, ...], tuple[float, float, float, int]] = {}
@@ -396,12 +401,11 @@ class Planner:
         a_cv, e_cv, shift, _ = combat_values(state, raiders, raid_air, escorts, escort_air)
         german = sum(1 for u in raiders if u.type == "submarine" and u.nation == "germany")
         others = len(raiders) - german + sum(p for _, p in raid_air)
-        odds = merchant_odds(
+        lost, raider_steps, escort_steps = _merchant_means(
             MerchantCombat(a_cv, e_cv, german, others, False, shift),
             str(option(self.options, "colour_short_row")),
         )
-        lost = min(float(mean(odds.tonnage_lost)), float(state.routes.get(route, 0)))
-        return lost, float(mean(odds.raider_steps)), float(mean(odds.escort_steps))
+        return min(lost, float(state.routes.get(route, 0))), raider_steps, escort_steps
 
     def predicted_raids(self) -> dict[str, list[tuple[str, list[Unit], list[tuple[str, int]]]]]:
         """Own and allied routes → the raids the enemy model sends: (area, units, air)."""
@@ -520,13 +524,7 @@ class Planner:
         if not subs:
             return
         escorts, escort_air = self.enemy_escorts, self.enemy_escort_air
-        targets = [
-            r
-            for r in self.b.route_ids()
-            if self.b.enemies(self.nation, self.b.route_nation(r))
-            and self.state.routes.get(r, 0) > 0
-            and self.b.side(self.b.route_nation(r)) != "neutral"
-        ]
+        order = {r: i for i, r in enumerate(self.enemy_trade())}
         groups: dict[tuple[str, str], list[Unit]] = {}
         reach = self.b.naval_range()
 
@@ -542,11 +540,10 @@ class Planner:
 
         for sub in sorted(subs, key=lambda u: u.id):
             best: tuple[float, str, str] | None = None
-            for route in targets:
-                path = self.b.route(route).path
-                near = [a for a in path if self.b.in_reach(sub.base, a, reach)]
-                if not near:
-                    continue
+            within = self.b.areas_within(sub.base, reach)
+            targets = {r for a in within for r in self.trade_through(a)}
+            for route in sorted(targets, key=order.__getitem__):
+                near = [a for a in self.b.route(route).path if a in within]
                 if not self.level.weigh_merchant:
                     area = min(near, key=lambda a: (self.b.distance(sub.base, a), a))
                     gain = float(self.state.routes.get(route, 0))
@@ -595,6 +592,36 @@ class Planner:
                 self._places.setdefault(self.b.area_of(place), []).append(place)
         return self._places.get(area, [])
 
+    def enemy_trade(self) -> list[str]:
+        """The enemy's merchant routes with tonnage on them, in the chart's order: what
+        raiders can attack (a neutral's trade is left alone)."""
+        if self._trade is None:
+            self._trade = []
+            for r in self.b.route_ids():
+                owner = self.b.route_nation(r)
+                if not self.b.enemies(self.nation, owner) or self.b.side(owner) == "neutral":
+                    continue
+                if self.state.routes.get(r, 0) > 0:
+                    self._trade.append(r)
+        return self._trade
+
+    def trade_through(self, area: str) -> list[str]:
+        """The routes of :meth:`enemy_trade` whose path passes through ``area``, in the
+        chart's order (so a raid's search is by the areas in reach, not by every route
+        of the map)."""
+        if self._trade_set is None:
+            self._trade_set = set(self.enemy_trade())
+        return [r for r in self.b.routes_through(area) if r in self._trade_set]
+
+    def air_points_at(self, place: str) -> int:
+        """Air Points based at ``place`` (every nation's, as the belief has them)."""
+        if self._air_at is None:
+            self._air_at = {}
+            for a in self.state.air.values():
+                if a.points:
+                    self._air_at[a.base] = self._air_at.get(a.base, 0) + a.points
+        return self._air_at.get(place, 0)
+
     def side_cv(self, units: Sequence[Unit], air: Sequence[tuple[str, int]], area: str) -> int:
         return sum(fleet_cv(u) for u in units) + sum(
             land_air_cv(self.state.air[a].kind, p, "fleet")
@@ -610,23 +637,33 @@ class Planner:
             self._opposition[area] = self._opposing(area)
         return self._opposition[area]
 
+    def standing_by(self, area: str) -> list[tuple[str, TaskForce]]:
+        """The enemy model's task forces standing by to intervene with ``area`` in their
+        reach, (nation, task force) in the orders' order: an index made once from each
+        force's reach, so a question costs the forces near ``area``, not all of them."""
+        if self._standing_by is None:
+            self._standing_by = {}
+            reach = self.b.naval_range()
+            for nation, orders in self.enemy_orders.items():
+                for tf in orders.task_forces:
+                    if tf.stance != "intervene" or tf.lsp < 1 or tf.base not in self.b.bases:
+                        continue
+                    for a in self.b.areas_within(tf.base, reach):
+                        self._standing_by.setdefault(a, []).append((nation, tf))
+        return self._standing_by.get(area, [])
+
     def _opposing(self, area: str) -> tuple[list[Unit], list[tuple[str, int]], int]:
         units: list[Unit] = []
         air: list[tuple[str, int]] = []
         lsp = 0
-        for nation, orders in self.enemy_orders.items():
-            for tf in orders.task_forces:
-                if tf.stance != "intervene" or tf.lsp < 1 or tf.base not in self.b.bases:
-                    continue
-                if not self.b.in_reach(tf.base, area, self.b.naval_range()):
-                    continue
-                if self.b.side(nation) == "neutral" and not any(
-                    self.b.holder(p) == nation for p in self.b.bases if self.b.area_of(p) == area
-                ):
-                    continue
-                units += [self.state.units[u] for u in tf.units if u in self.state.units]
-                air += [(a.air, a.points) for a in tf.air]
-                lsp += tf.lsp
+        for nation, tf in self.standing_by(area):
+            if self.b.side(nation) == "neutral" and not any(
+                self.b.holder(p) == nation for p in self.places_in(area)
+            ):
+                continue
+            units += [self.state.units[u] for u in tf.units if u in self.state.units]
+            air += [(a.air, a.points) for a in tf.air]
+            lsp += tf.lsp
         return units, air, lsp
 
     def battle(
@@ -704,6 +741,11 @@ class Planner:
             line = self.b.route(r)
             for end in {self.b.area_of(line.origin), self.b.area_of(line.destination)}:
                 route_ends.setdefault(end, []).append(r)
+        air_over: dict[str, list[tuple[str, int]]] = {}  # area → Air Points in range
+        for a, p in sorted(self.air_left.items()):
+            if p:
+                for area in self.b.air_areas(a):
+                    air_over.setdefault(area, []).append((a, p))
         for base, units in sorted(self.fleets().items()):
             lsp = self.lsp.get(base, 0)
             if lsp < 1:
@@ -713,11 +755,7 @@ class Planner:
                 continue
             reach = self.b.naval_range()
             for area in sorted(self.b.areas_within(base, reach)):
-                air = [
-                    (a, p)
-                    for a, p in sorted(self.air_left.items())
-                    if p and self.b.air_in_range(a, area)
-                ]
+                air = list(air_over.get(area, ()))
                 tf_lsp = min(lsp, len(warships) + 1) if lsp > len(warships) else 1
                 p_win, lost, gained, foe_cv = self.battle(warships, air, tf_lsp, area)
                 exchange = (
@@ -798,9 +836,7 @@ class Planner:
             if troops < 1:
                 continue
             defenders = sum(self.state.garrisons.get(place, {}).values())
-            defence_air = sum(
-                a.points for a in self.state.air.values() if a.base == place and a.points
-            )
+            defence_air = self.air_points_at(place)
             landing_cv = self.side_cv(invasion_units, [], area) + MANPOWER_CV * troops
             defence = 8 * defenders + 10 * defence_air
             w_base = float(option(self.options, "score_base"))
@@ -870,12 +906,8 @@ class Planner:
         if not raiders:
             return out
         enemy_escorts = self.enemy_escorts
-        for route in self.b.route_ids():
+        for route in self.trade_through(area):
             owner = self.b.route_nation(route)
-            if not self.b.enemies(self.nation, owner) or self.b.side(owner) == "neutral":
-                continue
-            if area not in self.b.route(route).path or self.state.routes.get(route, 0) <= 0:
-                continue
             key = (route, tuple(u.id for u in raiders))
             if key not in self._raid_odds:
                 escorts = enemy_escorts.get(route, [])
@@ -953,17 +985,20 @@ class Planner:
         its side holds places and its routes end, then the nearest (002 *Any enemy TF
         within range may choose to intervene*); every area in reach is named, so it still
         meets an enemy operation anywhere in range."""
-        worth: dict[str, int] = {}
-        for place in self.b.bases:
-            if self.b.friendly(self.nation, self.b.holder(place)):
-                area = self.b.area_of(place)
-                worth[area] = worth.get(area, 0) + 1
-        for r in self.b.route_ids():
-            if self.b.friendly(self.nation, self.b.route_nation(r)):
-                line = self.b.route(r)
-                for end in (line.origin, line.destination):
-                    area = self.b.area_of(end)
-                    worth[area] = worth.get(area, 0) + 2
+        if self._guard_worth is None:
+            worth: dict[str, int] = {}
+            for place in self.b.bases:
+                if self.b.friendly(self.nation, self.b.holder(place)):
+                    area = self.b.area_of(place)
+                    worth[area] = worth.get(area, 0) + 1
+            for r in self.b.route_ids():
+                if self.b.friendly(self.nation, self.b.route_nation(r)):
+                    line = self.b.route(r)
+                    for end in (line.origin, line.destination):
+                        area = self.b.area_of(end)
+                        worth[area] = worth.get(area, 0) + 2
+            self._guard_worth = worth
+        worth = self._guard_worth
         reach = self.b.areas_within(base, self.b.naval_range())
         return tuple(sorted(reach, key=lambda a: (-worth.get(a, 0), self.b.distance(base, a), a)))
 
@@ -982,6 +1017,19 @@ def _landing_chance(attack_cv: int, defence_cv: int, craft: bool) -> float:
     a = CombatSide("landing", attack_cv, minor_invasion_without_landing_craft=not craft)
     b = CombatSide("defence", defence_cv)
     return float(_naval_odds(a, b).p_a_wins)
+
+
+@lru_cache(maxsize=4096)
+def _merchant_means(combat: MerchantCombat, short_row: str) -> tuple[float, float, float]:
+    """The expected (tonnage lost, raider steps lost, escort steps lost) of a merchant
+    combat by its figures, exactly: the escorts' greedy choice weighs the same figures
+    on many routes for many escorts."""
+    odds = merchant_odds(combat, short_row)
+    return (
+        float(mean(odds.tonnage_lost)),
+        float(mean(odds.raider_steps)),
+        float(mean(odds.escort_steps)),
+    )
 
 
 #: exact naval odds by the sides' figures: candidates in many sea areas meet the same forces
