@@ -124,7 +124,8 @@ def scaling(runs: int) -> dict[tuple[str, int], float]:
 
 def print_scaling(runs: int) -> None:
     figures = scaling(runs)
-    print(f"Japan's orders by world size (median of {runs} runs; linear: 3x and 10x the 1942 time)")
+    runs_text = f"{runs} run{'s' if runs != 1 else ''}"
+    print(f"Japan's orders by world size (median of {runs_text}; linear: 3x and 10x the 1942 time)")
     print(f"{'level':<10}" + "".join(f"{f'{n}x':>12}" for n in SCALES) + "   growth at 3x, 10x")
     for level in ("novice", "captain", "admiral"):
         row = [figures[level, n] for n in SCALES]
