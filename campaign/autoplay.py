@@ -46,12 +46,15 @@ def standing_orders(board: Board, nation: str) -> Orders:
         key=lambda r: (-state.routes.get(r, 0), r),
     )
     first = {r: i for i, r in enumerate(enemy_routes)}
+    through: dict[str, tuple[str, ...]] | None = None  # made for the first submarine
     for unit in units:
-        if unit.type != "submarine" or attack_cv(unit) == 0:
+        if unit.type != "submarine" or attack_cv(unit) == 0 or not enemy_routes:
             continue
+        if through is None:
+            through = board.routes_by_area(enemy_routes)
         # the first route (most tonnage first) passing through an area in the sub's reach
         within = board.areas_within(unit.base, reach)
-        ranks = [first[r] for a in within for r in board.routes_through(a) if r in first]
+        ranks = [first[r] for a in within for r in through.get(a, ())]
         if not ranks:
             continue
         route = enemy_routes[min(ranks)]

@@ -393,19 +393,15 @@ class Board:
         serials = self._column("routes", "serial")
         return sorted(serials, key=lambda r: (serials[r], r))
 
-    def routes_through(self, area: str) -> Sequence[str]:
-        """The merchant routes whose path passes through sea ``area``, in the chart's
-        order: for a caller looking for routes near a place (raiders, the computer),
-        which then asks about the areas in reach rather than every route of the map."""
-        return self._routes_by_area.get(area, ())
-
-    @cached_property
-    def _routes_by_area(self) -> dict[str, list[str]]:
+    def routes_by_area(self, routes: Iterable[str]) -> dict[str, tuple[str, ...]]:
+        """``routes`` by the sea areas their paths pass through, each area's in the order
+        given: for a caller looking for routes near a place (raiders, the computer), who
+        then asks about the areas in its reach rather than about every route."""
         index: dict[str, list[str]] = {}
-        for r in self.route_ids():
+        for r in routes:
             for a in dict.fromkeys(self.route_path(r)):
                 index.setdefault(a, []).append(r)
-        return index
+        return {a: tuple(found) for a, found in index.items()}
 
     def route_status(self, route_id: str) -> RouteStatus:
         """002 "Economic Route Chart": a route works when *both ends of it [are] in your

@@ -219,23 +219,26 @@ def test_a_turn_with_a_fleet_train_lays_it_over_the_places_once_a_step_at_most(
     assert Board(scenario, state).place_name("ft") == "Train"  # and still laid when asked
 
 
-def test_the_routes_through_an_area_are_those_whose_path_passes_it(
+def test_routes_by_area_are_those_whose_path_passes_it_in_the_order_given(
     scenario: Scenario,
 ) -> None:
-    """``routes_through`` is an index of the routes' paths (made once a board, for callers
-    that look for routes near a place): every area gives the routes whose path has it, in
-    the chart's order, a route made in play and a moved fleet train's route among them."""
+    """``routes_by_area`` indexes the routes asked about by the sea areas of their paths
+    (for callers that look for routes near a place): every area gives the routes whose
+    path has it, in the order given; a fleet train's supply route follows the train."""
     state = initial_state(scenario)
-    board = Board(scenario, state)
     origin = "pearl_harbour"
-    _train_and_its_route(state, origin, _area_at(board, origin, 3))
+    _train_and_its_route(state, origin, Board(scenario, state).area_of(origin))
+    state.fleet_trains["ft"].area = _area_at(Board(scenario, state), origin, 3)
     board = Board(scenario, state)
     assert len(board.route_path("ft_supply")) == 4
-    for area in board.world.areas:
-        expected = [r for r in board.route_ids() if area in board.route_path(r)]
-        assert list(board.routes_through(area)) == expected, area
-    assert "ft_supply" in board.routes_through(_area_at(board, origin, 3))
-    assert list(board.routes_through("no_such_area")) == []
+    routes = board.route_ids()
+    for given in (routes, routes[::-1], routes[::3]):
+        index = board.routes_by_area(given)
+        for area in board.world.areas:
+            expected = tuple(r for r in given if area in board.route_path(r))
+            assert index.get(area, ()) == expected, area
+        assert set(index) == {a for r in given for a in board.route_path(r)}
+    assert "ft_supply" in board.routes_by_area(routes)[_area_at(board, origin, 3)]
 
 
 def test_an_air_units_areas_are_those_it_reaches(scenario: Scenario) -> None:

@@ -416,7 +416,7 @@ def test_the_planners_indexes_answer_as_asking_everything_does(
         and board.side(board.route_nation(r)) != "neutral"
         and belief.routes.get(r, 0) > 0
     ]
-    assert planner.enemy_trade() == trade and trade
+    assert list(planner.enemy_trade()) == trade and trade
     reach = board.naval_range()
     standing = [
         (n, tf)
@@ -427,9 +427,29 @@ def test_the_planners_indexes_answer_as_asking_everything_does(
     assert standing
     for area in board.world.areas:
         through = [r for r in trade if area in board.route_path(r)]
-        assert planner.trade_through(area) == through, area
+        assert list(planner.trade_through(area)) == through, area
         near = [(n, tf) for n, tf in standing if board.in_reach(tf.base, area, reach)]
-        assert planner.standing_by(area) == near, area
+        assert list(planner.standing_by(area)) == near, area
     for place in board.bases:
         points = sum(a.points for a in belief.air.values() if a.base == place)
         assert planner.air_points_at(place) == points, place
+    over = planner.air_over()
+    for area in board.world.areas:
+        air = [(a, p) for a, p in sorted(planner.air_left.items()) if board.air_in_range(a, area)]
+        assert over.get(area, []) == [(a, p) for a, p in air if p], area
+    assert over
+    # a squadron's guard areas weigh where its side holds places (1 each) and where its
+    # routes end (2 each), then the nearest; the weights are counted once for all squadrons
+    worth: dict[str, int] = {}
+    for place in board.bases:
+        if board.friendly(nation, board.holder(place)):
+            worth[board.area_of(place)] = worth.get(board.area_of(place), 0) + 1
+    for r in board.route_ids():
+        if board.friendly(nation, board.route_nation(r)):
+            for end in (board.route_rows[r]["origin"], board.route_rows[r]["destination"]):
+                worth[board.area_of(end)] = worth.get(board.area_of(end), 0) + 2
+    for base in board.fleet_bases_of(nation):
+        ranked = sorted(
+            (-worth.get(a, 0), board.distance(base, a), a) for a in board.areas_within(base, reach)
+        )
+        assert planner.guard_areas(base) == tuple(a for *_, a in ranked), base

@@ -223,9 +223,9 @@ class Planner:
                     (a.air, a.points) for a in e.air
                 )
         self._places: dict[str, list[str]] | None = None
-        self._trade: list[str] | None = None
-        self._trade_set: set[str] | None = None
-        self._standing_by: dict[str, list[tuple[str, TaskForce]]] | None = None
+        self._trade: tuple[str, ...] | None = None
+        self._trade_through: dict[str, tuple[str, ...]] | None = None
+        self._standing_by: dict[str, tuple[tuple[str, TaskForce], ...]] | None = None
         self._guard_worth: dict[str, int] | None = None
         self._air_at: dict[str, int] | None = None
         self._raid_odds: dict[tuple[str, tuple[str, ...]], float] = {}
@@ -539,6 +539,8 @@ class Planner:
             return sunk - self.cv_points(self.b.side(self.nation), steps * 0.5)
 
         for sub in sorted(subs, key=lambda u: u.id):
+            if not order:
+                break  # no enemy trade to attack
             best: tuple[float, str, str] | None = None
             within = self.b.areas_within(sub.base, reach)
             targets = {r for a in within for r in self.trade_through(a)}
@@ -592,26 +594,37 @@ class Planner:
                 self._places.setdefault(self.b.area_of(place), []).append(place)
         return self._places.get(area, [])
 
-    def enemy_trade(self) -> list[str]:
+    def enemy_trade(self) -> tuple[str, ...]:
         """The enemy's merchant routes with tonnage on them, in the chart's order: what
         raiders can attack (a neutral's trade is left alone)."""
         if self._trade is None:
-            self._trade = []
+            trade = []
             for r in self.b.route_ids():
                 owner = self.b.route_nation(r)
                 if not self.b.enemies(self.nation, owner) or self.b.side(owner) == "neutral":
                     continue
                 if self.state.routes.get(r, 0) > 0:
-                    self._trade.append(r)
+                    trade.append(r)
+            self._trade = tuple(trade)
         return self._trade
 
-    def trade_through(self, area: str) -> list[str]:
+    def trade_through(self, area: str) -> tuple[str, ...]:
         """The routes of :meth:`enemy_trade` whose path passes through ``area``, in the
-        chart's order (so a raid's search is by the areas in reach, not by every route
-        of the map)."""
-        if self._trade_set is None:
-            self._trade_set = set(self.enemy_trade())
-        return [r for r in self.b.routes_through(area) if r in self._trade_set]
+        chart's order (an index made once, so a raid's search is by the areas in reach,
+        not by every route of the map)."""
+        if self._trade_through is None:
+            self._trade_through = self.b.routes_by_area(self.enemy_trade())
+        return self._trade_through.get(area, ())
+
+    def air_over(self) -> dict[str, list[tuple[str, int]]]:
+        """Sea area → the Air Points the nation has left that reach it, (air unit, points)
+        in the units' order: what :meth:`candidates` gives an operation there."""
+        over: dict[str, list[tuple[str, int]]] = {}
+        for a, p in sorted(self.air_left.items()):
+            if p:
+                for area in self.b.air_areas(a):
+                    over.setdefault(area, []).append((a, p))
+        return over
 
     def air_points_at(self, place: str) -> int:
         """Air Points based at ``place`` (every nation's, as the belief has them)."""
@@ -637,20 +650,21 @@ class Planner:
             self._opposition[area] = self._opposing(area)
         return self._opposition[area]
 
-    def standing_by(self, area: str) -> list[tuple[str, TaskForce]]:
+    def standing_by(self, area: str) -> tuple[tuple[str, TaskForce], ...]:
         """The enemy model's task forces standing by to intervene with ``area`` in their
         reach, (nation, task force) in the orders' order: an index made once from each
         force's reach, so a question costs the forces near ``area``, not all of them."""
         if self._standing_by is None:
-            self._standing_by = {}
+            index: dict[str, list[tuple[str, TaskForce]]] = {}
             reach = self.b.naval_range()
             for nation, orders in self.enemy_orders.items():
                 for tf in orders.task_forces:
                     if tf.stance != "intervene" or tf.lsp < 1 or tf.base not in self.b.bases:
                         continue
                     for a in self.b.areas_within(tf.base, reach):
-                        self._standing_by.setdefault(a, []).append((nation, tf))
-        return self._standing_by.get(area, [])
+                        index.setdefault(a, []).append((nation, tf))
+            self._standing_by = {a: tuple(found) for a, found in index.items()}
+        return self._standing_by.get(area, ())
 
     def _opposing(self, area: str) -> tuple[list[Unit], list[tuple[str, int]], int]:
         units: list[Unit] = []
@@ -741,11 +755,7 @@ class Planner:
             line = self.b.route(r)
             for end in {self.b.area_of(line.origin), self.b.area_of(line.destination)}:
                 route_ends.setdefault(end, []).append(r)
-        air_over: dict[str, list[tuple[str, int]]] = {}  # area → Air Points in range
-        for a, p in sorted(self.air_left.items()):
-            if p:
-                for area in self.b.air_areas(a):
-                    air_over.setdefault(area, []).append((a, p))
+        air_over: dict[str, list[tuple[str, int]]] | None = None  # made when first asked
         for base, units in sorted(self.fleets().items()):
             lsp = self.lsp.get(base, 0)
             if lsp < 1:
@@ -755,6 +765,8 @@ class Planner:
                 continue
             reach = self.b.naval_range()
             for area in sorted(self.b.areas_within(base, reach)):
+                if air_over is None:
+                    air_over = self.air_over()
                 air = list(air_over.get(area, ()))
                 tf_lsp = min(lsp, len(warships) + 1) if lsp > len(warships) else 1
                 p_win, lost, gained, foe_cv = self.battle(warships, air, tf_lsp, area)
