@@ -55,7 +55,10 @@ SAMPLES = paths.scenario_dir("1942") / "sample-orders"
 
 
 def synthetic(base: Scenario, copies: int) -> Scenario:
-    """The scenario repeated ``copies`` times; copy k's ids get the suffix ``_k``."""
+    """The scenario repeated ``copies`` times; copy k's ids get the suffix ``_k``. Up to
+    46 copies of the 1942 world it is a valid scenario (a game file made from it opens
+    again, rechecked); beyond, the UK's tonnage passes the 10,000 points a nation may hold
+    (nations.csv), so the 100x world is played in memory only."""
     if copies == 1:
         return base
     id_columns = {
@@ -73,6 +76,8 @@ def synthetic(base: Scenario, copies: int) -> Scenario:
         "cards": ("id",),
     }
     tables: dict[str, list[dict[str, Any]]] = {}
+    # copy k's route serials follow copy k-1's, so the chart keeps the copies in order
+    stride = max(r["serial"] for r in base.rows("routes"))
     for name, rows in base.tables.items():
         if name not in id_columns:
             tables[name] = [dict(r) for r in rows]
@@ -86,7 +91,7 @@ def synthetic(base: Scenario, copies: int) -> Scenario:
                         new[col] = f"{row[col]}_{k}"
                     if name == "routes":
                         new["via"] = [f"{v}_{k}" for v in row["via"]]
-                        new["serial"] = row["serial"] + 1000 * k
+                        new["serial"] = row["serial"] + stride * k
                 out.append(new)
         tables[name] = out
     first = base.tables["sea_areas"][0]["id"]
@@ -95,8 +100,7 @@ def synthetic(base: Scenario, copies: int) -> Scenario:
         tables["adjacency"].append(
             {"a": prev, "b": f"{first}_{k}", "kind": "strait", "name": f"link {k}"}
         )
-    nations = {n["id"]: n for n in tables["nations"]}
-    for n in nations.values():
+    for n in tables["nations"]:
         n["tonnage"] = n["tonnage"] * copies
     return Scenario(copy.deepcopy(base.meta), tables)
 
@@ -115,10 +119,9 @@ def orders_for(board: Board, use_samples: bool) -> dict[str, Orders]:
 def play_turn(
     scenario: Scenario, work: GameState, orders: dict[str, Orders], dice: DiceFactory
 ) -> list[Event]:
-    """The whole turn in memory: order check, ten steps, end of turn (no game file, no
-    validation of the synthetic scenario, whose tonnage totals exceed what a real scenario
-    may hold). Gives back the steps' events, kept for the turn's report as
-    ``Campaign.resolve`` keeps them."""
+    """The whole turn in memory: order check, ten steps, end of turn (no game file, whose
+    scenario would be checked: see :func:`synthetic`). Gives back the steps' events, kept
+    for the turn's report as ``Campaign.resolve`` keeps them."""
     events: list[Event] = []
     with older_objects_set_aside():  # as Campaign.resolve does
         problems = check_turn(Board(scenario, with_production(scenario, work)), orders)
