@@ -290,18 +290,22 @@ class Board:
     def air_in_range(self, air_id: str, area: str) -> bool:
         """Whether the air unit ``air_id`` reaches ``area`` from its base (002
         "Operational Range"; False for an unknown air unit)."""
-        air = self.state.air.get(air_id)
-        if air is None:
+        reach = self._air_reach(air_id)
+        if reach is None:
             return False
-        return self.in_reach(air.base, area, self.air_range(air.nation, air.kind))
+        base, moves = reach
+        return self.in_reach(base, area, moves)
 
     def air_areas(self, air_id: str) -> set[str]:
         """Every sea area :meth:`air_in_range` says the air unit reaches, at once (for a
         caller asking about many areas; empty for an unknown air unit)."""
+        reach = self._air_reach(air_id)
+        return self.areas_within(*reach) if reach is not None else set()
+
+    def _air_reach(self, air_id: str) -> tuple[str, int] | None:
+        """(its base, its range now) of an air unit; None for an unknown one."""
         air = self.state.air.get(air_id)
-        if air is None:
-            return set()
-        return self.areas_within(air.base, self.air_range(air.nation, air.kind))
+        return None if air is None else (air.base, self.air_range(air.nation, air.kind))
 
     # -- flags ---------------------------------------------------------------------------
     def flags(self, nation: str, turn: int | None = None) -> tuple[int, int]:
