@@ -15,6 +15,9 @@ Run: ``python bench/turn_bench.py [--runs N]``. Prints, for each world:
   ``synchronous=FULL`` — what an umpire waits for;
 * the same two worlds' second turns (:func:`after_a_turn`) and their turns with a fleet
   train on the map (:func:`with_a_fleet_train`);
+* the rules' work counted, not timed: the function calls one turn of each world makes
+  (:func:`calls_made`), whose ratio is the rules' own growth whatever the machine's
+  memory makes of the larger world;
 * for comparison with the ratio, a plain loop over the same orders' units with no rule in
   it (:func:`plain_loop`), at 10x and 100x: what this machine's memory makes of
   ten times the data (information, not a target).
@@ -32,6 +35,7 @@ from __future__ import annotations
 import argparse
 import copy
 import statistics
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -311,6 +315,12 @@ def main() -> None:
     )
     # every board lays a fleet train over the places
     paired_line("with a fleet train on the map", worlds, state_of=with_a_fleet_train)
+    # the rules' own growth, which no clock or memory sees: calls made in one turn
+    small, big = (calls_made(worlds[c]) for c in (10, 100))
+    print(
+        f"the rules' work, by calls made in the turn (no clock): {small:,} and {big:,}, "
+        f"{big / small:.2f} times (linear: 10)"
+    )
     # the machine's own growth for ten times the data, beside which to read the ratio
     paired_line(
         "for comparison, a plain loop over the same orders' units (no rules; CPU time)",
@@ -319,6 +329,28 @@ def main() -> None:
         play=plain_loop,
         rounds=10,
     )
+
+
+def calls_made(scenario: Scenario, seed: int = 0) -> int:
+    """Function calls (Python's and built-in ones) made by :func:`play_turn` on the
+    scenario's initial state with standing orders: the rules' work counted, not timed. It
+    grows as the rules do, whatever the machine's memory makes of the larger world (the
+    clock's ratio counts both: docs/performance.md "A turn's ratio")."""
+    state = initial_state(scenario)
+    orders = orders_for(Board(scenario, state), False)
+    made = 0
+
+    def count(frame: object, event: str, arg: object) -> None:
+        nonlocal made
+        if event in ("call", "c_call"):
+            made += 1
+
+    sys.setprofile(count)
+    try:
+        play_turn(scenario, state, orders, seeded(seed))
+    finally:
+        sys.setprofile(None)
+    return made
 
 
 def paired_line(

@@ -29,9 +29,14 @@ def repairs(t: Turn) -> None:
     (given ahead in its orders' ``choices.repairs``)."""
     board = t.board
     damaged_at: dict[str, list[Unit]] = {}
+    # carrier groups without their Air Point aboard, noted in the same pass over the units
+    # (a big world's units are more than a processor keeps at hand: one pass, not two)
+    ashore: list[Unit] = []
     for u in t.state.units.values():
         if u.state == "damaged" and t.record.where(u.id).on_port_card:
             damaged_at.setdefault(u.base, []).append(u)
+        if u.type in CARRIERS and not u.carries_air:
+            ashore.append(u)
     for base in sorted(damaged_at):
         if not board.is_fleet_base(base):
             continue
@@ -51,8 +56,9 @@ def repairs(t: Turn) -> None:
         )
     # a ready carrier group takes its Air Point aboard again wherever the two meet: at the
     # base where it was repaired, or where it returns to the Air Point it put ashore
-    for unit in t.state.units.values():
-        if unit.type not in CARRIERS or unit.state != "ready" or unit.carries_air:
+    # (a repair makes a unit ready, and gives no carrier its Air Point)
+    for unit in ashore:
+        if unit.state != "ready":
             continue
         air = t.state.air.get(f"{unit.id}_air")
         if air is None or air.base != unit.base or air.points <= 0:

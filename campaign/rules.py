@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from .board import Board
 from .forces import landing_capacity
@@ -128,15 +128,24 @@ class _Check:
             out[row["base"]] += row["points"]
         return out
 
-    def projected_lsp(self) -> Counter[str]:
-        """LSP of this nation at each place once step 1 is done."""
-        stock: Counter[str] = Counter(self.b.state.lsp_of(self.nation))
-        stock.update(self.lsp_supply())
+    def projected_lsp(self, places: Iterable[str]) -> dict[str, int]:
+        """LSP of this nation at each of ``places`` once step 1 is done: what it has
+        there, this turn's supply and the supply moves in and out. Only the places asked
+        (a nation's task-force bases): a big world's nation holds LSP at hundreds of places,
+        and reading them all for each nation was a pass over every place's stock."""
+        state = self.b.state
+        stock = {place: state.lsp_at(place, self.nation) for place in places}
+        for place, points in self.lsp_supply().items():
+            if place in stock:
+                stock[place] += points
         for move in self.o.supplies:
             if move.lsp and move.route in self.b.route_rows:
                 row = self.b.route_rows[move.route]
-                stock[str(row["origin"])] -= move.lsp
-                stock[str(row["destination"])] += move.lsp
+                origin, destination = str(row["origin"]), str(row["destination"])
+                if origin in stock:
+                    stock[origin] -= move.lsp
+                if destination in stock:
+                    stock[destination] += move.lsp
         return stock
 
     # -- step 3 --------------------------------------------------------------------------
@@ -342,7 +351,6 @@ class _Check:
                     claim(u, where)
             self.air(e.air, where, air_used)
         tf_ids = Counter(t.id for t in self.o.task_forces)
-        projected = self.projected_lsp()
         lsp_at: Counter[str] = Counter()
         for i, tf in enumerate(self.o.task_forces):
             where = f"task_forces[{i}] '{tf.name}'"
@@ -352,6 +360,7 @@ class _Check:
             lsp_at[tf.base] += tf.lsp
             self.air(tf.air, where, air_used)
         lsp_at.update(self.train_lsp)
+        projected = self.projected_lsp(lsp_at)
         for base, n in lsp_at.items():
             if n > projected[base] and base in self.b.bases:
                 self.bad(

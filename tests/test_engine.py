@@ -518,6 +518,26 @@ def test_a_damaged_carriers_air_point_goes_ashore_and_comes_back_aboard(mini_dir
     assert [e.kind for e in t.events][-1] == "air_embarked"
 
 
+def test_a_carrier_repaired_where_its_air_point_waits_takes_it_aboard_in_the_same_step(
+    mini_dir: Path,
+) -> None:
+    # 002 "Repairs" then "Damaged Carrier units cannot carry their air unit": repaired in
+    # step 10 at the fleet base where its Air Point went ashore, the carrier is ready and
+    # takes it aboard again that same step (repair first, then embark)
+    from campaign.state import initial_state
+    from campaign.turn import Turn, repairs
+
+    scenario = load_scenario(mini_dir)
+    state = initial_state(scenario)
+    t = Turn(scenario, state, {}, ScriptedDice([]))
+    cv = state.units["blue_cv1"]
+    t.hit_unit(cv, "test")
+    assert cv.state == "damaged" and state.air["blue_cv1_air"].base == cv.base == "blue_port"
+    repairs(t)
+    assert cv.state == "ready" and cv.carries_air and "blue_cv1_air" not in state.air
+    assert [e.kind for e in t.events][-2:] == ["unit_repaired", "air_embarked"]
+
+
 def test_problems_name_the_order_in_words(game: Path) -> None:
     from campaign.rules import order_in_words
 

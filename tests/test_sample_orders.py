@@ -85,3 +85,40 @@ def test_orders_that_break_the_rules_are_refused_with_reasons(
     assert code == 1 and json.loads(out)["accepted"] is False
     code, _, err = cli(capsys, "resolve", game)
     assert code == 1 and "no orders are stored" in err
+
+
+def test_the_check_reckons_each_places_lsp_after_the_supplies_as_step_1_leaves_it() -> None:
+    """The order check weighs a task force's LSP against what its nation will have at the
+    base once step 1 is done: the stock there, the turn's new supply and the supply moves
+    in and out. It reckons only the places asked (a nation's task-force bases); asked for
+    every place, for every nation with sample orders (four of which move LSP), it gives
+    what a plain reckoning over the whole stock gives."""
+    from campaign.board import Board
+    from campaign.orders import load_orders
+    from campaign.rules import _Check
+    from campaign.scenario import load_scenario
+    from campaign.state import initial_state
+
+    scenario = load_scenario()
+    state = initial_state(scenario)
+    board = Board(scenario, state)
+    orders = {
+        n: load_orders((SAMPLES / f"{n}.json").read_text(encoding="utf-8"), n) for n in NATIONS
+    }
+    moved = 0
+    for nation, given in orders.items():
+        expected = {b: p[nation] for b, p in state.lsp.items() if nation in p}
+        for row in scenario.rows("lsp_supply"):
+            if row["nation"] == nation and row["turn"] == state.turn:
+                expected[row["base"]] = expected.get(row["base"], 0) + row["points"]
+        for move in given.supplies:
+            if move.lsp:
+                moved += 1
+                route = board.route_rows[move.route]
+                for end, sign in ((route["origin"], -1), (route["destination"], 1)):
+                    expected[end] = expected.get(end, 0) + sign * move.lsp
+        places = list(board.bases)
+        got = _Check(board, given, orders).projected_lsp(places)
+        assert set(got) == set(places)
+        assert {p: n for p, n in got.items() if n} == {p: n for p, n in expected.items() if n}
+    assert moved >= 4
