@@ -2,7 +2,8 @@
 
 Run: ``python bench/turn_bench.py [--runs N]``. Prints, for each world:
 
-* *turn*: what ``Campaign.resolve`` does in memory, on a copy of the state: the order
+* *turn*: what ``Campaign.resolve`` does in memory, on a copy of the state and the
+  orders read afresh from their JSON (:func:`measure_rules`): the order
   check of every nation's orders together, the ten steps (each with its own dice, as the
   engine makes them) and the end of the turn, the steps' events kept for the turn's report
   as ``resolve`` keeps and returns them — what the engine costs, median of repeated
@@ -209,17 +210,28 @@ def measure_rules(
     state_of: Callable[[Scenario], GameState] = initial_state,
 ) -> list[float]:
     """``play`` (the whole turn) timed ``runs`` times, each on a fresh copy of the state
-    ``state_of`` gives (the initial state) with its own dice."""
+    ``state_of`` gives (the initial state) and the orders read afresh, with its own dice.
+
+    ``Campaign.resolve`` reads the state and every nation's orders from the game file just
+    before it checks them and runs the steps; a run here is given the same: a copy of the
+    state, and the orders parsed from their JSON, outside the clock. (Until 2026-11-27 the
+    runs shared the orders made once when the world was set up; at 100x the turn then
+    found them, and the ids they name, gone cold, as ``resolve`` never does: about 0.3 on
+    the ratio, docs/performance.md "The orders as resolve reads them".)"""
     state = state_of(scenario)
     orders = orders_for(Board(scenario, state), use_samples)
+    texts = {nation: given.to_json() for nation, given in orders.items()}
+    if {n: load_orders(text, n) for n, text in texts.items()} != orders:
+        raise SystemExit("the bench's orders do not read back as they were written")
     times = []
     kept: list[object] = []  # what a run gives back, let go before the next run's clock
     for i in range(runs):
         work = copy.deepcopy(state)
+        read = {nation: load_orders(text, nation) for nation, text in texts.items()}
         dice = seeded(first_seed + i)
         kept.clear()
         start = clock()
-        kept.append(play(scenario, work, orders, dice))
+        kept.append(play(scenario, work, read, dice))
         times.append((clock() - start) * 1000)
     return times
 

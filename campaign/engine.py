@@ -136,14 +136,21 @@ class Campaign:
         return verify_chain(self.dice_log())
 
     # -- orders ----------------------------------------------------------------------------
-    def orders_board(self) -> Board:
+    def orders_board(self, state: GameState | None = None) -> Board:
         """The board as this turn's orders see it: the ships step 2 will commission are
-        already at their fleet bases (so orders may name them)."""
-        return Board(self.scenario, with_production(self.scenario, self.state))
+        already at their fleet bases (so orders may name them). ``state``: the game's
+        state if the caller has just read it (else it is read)."""
+        state = state if state is not None else self.state
+        return Board(self.scenario, with_production(self.scenario, state))
 
     def check(self, orders: Orders) -> list[OrderProblem]:
         """The rules ``orders`` break, given the other nations' stored orders."""
-        return check_orders(self.orders_board(), orders, self.orders())
+        return self._check(self.state, orders)
+
+    def _check(self, state: GameState, orders: Orders) -> list[OrderProblem]:
+        """:meth:`check` on the state the caller has read (one read of the game file's
+        state for the whole check, not one for the board and one for the turn)."""
+        return check_orders(self.orders_board(state), orders, self.orders(state.turn))
 
     def set_orders(self, nation: str, orders: Orders) -> None:
         """Store a nation's orders for this turn; refused whole if any rule is broken."""
@@ -169,7 +176,7 @@ class Campaign:
                     )
                 ]
             )
-        problems = self.check(orders)
+        problems = self._check(state, orders)
         if problems:
             raise OrdersError(problems)
         self.game.set_orders(state.turn, nation, orders.to_json())
@@ -232,7 +239,7 @@ class Campaign:
                 )
             orders = self.orders(state.turn)
             if state.step == 0:
-                problems = check_turn(self.orders_board(), orders)
+                problems = check_turn(self.orders_board(state), orders)
                 if problems:
                     raise OrdersError(problems)
             events: list[Event] = []

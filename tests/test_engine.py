@@ -585,3 +585,33 @@ def test_a_task_force_is_named_as_its_orders_name_it() -> None:
     assert turn.task_force_name("japan", "tf2") == "tf2"
     assert turn.task_force_name("japan", "tf9") == "tf9"
     assert turn.task_force_name("usa", "tf1") == "tf1"
+
+
+def test_checking_or_storing_orders_reads_the_game_state_once(
+    game: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A team seat checks a team's orders at each change and stores them on each submit:
+    the check reads the state from the game file once, for its board and its turn alike
+    (it read it twice, and storing a third time); a turn resolved reads it once before
+    its order check."""
+    import campaign.engine as engine
+
+    reads: list[int] = []
+    read = GameFile.state
+    monkeypatch.setattr(GameFile, "state", lambda g: reads.append(1) or read(g))
+    checked_after: list[int] = []
+    check_turn = engine.check_turn
+    monkeypatch.setattr(
+        engine, "check_turn", lambda b, o: checked_after.append(len(reads)) or check_turn(b, o)
+    )
+    orders = parse_orders(BLUE, "blue")
+    with Campaign.open(game) as c:
+        reads.clear()
+        assert c.check(orders) == []
+        assert len(reads) == 1
+        reads.clear()
+        c.set_orders("blue", orders)
+        assert len(reads) == 1
+        reads.clear()
+        c.resolve(to_step=1, seed=1)
+    assert checked_after == [1]
