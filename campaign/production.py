@@ -21,8 +21,10 @@ def production_due(board: Board) -> list[tuple[Mapping[str, Any], str | None]]:
     state = board.state
     out: list[tuple[Mapping[str, Any], str | None]] = []
     rows = board.scenario.rows("production")
-    #: each nation's fleet bases, indexed once for all its ships (None: it holds none)
+    #: each nation's fleet bases, indexed once for all its ships (None: it holds none),
+    #: from one pass over the places for every nation (made when a ship is first due)
     near: dict[str, NearestPlaces | None] = {}
+    held: dict[str, list[str]] | None = None
     for i, turn in enumerate(board.scenario.column("production", "turn")):
         if turn > state.turn:
             continue
@@ -31,8 +33,10 @@ def production_due(board: Board) -> list[tuple[Mapping[str, Any], str | None]]:
             continue
         nation = row["nation"]
         if nation not in near:
+            if held is None:
+                held = board.fleet_bases_by_holder()
             try:
-                near[nation] = board.fleet_bases_near(nation)
+                near[nation] = board.fleet_bases_near(nation, held.get(nation, []))
             except LookupError:
                 near[nation] = None
         bases = near[nation]

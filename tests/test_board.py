@@ -377,3 +377,33 @@ class _Node:
     def __init__(self, payload: object) -> None:
         self.me = self
         self.payload = payload
+
+
+def test_fleet_bases_by_holder_are_each_nations_fleet_bases_from_one_pass(
+    scenario: Scenario,
+) -> None:
+    """Step 2 asks for the fleet bases of each nation with a ship due: one pass over the
+    places now gives every nation's (``fleet_bases_by_holder``), in the places' order, as
+    ``fleet_bases_of`` gives one nation's. ``is_fleet_base`` reads the places' kind and
+    from-turn columns: for every place it answers as the places' rows say — a fleet base
+    from its first turn (Saigon from turn 4), a fleet train while it can support the
+    fleet, a captured base for its new holder."""
+    state = initial_state(scenario)
+    _train_and_its_route(state, "pearl_harbour", Board(scenario, state).area_of("pearl_harbour"))
+    state.holders["scapa_flow"] = "germany"
+    for turn in (1, 4):
+        state.turn = turn
+        board = Board(scenario, state)
+        for place, row in board.bases.items():
+            if row["kind"] == "fleet_train":
+                usable = board.fleet_train_support(place)[0]
+            else:
+                start = row["from_turn"]
+                usable = row["kind"] == "fleet_base" and (start is None or turn >= start)
+            assert board.is_fleet_base(place) == usable, (place, turn)
+        assert board.is_fleet_base("saigon") == (turn >= 4)
+        held = board.fleet_bases_by_holder()
+        assert "scapa_flow" in held["germany"] and "ft" in held["usa"]
+        for nation in board.nations:
+            assert held.get(nation, []) == board.fleet_bases_of(nation), nation
+        assert not board.is_fleet_base("no such place")
