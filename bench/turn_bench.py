@@ -286,7 +286,8 @@ def main() -> None:
     # the 10x and 100x turns, whose ratio is the target, are timed in turns, a few of one
     # then one of the other, so a machine whose speed drifts (a shared one drifts by a
     # third in a minute) slows both alike
-    paired = interleaved(worlds[10], worlds[100], max(5, args.runs // 2), time.perf_counter)
+    rounds = max(5, args.runs // 2)
+    paired = interleaved(worlds[10], worlds[100], rounds, time.perf_counter)
     for copies in (1, 10, 30, 100):
         scenario = worlds.get(copies) or synthetic(base, copies)
         runs = args.runs if copies < 30 else max(5, args.runs // 3)
@@ -321,12 +322,17 @@ def main() -> None:
     )
     # on a shared machine the wall clock of the big world counts the other jobs' use of the
     # memory caches too: the process's own CPU time is the steadier figure
-    paired_line("the same in CPU time", worlds, time.process_time)
+    # (each line's medians from as many rounds as the first line's: with five, the CPU
+    # line read 10.5, 10.7 and 11.5 in three runs of one hour, the first line 10.6-10.9)
+    paired_line("the same in CPU time", worlds, time.process_time, rounds=rounds)
     paired_line(
-        "the second turn (ships due, units damaged and sunk)", worlds, state_of=after_a_turn
+        "the second turn (ships due, units damaged and sunk)",
+        worlds,
+        state_of=after_a_turn,
+        rounds=rounds,
     )
     # every board lays a fleet train over the places
-    paired_line("with a fleet train on the map", worlds, state_of=with_a_fleet_train)
+    paired_line("with a fleet train on the map", worlds, state_of=with_a_fleet_train, rounds=rounds)
     # the rules' own growth, which no clock or memory sees: calls made in one turn
     small, big = (calls_made(worlds[c]) for c in (10, 100))
     print(
