@@ -50,7 +50,7 @@ from campaign.dice import DiceLog
 from campaign.engine import Campaign, DiceFactory, seeded
 from campaign.events import Event
 from campaign.gamefile import GameFile
-from campaign.orders import Escort, Orders, Raid, TaskForce, load_orders
+from campaign.orders import Escort, Orders, OrdersError, Raid, TaskForce, load_orders
 from campaign.rules import check_turn
 from campaign.scenario import Scenario, load_scenario
 from campaign.state import FleetTrain, GameState, initial_state
@@ -221,7 +221,11 @@ def measure_rules(
     state = state_of(scenario)
     orders = orders_for(Board(scenario, state), use_samples)
     texts = {nation: given.to_json() for nation, given in orders.items()}
-    if {n: load_orders(text, n) for n, text in texts.items()} != orders:
+    try:
+        read_back = {n: load_orders(text, n) for n, text in texts.items()}
+    except OrdersError as error:  # e.g. past the orders' 1,000 items a list (about 112x)
+        raise SystemExit(f"the bench's orders are not valid orders: {error}") from error
+    if read_back != orders:
         raise SystemExit("the bench's orders do not read back as they were written")
     times = []
     kept: list[object] = []  # what a run gives back, let go before the next run's clock
@@ -322,7 +326,7 @@ def main() -> None:
     )
     # on a shared machine the wall clock of the big world counts the other jobs' use of the
     # memory caches too: the process's own CPU time is the steadier figure
-    # (each line's medians from as many rounds as the first line's: with five, the CPU
+    # (each turn's line takes its medians from as many rounds as the first: with five, the CPU
     # line read 10.5, 10.7 and 11.5 in three runs of one hour, the first line 10.6-10.9)
     paired_line("the same in CPU time", worlds, time.process_time, rounds=rounds)
     paired_line(
@@ -350,8 +354,9 @@ def main() -> None:
 
 
 def calls_made(scenario: Scenario, seed: int = 0) -> int:
-    """Function calls (Python's and built-in ones) made by :func:`play_turn` on the
-    scenario's initial state with standing orders: the rules' work counted, not timed. It
+    """Function calls made by :func:`play_turn` on the scenario's initial state with
+    standing orders (Python frames entered, a generator's resumptions among them, and
+    built-in calls): the rules' work counted, not timed. It
     grows as the rules do, whatever the machine's memory makes of the larger world (the
     clock's ratio counts both: docs/performance.md "A turn's ratio"). A turn is played
     first, uncounted, so the indexes a first turn makes (paths, ranges) count in neither
@@ -366,11 +371,12 @@ def calls_made(scenario: Scenario, seed: int = 0) -> int:
         if event in ("call", "c_call"):
             made += 1
 
+    before = sys.getprofile()  # a profiler the bench runs under is put back after
     sys.setprofile(count)
     try:
         play_turn(scenario, state, orders, seeded(seed))
     finally:
-        sys.setprofile(None)
+        sys.setprofile(before)
     return made
 
 

@@ -149,7 +149,9 @@ class Campaign:
 
     def _check(self, state: GameState, orders: Orders) -> list[OrderProblem]:
         """:meth:`check` on the state the caller has read (one read of the game file's
-        state for the whole check, not one for the board and one for the turn)."""
+        state for the whole check, not one for the board and one for the turn). The check
+        only reads it (the ships due are laid on a projection, :func:`with_production`):
+        ``resolve`` plays the turn on the very object it checked."""
         return check_orders(self.orders_board(state), orders, self.orders(state.turn))
 
     def set_orders(self, nation: str, orders: Orders) -> None:

@@ -407,3 +407,29 @@ def test_fleet_bases_by_holder_are_each_nations_fleet_bases_from_one_pass(
         for nation in board.nations:
             assert held.get(nation, []) == board.fleet_bases_of(nation), nation
         assert not board.is_fleet_base("no such place")
+
+
+def test_every_ship_due_joins_its_nations_fleet_base_nearest_its_yard(
+    scenario: Scenario,
+) -> None:
+    """Step 2 indexes every nation's fleet bases in one pass and asks each ship's yard for
+    the nearest: at turn 6 of the 1942 world, with a base captured and one nation's bases
+    all lost, every ship due (of several nations) joins where ``nearest_fleet_base`` for
+    its nation would put it, and the nation without a base waits (None)."""
+    state = initial_state(scenario)
+    state.turn = 6
+    state.holders["scapa_flow"] = "germany"  # a base changes hands
+    board = Board(scenario, state)
+    italian = board.fleet_bases_of("italy")
+    for base in italian:
+        state.holders[base] = "uk"  # Italy holds no fleet base
+    board = Board(scenario, state)
+    due = production_due(board)
+    nations = {row["nation"] for row, _ in due}
+    assert {"usa", "uk", "japan", "germany", "italy"} <= nations
+    for row, base in due:
+        yard = board.shipyards[row["shipyard"]]
+        if row["nation"] == "italy":
+            assert base is None
+        else:
+            assert base == board.nearest_fleet_base(row["nation"], (yard["lon"], yard["lat"]))
