@@ -59,6 +59,9 @@ class Campaign:
         self.game = game
         self.losses: LossPolicy = losses or SpreadLosses()
         self._log: tuple[tuple[int, int], list[Event]] | None = None
+        #: nation → the text of its orders last read and the orders it gave (read-only:
+        #: the orders are frozen, and nothing changes their choices or tonnage maps)
+        self._orders_read: dict[str, tuple[str, Orders]] = {}
 
     @classmethod
     def open(
@@ -92,7 +95,19 @@ class Campaign:
     def orders(self, turn: int | None = None) -> dict[str, Orders]:
         """Every nation's stored orders for ``turn`` (default: the current turn)."""
         turn = turn if turn is not None else self.state.turn
-        return {n: load_orders(text, n) for n, text in self.game.orders(turn).items()}
+        return {n: self._read_orders(n, text) for n, text in self.game.orders(turn).items()}
+
+    def _read_orders(self, nation: str, text: str) -> Orders:
+        """``nation``'s orders from their stored text, parsed again only when the text has
+        changed since this nation's were last read: an order check asks for every nation's
+        orders (cards for allies, shared ranges), and parsing all nine was most of a
+        check's time, paid at each change a team seat or the orders editor checks."""
+        kept = self._orders_read.get(nation)
+        if kept is not None and kept[0] == text:
+            return kept[1]
+        orders = load_orders(text, nation)
+        self._orders_read[nation] = (text, orders)
+        return orders
 
     def events(self, nation: str | None = None, turn: int | None = None) -> list[Event]:
         """The event log as the game now stands (:func:`~campaign.events.in_force`: not

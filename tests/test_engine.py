@@ -615,3 +615,35 @@ def test_checking_or_storing_orders_reads_the_game_state_once(
         reads.clear()
         c.resolve(to_step=1, seed=1)
     assert checked_after == [1]
+
+
+def test_each_nations_orders_are_parsed_again_only_when_their_text_changes(
+    game: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An order check reads every nation's stored orders; a nation's are parsed once for
+    a text, and again only when the stored text changes (a new submission, the turn
+    reopened), whoever stored it. What comes back is what the text says."""
+    import campaign.engine as engine
+
+    parsed: list[str] = []
+    load = engine.load_orders
+    monkeypatch.setattr(engine, "load_orders", lambda text, n: parsed.append(n) or load(text, n))
+    with Campaign.open(game) as giver:
+        give(giver, BLUE, RED)
+    with Campaign.open(game) as c:
+        parsed.clear()
+        first = c.orders()
+        assert sorted(parsed) == ["blue", "red"]
+        parsed.clear()
+        assert c.check(parse_orders(BLUE, "blue")) == []
+        assert c.orders() == first and parsed == []
+        less = json.loads(json.dumps(RED))
+        less["raids"] = []
+        with Campaign.open(game) as other:  # another program stores red's new orders
+            give(other, less)
+        parsed.clear()
+        again = c.orders()
+        assert parsed == ["red"]
+        assert again["red"].raids == () and again["blue"] is first["blue"]
+        c.reopen_turn(1)
+        assert c.orders()["red"].raids == ()
