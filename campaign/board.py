@@ -55,6 +55,10 @@ class RouteForce:
     surface: bool = False
 
 
+#: the kinds of place that may serve as a fleet base (:meth:`Board.is_fleet_base`)
+_FLEET_BASE_KINDS = frozenset({"fleet_base", "fleet_train"})
+
+
 class Board:
     """The rules' questions about a scenario and a game state (places, routes, ranges,
     sides). What it indexes (the fleet trains among the places, the places' sea areas,
@@ -215,17 +219,27 @@ class Board:
 
     def fleet_bases_of(self, nation: str) -> list[str]:
         """Fleet bases held by ``nation`` and usable this turn."""
-        return [b for b in self.bases if self.is_fleet_base(b) and self.holder(b) == nation]
+        return [b for b in self._fleet_bases() if self.holder(b) == nation]
 
     def fleet_bases_by_holder(self) -> dict[str, list[str]]:
         """Every fleet base usable this turn, by the nation holding it, each nation's in the
         places' order (:meth:`fleet_bases_of` for every nation, in one pass over the
         places: for a question put nation by nation, as step 2's is)."""
         held: dict[str, list[str]] = {}
-        for place in self.bases:
-            if self.is_fleet_base(place):
-                held.setdefault(self.holder(place), []).append(place)
+        for place in self._fleet_bases():
+            held.setdefault(self.holder(place), []).append(place)
         return held
+
+    def _fleet_bases(self) -> list[str]:
+        """Every place usable as a fleet base this turn, in the places' order: the places'
+        kind column read in one pass, and only fleet bases and fleet trains asked
+        :meth:`is_fleet_base` (most places are ports and islands)."""
+        kinds = self._column("bases", "kind")
+        return [
+            place
+            for place, kind in kinds.items()
+            if kind in _FLEET_BASE_KINDS and self.is_fleet_base(place)
+        ]
 
     def on_land_map(self, place: str) -> bool:
         """Is ``place`` covered by a Land Combat map? 002 "Amphibious Operations": *Minor

@@ -394,18 +394,23 @@ def test_fleet_bases_by_holder_are_each_nations_fleet_bases_from_one_pass(
     for turn in (1, 4):
         state.turn = turn
         board = Board(scenario, state)
+        usable: list[str] = []  # the places' rows read plainly, in their order
         for place, row in board.bases.items():
             if row["kind"] == "fleet_train":
-                usable = board.fleet_train_support(place)[0]
+                usable_here = board.fleet_train_support(place)[0]
             else:
                 start = row["from_turn"]
-                usable = row["kind"] == "fleet_base" and (start is None or turn >= start)
-            assert board.is_fleet_base(place) == usable, (place, turn)
+                usable_here = row["kind"] == "fleet_base" and (start is None or turn >= start)
+            assert board.is_fleet_base(place) == usable_here, (place, turn)
+            if usable_here:
+                usable.append(place)
         assert board.is_fleet_base("saigon") == (turn >= 4)
         held = board.fleet_bases_by_holder()
         assert "scapa_flow" in held["germany"] and "ft" in held["usa"]
         for nation in board.nations:
-            assert held.get(nation, []) == board.fleet_bases_of(nation), nation
+            expected = [p for p in usable if board.holder(p) == nation]
+            assert board.fleet_bases_of(nation) == expected, nation
+            assert held.get(nation, []) == expected, nation
         assert not board.is_fleet_base("no such place")
 
 
