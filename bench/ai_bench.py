@@ -32,7 +32,7 @@ from campaign.autoplay import standing_orders
 from campaign.board import Board
 from campaign.dice import SeededDice
 from campaign.events import Event
-from campaign.opponent import computer_orders
+from campaign.opponent import LEVELS, computer_orders
 from campaign.orders import Orders
 from campaign.production import with_production
 from campaign.rules import check_orders
@@ -112,7 +112,7 @@ def scaling(runs: int) -> dict[tuple[str, int], float]:
     for copies in SCALES:
         sc = synthetic(scenario(), copies)
         view = team_view(sc, initial_state(sc), [], "japan")
-        for level in ("novice", "captain", "admiral"):
+        for level in LEVEL_NAMES:
             times = []
             for _ in range(runs):
                 start = time.perf_counter()
@@ -127,7 +127,7 @@ def print_scaling(runs: int) -> None:
     runs_text = f"{runs} run{'s' if runs != 1 else ''}"
     print(f"Japan's orders by world size (median of {runs_text}; linear: 3x and 10x the 1942 time)")
     print(f"{'level':<10}" + "".join(f"{f'{n}x':>12}" for n in SCALES) + "   growth at 3x, 10x")
-    for level in ("novice", "captain", "admiral"):
+    for level in LEVEL_NAMES:
         row = [figures[level, n] for n in SCALES]
         print(
             f"{level:<10}"
@@ -138,6 +138,8 @@ def print_scaling(runs: int) -> None:
 
 #: world sizes of the scaling figures (copies of the 1942 world)
 SCALES = (1, 3, 10)
+#: the computer's levels, weakest first (campaign.opponent.LEVELS)
+LEVEL_NAMES = tuple(LEVELS)
 
 
 def main() -> None:

@@ -219,21 +219,21 @@ class Board:
 
     def fleet_bases_of(self, nation: str) -> list[str]:
         """Fleet bases held by ``nation`` and usable this turn."""
-        return [b for b in self._fleet_bases() if self.holder(b) == nation]
+        return [b for b in self.fleet_bases() if self.holder(b) == nation]
 
     def fleet_bases_by_holder(self) -> dict[str, list[str]]:
         """Every fleet base usable this turn, by the nation holding it, each nation's in the
         places' order (:meth:`fleet_bases_of` for every nation, in one pass over the
         places: for a question put nation by nation, as step 2's is)."""
         held: dict[str, list[str]] = {}
-        for place in self._fleet_bases():
+        for place in self.fleet_bases():
             held.setdefault(self.holder(place), []).append(place)
         return held
 
-    def _fleet_bases(self) -> list[str]:
-        """Every place usable as a fleet base this turn, in the places' order: the places'
-        kind column read in one pass, and only fleet bases and fleet trains asked
-        :meth:`is_fleet_base` (most places are ports and islands)."""
+    def fleet_bases(self) -> list[str]:
+        """Every place usable as a fleet base this turn, whoever holds it, in the places'
+        order: the places' kind column read in one pass, and only fleet bases and fleet
+        trains asked :meth:`is_fleet_base` (most places are ports and islands)."""
         kinds = self._column("bases", "kind")
         return [
             place

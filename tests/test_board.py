@@ -405,6 +405,7 @@ def test_fleet_bases_by_holder_are_each_nations_fleet_bases_from_one_pass(
             if usable_here:
                 usable.append(place)
         assert board.is_fleet_base("saigon") == (turn >= 4)
+        assert board.fleet_bases() == usable
         held = board.fleet_bases_by_holder()
         assert "scapa_flow" in held["germany"] and "ft" in held["usa"]
         for nation in board.nations:

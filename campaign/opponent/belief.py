@@ -150,9 +150,9 @@ def _estimate_enemy(scenario: Scenario, view: TeamView, state: GameState, known:
             s.id, s.nation, s.type, s.name, base, condition, carrier and condition == "ready"
         )
     manned = {u.base for u in state.units.values() if u.type in BATTLE_TYPES and u.state != "sunk"}
-    for base in board.bases:
+    for base in board.fleet_bases():
         holder = board.holder(base)
-        if holder in known or not board.is_fleet_base(base):
+        if holder in known:
             continue
         if base in manned:
             state.add_lsp(base, holder, ENEMY_LSP)

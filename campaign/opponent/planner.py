@@ -233,9 +233,7 @@ class Planner:
         self._battles: dict[tuple[object, ...], tuple[float, float, float, int]] = {}
         self.near = {self.b.area_of(x) for x in board.fleet_bases_of(nation)}
         self.foe_bases = {
-            board.area_of(x)
-            for x in board.bases
-            if board.is_fleet_base(x) and board.enemies(nation, board.holder(x))
+            board.area_of(x) for x in board.fleet_bases() if board.enemies(nation, board.holder(x))
         }
         self.allied_orders = {
             n: allied_orders.get(n) or standing_orders(board, n)
@@ -755,7 +753,7 @@ class Planner:
             line = self.b.route(r)
             for end in {self.b.area_of(line.origin), self.b.area_of(line.destination)}:
                 route_ends.setdefault(end, []).append(r)
-        air_over: dict[str, list[tuple[str, int]]] | None = None  # made when first asked
+        air_over = self.air_over()
         for base, units in sorted(self.fleets().items()):
             lsp = self.lsp.get(base, 0)
             if lsp < 1:
@@ -765,8 +763,6 @@ class Planner:
                 continue
             reach = self.b.naval_range()
             for area in sorted(self.b.areas_within(base, reach)):
-                if air_over is None:
-                    air_over = self.air_over()
                 air = list(air_over.get(area, ()))
                 tf_lsp = min(lsp, len(warships) + 1) if lsp > len(warships) else 1
                 p_win, lost, gained, foe_cv = self.battle(warships, air, tf_lsp, area)
