@@ -310,13 +310,17 @@ class World:
         return {}
 
     def _search(self, area: str, *others: str) -> _Search:
-        """The search from ``area`` (KeyError for an unknown area, or other)."""
-        for known in (area, *others):
-            if known not in self.areas:
-                raise KeyError(known)
+        """The search from ``area`` (KeyError for an unknown area, or other). An area the
+        search has found is known: only the others are looked up in the whole table (a
+        big world's table is far larger than the few areas near a search)."""
         found = self._searches.get(area)
         if found is None:
+            if area not in self.areas:
+                raise KeyError(area)
             found = self._searches[area] = _Search(area)
+        for known in others:
+            if known not in found.found and known not in self.areas:
+                raise KeyError(known)
         return found
 
     def distance(self, a: str, b: str) -> int:

@@ -75,8 +75,19 @@ def test_paths_go_through_waypoints_in_order() -> None:
 
 def test_unknown_and_unreachable_areas() -> None:
     world = World(line_world(3).areas.values(), [("a0", "a1", {"kind": "sea"})])
-    with pytest.raises(KeyError):
-        world.distance("a0", "nowhere")
+    # an unknown area either side, before a search from a0 is kept and after
+    for _ in range(2):
+        for ask in (
+            lambda: world.distance("a0", "nowhere"),
+            lambda: world.distance("nowhere", "a0"),
+            lambda: world.reaches("a0", "nowhere", 5),
+            lambda: world.reaches("nowhere", "a1", 5),
+            lambda: world.within("nowhere", 1),
+        ):
+            with pytest.raises(KeyError, match="nowhere"):
+                ask()
+        assert world.distance("a0", "a1") == 1
+    assert not world.reaches("a0", "a2", 5)  # known, not joined: no error
     with pytest.raises(ValueError, match="no sea path"):
         world.distance("a0", "a2")
     assert not world.is_connected()

@@ -536,11 +536,7 @@ class OrdersEditor(QWidget):
             if tf.id == selected:
                 self.tf_list.selectRow(row)
         bases = sorted(
-            (
-                b
-                for b in board.bases
-                if board.is_fleet_base(b) and board.friendly(orders.nation, board.holder(b))
-            ),
+            (b for b in board.fleet_bases() if board.friendly(orders.nation, board.holder(b))),
             key=lambda b: (board.holder(b) != orders.nation, board.place_name(b)),  # own first
         )
         current = self.tf_base.currentData()

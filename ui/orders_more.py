@@ -395,11 +395,8 @@ class MoreOrdersTab(QWidget):
         mainland = sorted(
             (
                 b
-                for b, row in board.bases.items()
-                if row["kind"] == "fleet_base"
-                and not row["island"]
-                and board.holder(b) == nation
-                and board.is_fleet_base(b)
+                for b in board.fleet_bases_of(nation)
+                if board.bases[b]["kind"] == "fleet_base" and not board.bases[b]["island"]
             ),
             key=board.place_name,
         )

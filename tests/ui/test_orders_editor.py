@@ -131,3 +131,26 @@ def test_air_points_fly_a_fleet_train_is_set_up_and_choices_are_given(
     # the offered origins are the nation's mainland fleet bases only
     origins = {more.train_origin.itemData(i) for i in range(more.train_origin.count())}
     assert "san_diego" in origins and "pearl_harbour" not in origins
+
+
+def test_task_force_bases_offered_are_the_sides_usable_fleet_bases(
+    editor: OrdersEditor,
+) -> None:
+    """The base list of a new task force: every place usable as a fleet base this turn held
+    by the nation or an ally (the nation's own first, each part by name), read plainly from
+    the places' rows; no port, island or enemy base."""
+    board = editor.session.board()
+    for nation in ("usa", "japan"):
+        editor.nation.setCurrentIndex(editor.nation.findData(nation))
+        offered = [editor.tf_base.itemData(i) for i in range(editor.tf_base.count())]
+        usable = [
+            b
+            for b, row in board.bases.items()
+            if row["kind"] == "fleet_base"
+            and (row["from_turn"] is None or row["from_turn"] <= board.state.turn)
+            and board.friendly(nation, board.holder(b))
+        ]
+        expected = sorted(usable, key=lambda b: (board.holder(b) != nation, board.place_name(b)))
+        assert offered == expected
+        if nation == "usa":  # an ally's fleet bases are offered after the nation's own
+            assert board.holder(offered[-1]) != "usa"
