@@ -3,7 +3,7 @@
 Run: ``python bench/turn_bench.py [--runs N]``. Prints, for each world:
 
 * *turn*: what ``Campaign.resolve`` does in memory, on a copy of the state and the
-  orders read afresh from their JSON (:func:`measure_rules`): the order
+  orders read afresh from their JSON (:meth:`Setup.timed`): the order
   check of every nation's orders together, the ten steps (each with its own dice, as the
   engine makes them) and the end of the turn, the steps' events kept for the turn's report
   as ``resolve`` keeps and returns them — what the engine costs, median of repeated
@@ -195,7 +195,7 @@ def after_a_turn(scenario: Scenario) -> GameState:
     return state
 
 
-#: what :func:`measure_rules` times, on a fresh copy of the state: :func:`play_turn` or
+#: what :meth:`Setup.timed` times, on a fresh copy of the state: :func:`play_turn` or
 #: :func:`plain_loop`; what it gives back is let go after the clock stops
 Play = Callable[[Scenario, GameState, dict[str, Orders], DiceFactory], object]
 
