@@ -14,8 +14,9 @@ Run: ``python bench/turn_bench.py [--runs N]``. Prints, for each world:
   the 1942 turn under 50 ms;
 * *resolve + save*: ``Campaign.resolve`` including the ten one-transaction saves with
   ``synchronous=FULL`` — what an umpire waits for;
-* the same two worlds' second turns (:func:`after_a_turn`) and their turns with a fleet
-  train on the map (:func:`with_a_fleet_train`);
+* the same two worlds' second turns (:func:`after_a_turn`), their turns with a fleet
+  train on the map (:func:`with_a_fleet_train`) and with sea areas contested for the
+  merchant routes (:func:`with_contested_areas`);
 * the rules' work counted, not timed: the function calls one turn of each world makes
   (:func:`calls_made`), whose ratio is the rules' own growth whatever the machine's
   memory makes of the larger world;
@@ -183,6 +184,18 @@ def with_a_fleet_train(scenario: Scenario) -> GameState:
     columns |= {"nation": nation, "origin": origin, "destination": train.id, "via": []}
     state.extra_routes[train.route] = columns | {"tonnage": 0, "notes": ""}
     state.routes[train.route] = 0
+    return state
+
+
+def with_contested_areas(scenario: Scenario) -> GameState:
+    """The initial state with one sea area in twenty (of each copy of the 1942 world)
+    contested for both sides' merchant routes, as step 8 leaves the areas its operations
+    won for the next turn (002 "Economic Route Chart": a route works when its ends are
+    *uncontested, at the start*): a turn asks every route's status, and each question once
+    read the whole list of its side's contested areas."""
+    state = initial_state(scenario)
+    areas = sorted(str(r["id"]) for r in scenario.rows("sea_areas"))[::20]
+    state.contested = {"allies": list(areas), "axis": list(areas)}
     return state
 
 
@@ -364,6 +377,12 @@ def main() -> None:
     )
     # every board lays a fleet train over the places
     paired_line("with a fleet train on the map", worlds, state_of=with_a_fleet_train, rounds=rounds)
+    paired_line(
+        "with sea areas contested (one in twenty)",
+        worlds,
+        state_of=with_contested_areas,
+        rounds=rounds,
+    )
     # the rules' own growth, which no clock or memory sees: calls made in one turn
     small, big = (calls_made(worlds[c]) for c in (10, 100))
     print(

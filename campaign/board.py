@@ -7,6 +7,7 @@ questions every step asks, answered in one place.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -80,6 +81,8 @@ class Board:
             "routes": state.extra_routes,
         }
         self._columns: dict[str, dict[str, Mapping[str, Any]]] = {"bases": {}, "routes": {}}
+        #: side → (the state's list of its contested sea areas, its length, as a set)
+        self._contested: dict[str, tuple[list[str], int, frozenset[str]]] = {}
         self.shipyards = scenario.by_id("shipyards")
         self.air_rows = scenario.by_id("air")
         self.cards = scenario.by_id("cards")
@@ -448,7 +451,7 @@ class Board:
             if not self.open_to(nation, place):
                 holder = self.name_of(self.holder(place))
                 return RouteStatus(CUT, f"{self.public_place_name(place)} is held by {holder}")
-        contested = set(self.state.contested.get(self.side_key(nation), ()))
+        contested = self.contested_for(nation)
         if not contested:  # nothing contested for its side: nothing on its way either
             return RouteStatus(WORKING, "working")
         for place in places:
@@ -459,6 +462,22 @@ class Board:
         ends = {path[0], path[-1]}
         passing = tuple(a for a in path if a in contested and a not in ends)
         return RouteStatus(WORKING, "working", passing)
+
+    def contested_for(self, nation: str) -> AbstractSet[str]:
+        """The sea areas contested for the merchant routes of ``nation``'s side (step 8's,
+        for this turn: 002 "Economic Route Chart"), as a set made once for each list the
+        state holds. Every route's status asks it, and a big world's list is long: made
+        afresh for each question, a turn's questions grew with the routes times the areas.
+        The state's lists are replaced, not changed in place (``GameState.contested``); a
+        list whose length has changed is read again all the same."""
+        key = self.side_key(nation)
+        areas = self.state.contested.get(key)
+        if not areas:
+            return frozenset()
+        kept = self._contested.get(key)
+        if kept is None or kept[0] is not areas or kept[1] != len(areas):
+            kept = self._contested[key] = (areas, len(areas), frozenset(areas))
+        return kept[2]
 
     def route_working(self, route_id: str) -> tuple[bool, str]:
         """(works?, why) — :meth:`route_status` in short."""

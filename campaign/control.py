@@ -510,19 +510,22 @@ class SetContested(Edit):
             raise EditError(f"'{self.side}' is not a side; valid: {', '.join(sides)}")
         if self.area not in board.world.areas:
             raise EditError(_unknown("sea area", self.area, list(board.world.areas)))
-        areas = board.state.contested.setdefault(self.side, [])
+        areas = board.state.contested.get(self.side, [])
         if (self.area in areas) == self.contested:
             raise EditError(
                 f"{board.area_name(self.area)} is already "
                 f"{'contested' if self.contested else 'uncontested'} for {board.name_of(self.side)}"
             )
+        # a new list, not the old one changed: a board keeps a set of each list it has read
+        # (Board.contested_for)
         if self.contested:
-            areas.append(self.area)
-            areas.sort()
+            changed = sorted([*areas, self.area])
         else:
-            areas.remove(self.area)
-        if not areas:
-            del board.state.contested[self.side]
+            changed = [a for a in areas if a != self.area]
+        if changed:
+            board.state.contested[self.side] = changed
+        else:
+            board.state.contested.pop(self.side, None)
         nations = tuple(n for n in board.nations if board.side_key(n) == self.side)
         words = "contested" if self.contested else "no longer contested"
         return Applied(

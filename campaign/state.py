@@ -87,7 +87,9 @@ class GameState:
     cards_played: list[str] = field(default_factory=list)
     #: routes created during play (step 4): id → the routes.csv columns
     extra_routes: dict[str, dict[str, Any]] = field(default_factory=dict)
-    #: sea areas where each side's merchant routes are contested (from the last step 8)
+    #: sea areas where each side's merchant routes are contested (from the last step 8);
+    #: a side's list is replaced, not changed in place (a Board keeps a set of each list it
+    #: has read: Board.contested_for)
     contested: dict[str, list[str]] = field(default_factory=dict)
     #: what this turn's steps decided, for the later steps and the reports
     turn_record: TurnRecord = field(default_factory=TurnRecord)

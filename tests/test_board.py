@@ -90,6 +90,56 @@ def test_route_status_working_contested_and_cut(scenario: Scenario) -> None:
     assert status.state == CUT and "held by Japan" in status.why
 
 
+def test_route_status_follows_the_contested_areas_one_board_is_asked_about(
+    scenario: Scenario,
+) -> None:
+    """One board asked again and again while the contested areas change: through Game
+    Control's edit (which replaces its side's list), a list replaced, and a list changed in
+    place. Every answer is the one a new board gives; the side's set is made once a list."""
+    from campaign.control import SetContested
+
+    state = initial_state(scenario)
+    board = Board(scenario, state)
+    route = "usa_west_hawaii"
+    end = board.area_of(str(board.route_rows[route]["destination"]))
+
+    def same_as_a_new_board() -> str:
+        status = board.route_status(route)
+        assert status == Board(scenario, state).route_status(route)
+        assert board.contested_for("usa") == set(state.contested.get("allies", ()))
+        return status.state
+
+    # a sea area no route of the Allies' ends in, and off this route's path
+    other = next(
+        a
+        for a in board.world.areas
+        if a not in board.route(route).path
+        and all(
+            board.area_of(str(r[k])) != a
+            for r in board.route_rows.values()
+            for k in ("origin", "destination")
+        )
+    )
+    assert same_as_a_new_board() == WORKING
+    SetContested("allies", end, True).apply(board)
+    assert same_as_a_new_board() == CONTESTED
+    assert board.contested_for("usa") is board.contested_for("uk")  # kept, not made again
+    SetContested("allies", other, True).apply(board)  # the side's list replaced by the edit
+    SetContested("allies", end, False).apply(board)
+    assert state.contested == {"allies": [other]} and same_as_a_new_board() == WORKING
+    SetContested("allies", other, False).apply(board)
+    assert "allies" not in state.contested and same_as_a_new_board() == WORKING
+    state.contested = {"allies": [end]}  # replaced
+    assert same_as_a_new_board() == CONTESTED
+    state.contested = {"allies": [other]}
+    assert same_as_a_new_board() == WORKING
+    state.contested["allies"].append(end)  # changed in place
+    assert same_as_a_new_board() == CONTESTED
+    state.contested["allies"].remove(end)
+    assert same_as_a_new_board() == WORKING
+    assert board.contested_for("japan") == set()  # the Axis: nothing contested
+
+
 def test_escorts_and_attackers_of_a_route(scenario: Scenario) -> None:
     board = Board(scenario, initial_state(scenario))
     route = "usa_west_hawaii"

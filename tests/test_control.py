@@ -252,6 +252,12 @@ def test_contested_areas(game: Path) -> None:
         assert event.visible_to == ("blue", "umpire")
         c.control_edit(SetContested("allies", "north_sea", False), "driven off")
         assert c.state.contested == {}
+        # an edit refused (not contested already) leaves the state as it was
+        board = c.board()
+        before = board.state.to_json()
+        with pytest.raises(EditError, match="already uncontested"):
+            SetContested("allies", "north_sea", False).apply(board)
+        assert board.state.to_json() == before
 
 
 def test_an_undo_is_refused_once_the_value_has_moved_on(game: Path) -> None:
