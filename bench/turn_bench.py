@@ -16,7 +16,8 @@ Run: ``python bench/turn_bench.py [--runs N]``. Prints, for each world:
   ``synchronous=FULL`` — what an umpire waits for;
 * the same two worlds' second turns (:func:`after_a_turn`), their turns with a fleet
   train on the map (:func:`with_a_fleet_train`) and with sea areas contested for the
-  merchant routes (:func:`with_contested_areas`);
+  merchant routes (:func:`with_contested_areas`), and a turn of every copy's 1942 sample
+  orders (:func:`sample_orders_in_every_copy`: operations, battles, invasions, cards);
 * the rules' work counted, not timed: the function calls one turn of each world makes
   (:func:`calls_made`), whose ratio is the rules' own growth whatever the machine's
   memory makes of the larger world;
@@ -36,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import json
 import statistics
 import sys
 import tempfile
@@ -60,11 +62,13 @@ from campaign.turn import STEPS, Turn, end_turn, older_objects_set_aside, with_p
 SAMPLES = paths.scenario_dir("1942") / "sample-orders"
 
 
-def synthetic(base: Scenario, copies: int) -> Scenario:
+def synthetic(base: Scenario, copies: int, flags: bool = False) -> Scenario:
     """The scenario repeated ``copies`` times; copy k's ids get the suffix ``_k``. Up to
     46 copies of the 1942 world it is a valid scenario (a game file made from it opens
     again, rechecked); beyond, the UK's tonnage passes the 10,000 points a nation may hold
-    (nations.csv), so the 100x world is played in memory only."""
+    (nations.csv), so the 100x world is played in memory only. A nation's tonnage grows
+    with the copies; with ``flags`` its Operations Flags do too (for orders that place a
+    flag in every copy: :func:`sample_orders_in_every_copy`)."""
     if copies == 1:
         return base
     id_columns = {
@@ -108,7 +112,61 @@ def synthetic(base: Scenario, copies: int) -> Scenario:
         )
     for n in tables["nations"]:
         n["tonnage"] = n["tonnage"] * copies
+    if flags:
+        for f in tables["flags"]:
+            f["naval"], f["military"] = f["naval"] * copies, f["military"] * copies
     return Scenario(copy.deepcopy(base.meta), tables)
+
+
+#: the tables whose ids a synthetic world suffixes, and so the orders naming them
+_ID_TABLES = ("units", "bases", "sea_areas", "routes", "air", "cards")
+#: keys of the orders whose text is an id of the orders' own (task forces, operations)
+_ORDERS_IDS = frozenset({"id", "task_forces", "invasion_force", "task_force", "intervene_in"})
+#: keys whose text is never an id
+_NOT_IDS = frozenset({"nation", "name", "notes", "kind", "stance", "use", "text", "cargo"})
+
+
+def sample_orders_in_every_copy(base: Scenario) -> Callable[[Board], dict[str, Orders]]:
+    """Orders for a synthetic world of ``base`` (:func:`synthetic` with ``flags``) that
+    give, in every copy, the 1942 sample orders with the copy's ids: task forces,
+    operations and their battles, invasions, Advantage Cards, escorts and raids in every
+    copy, as a big game's turn has them (standing orders make no operation). Nations
+    without sample orders give standing orders."""
+    ids = {str(r["id"]) for table in _ID_TABLES for r in base.rows(table)}
+    units = len(base.rows("units"))
+
+    def of_copy(data: Any, k: int, key: str = "") -> Any:
+        if isinstance(data, dict):
+            return {
+                (f"{name}_{k}" if key == "tonnage" and name in ids else name): of_copy(v, k, name)
+                for name, v in data.items()
+            }
+        if isinstance(data, list):
+            return [of_copy(v, k, key) for v in data]
+        if isinstance(data, str) and key not in _NOT_IDS and (data in ids or key in _ORDERS_IDS):
+            return f"{data}_{k}"
+        return data
+
+    def orders(board: Board) -> dict[str, Orders]:
+        copies = len(board.scenario.rows("units")) // units
+        out = {}
+        for nation in board.teams():
+            sample = SAMPLES / f"{nation}.json"
+            if not sample.is_file():
+                out[nation] = standing_orders(board, nation)
+                continue
+            data = json.loads(sample.read_text(encoding="utf-8"))
+            merged = copy.deepcopy(data)
+            for k in range(1, copies):
+                for key, value in of_copy(data, k).items():
+                    if isinstance(value, list):
+                        merged[key] = merged.get(key, []) + value
+                    elif isinstance(value, dict):
+                        merged.setdefault(key, {}).update(value)
+            out[nation] = load_orders(json.dumps(merged), nation)
+        return out
+
+    return orders
 
 
 def orders_for(board: Board, use_samples: bool) -> dict[str, Orders]:
@@ -225,10 +283,12 @@ class Setup:
         scenario: Scenario,
         use_samples: bool,
         state_of: Callable[[Scenario], GameState] = initial_state,
+        orders_of: Callable[[Board], dict[str, Orders]] | None = None,
     ) -> None:
         self.scenario = scenario
         self.state = state_of(scenario)
-        orders = orders_for(Board(scenario, self.state), use_samples)
+        board = Board(scenario, self.state)
+        orders = orders_of(board) if orders_of else orders_for(board, use_samples)
         self.texts = {nation: given.to_json() for nation, given in orders.items()}
         try:
             read_back = {n: load_orders(text, n) for n, text in self.texts.items()}
@@ -284,12 +344,13 @@ def interleaved(
     clock: Callable[[], float],
     play: Play = play_turn,
     state_of: Callable[[Scenario], GameState] = initial_state,
+    orders_of: Callable[[Board], dict[str, Orders]] | None = None,
 ) -> dict[int, list[float]]:
     """The turn (or another ``play``) of the 10x and the 100x world, timed by turns: each
     round three of the small one, then one of the big (the first of each a warm-up, left
     out), the big one with the dice of the small one's first turn of the round (each
     round new dice)."""
-    ten, hundred = Setup(small, False, state_of), Setup(big, False, state_of)
+    ten, hundred = Setup(small, False, state_of, orders_of), Setup(big, False, state_of, orders_of)
     ten.timed(1, clock, play=play)
     hundred.timed(1, clock, play=play)
     times: dict[int, list[float]] = {10: [], 100: []}
@@ -383,6 +444,13 @@ def main() -> None:
         state_of=with_contested_areas,
         rounds=rounds,
     )
+    # every copy's 1942 sample orders: operations, battles, invasions and cards at scale
+    paired_line(
+        "the sample orders in every copy (operations, battles, cards)",
+        {copies: synthetic(base, copies, flags=True) for copies in (10, 100)},
+        rounds=rounds,
+        orders_of=sample_orders_in_every_copy(base),
+    )
     # the rules' own growth, which no clock or memory sees: calls made in one turn
     small, big = (calls_made(worlds[c]) for c in (10, 100))
     print(
@@ -433,10 +501,11 @@ def paired_line(
     play: Play = play_turn,
     state_of: Callable[[Scenario], GameState] = initial_state,
     rounds: int = 5,
+    orders_of: Callable[[Board], dict[str, Orders]] | None = None,
 ) -> None:
     """One line: the medians of ``play`` on the 10x and the 100x world timed by turns
     (:func:`interleaved`), and how many times the one the other is."""
-    times = interleaved(worlds[10], worlds[100], rounds, clock, play, state_of)
+    times = interleaved(worlds[10], worlds[100], rounds, clock, play, state_of, orders_of)
     small, big = statistics.median(times[10]), statistics.median(times[100])
     print(f"{label}: {small:.2f} ms and {big:.2f} ms, {big / small:.1f} times")
 

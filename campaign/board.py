@@ -165,6 +165,19 @@ class Board:
     def area_of(self, place: str) -> str:
         return str(self.place_areas[place])
 
+    def places_in(self, area: str) -> tuple[str, ...]:
+        """The places in sea area ``area`` (fleet trains among them), in the places'
+        order: indexed once a board, as a battle asks for the fleet base in its area and a
+        big world has thousands of places."""
+        return self._places_by_area.get(area, ())
+
+    @cached_property
+    def _places_by_area(self) -> dict[str, tuple[str, ...]]:
+        found: dict[str, list[str]] = {}
+        for place, area in self.place_areas.items():
+            found.setdefault(area, []).append(place)
+        return {area: tuple(places) for area, places in found.items()}
+
     def _train_row(self, train: FleetTrain) -> Row:
         """A fleet train as a place (bases.csv's columns): in its sea area, held by its
         nation, on no Land Combat map."""

@@ -63,14 +63,11 @@ def card_bonus(
     """Sum of unused card values of ``use`` aimed at one of ``task_forces`` ((nation, id))
     or at ``route`` and benefiting ``nations``; marks them used ("for a single attack")."""
     total = 0
-    for effect in t.record.cards:
-        if effect.use != use or effect.used:
+    for effect in t.cards_aimed(use, task_forces, route):
+        if effect.used:
             continue
         if nations is not None and effect.beneficiary not in nations:
             continue
-        aimed = (effect.beneficiary, effect.task_force)
-        hit = (effect.task_force and aimed in task_forces) or (route and effect.route == route)
-        if hit:
-            effect.used = effect.used or not peek
-            total += effect.value if use == "die_bonus" else 1
+        effect.used = effect.used or not peek
+        total += effect.value if use == "die_bonus" else 1
     return total

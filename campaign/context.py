@@ -25,7 +25,7 @@ from .losses import (
     check_allocation,
 )
 from .orders import Choices, Operation, Orders
-from .record import TurnRecord
+from .record import CardEffect, TurnRecord
 from .scenario import Scenario
 from .state import AirUnit, GameState, Unit
 
@@ -45,6 +45,15 @@ class Turn:
     fight: Callable[[Any], str | None] | None = None
     #: shown a tactical battle before it is run to its end: (battle, set-up) → None
     watch: Callable[[Any, Any], None] | None = None
+    #: :meth:`units_at`'s index: (the units' table, its length, base → units, unit → place
+    #: in the table)
+    _units_by_base: tuple[dict[str, Unit], int, dict[str, list[Unit]], dict[str, int]] | None = (
+        field(default=None, init=False, repr=False, compare=False)
+    )
+    #: :meth:`cards_aimed`'s index: (the effects' list, its length, index)
+    _card_index: tuple[list[CardEffect], int, dict[tuple[str, ...], list[int]]] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     @property
     def board(self) -> Board:
@@ -96,6 +105,66 @@ class Turn:
         """The choices ``nation`` gave ahead for this turn (none: an empty set)."""
         orders = self.orders.get(nation)
         return orders.choices if orders is not None else Choices()
+
+    def units_at(self, base: str) -> list[Unit]:
+        """The units based at ``base`` now (sunk ones too), in the units' order. Looked up in
+        an index made once a step, as a capture asks for the units in port and a carrier's
+        loss for the carriers beside it, and a big world has thousands of units; a unit a
+        step moves is moved with :meth:`move_unit`, which keeps the index."""
+        units = self.state.units
+        kept = self._units_by_base
+        if kept is None or kept[0] is not units or kept[1] != len(units):
+            by_base: dict[str, list[Unit]] = {}
+            for unit in units.values():
+                by_base.setdefault(unit.base, []).append(unit)
+            kept = self._units_by_base = (
+                units,
+                len(units),
+                by_base,
+                {u: i for i, u in enumerate(units)},
+            )
+        here = [u for u in kept[2].get(base, ()) if u.base == base]
+        if len(here) > 1:
+            order = kept[3]
+            here.sort(key=lambda u: order[u.id])
+        return here
+
+    def move_unit(self, unit: Unit, base: str) -> None:
+        """``unit`` is now based at ``base`` (:meth:`units_at` finds it there)."""
+        kept = self._units_by_base
+        if kept is not None:
+            there = kept[2].get(unit.base, [])
+            for i, other in enumerate(there):
+                if other is unit:
+                    del there[i]
+                    break
+            kept[2].setdefault(base, []).append(unit)
+        unit.base = base
+
+    def cards_aimed(
+        self, use: str, task_forces: Iterable[tuple[str, str]], route: str
+    ) -> list[CardEffect]:
+        """The Advantage Card effects of ``use`` played this turn (step 7) aimed at one of
+        ``task_forces`` ((beneficiary, task force id)) or at ``route``, in the order played,
+        each once. Looked up in an index made once a list of effects: steps 8 and 9 ask for
+        every battle and every route attacked, and a big world plays hundreds of cards."""
+        effects = self.record.cards
+        kept = self._card_index
+        if kept is None or kept[0] is not effects or kept[1] != len(effects):
+            index: dict[tuple[str, ...], list[int]] = {}
+            for i, effect in enumerate(effects):
+                if effect.task_force:
+                    key = (effect.use, "tf", effect.beneficiary, effect.task_force)
+                    index.setdefault(key, []).append(i)
+                if effect.route:
+                    index.setdefault((effect.use, "route", effect.route), []).append(i)
+            kept = self._card_index = (effects, len(effects), index)
+        found: set[int] = set()
+        for nation, tf_id in task_forces:
+            found.update(kept[2].get((use, "tf", nation, tf_id), ()))
+        if route:
+            found.update(kept[2].get((use, "route", route), ()))
+        return [effects[i] for i in sorted(found)]
 
     def task_force_name(self, nation: str, tf_id: str) -> str:
         """A task force by the name its orders give it (its id if it has none)."""
@@ -193,13 +262,12 @@ class Turn:
             return None
         free = [
             u
-            for u in self.state.units.values()
+            for u in self.units_at(unit.base)
             if u.id != unit.id
             and u.nation == unit.nation
             and u.type in ("fleet_carrier", "escort_carrier")
             and u.state == "ready"
             and not u.carries_air
-            and u.base == unit.base
         ]
         chosen = [u for u in free if u.id == wanted]
         if wanted and not chosen:

@@ -68,7 +68,7 @@ def strategic_transfers(t: Turn) -> None:
         for move in t.orders[nation].transfers:
             unit = t.state.units[move.unit]
             origin = unit.base
-            unit.base = move.to
+            t.move_unit(unit, move.to)
             moved.append(unit.id)
             t.emit(
                 "unit_transferred",
@@ -206,7 +206,7 @@ def _disband(t: Turn, train: FleetTrain) -> None:
     board = t.board
     for unit in t.state.units.values():
         if unit.base == train.id:
-            unit.base = train.origin
+            t.move_unit(unit, train.origin)
     for nation, points in list(t.state.lsp.get(train.id, {}).items()):
         t.state.add_lsp(train.id, nation, -points)
         t.state.add_lsp(train.origin, nation, points)

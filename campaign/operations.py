@@ -26,7 +26,7 @@ from .forces import air_points, fleet_cv, land_air_cv, landing_capacity
 from .losses import Casualty, LossRequest, SpreadLosses
 from .naval_combat import CombatSide, FireResult, battle_winner, dice_for, fire
 from .options import option
-from .orders import Operation, TaskForce
+from .orders import Operation, TaskForce, range_cards_by_task_force
 from .record import SurfaceRaid
 from .state import Unit
 from .units import GARRISON_CV, MANPOWER_CV, TANK_CV, land_air_values
@@ -113,15 +113,17 @@ def choose_interventions(
     there, whether or not its side also operates in that area; a third side does not join
     a battle two other sides fight, and a neutral defends only its own waters."""
     sides_in = {area: {board.side_key(n) for n, _ in ops} for area, ops in by_area.items()}
+    # every task force's range cards counted once (Board.task_force_reach for each)
+    range_cards = range_cards_by_task_force(t.orders.values())
     chosen: dict[str, list[TFKey]] = {}
     for key in sorted(tfs):
-        nation, tf_id = key
+        nation = key[0]
         tf = tfs[key]
         if key in committed or tf.stance != "intervene" or tf.lsp < 1:
             continue
         if tf.base not in board.bases:
             continue
-        reach = board.task_force_reach(nation, tf_id, t.orders.values())
+        reach = board.naval_range(range_cards[key])
 
         def may(area: str, nation: str = nation, tf: TaskForce = tf, reach: int = reach) -> bool:
             return _may_intervene(board, by_area, sides_in, nation, tf, reach, area)
@@ -129,7 +131,9 @@ def choose_interventions(
         if tf.intervene_in:
             target = next((a for a in tf.intervene_in if may(a)), None)
         else:
-            near = [a for a in by_area if may(a)]
+            # the areas in its reach where an operation is, not every operation's area
+            # asked whether it is in reach (a big world has hundreds of each)
+            near = [a for a in board.areas_within(tf.base, reach) if a in by_area and may(a)]
             target = min(near, key=lambda a: (board.distance(tf.base, a), a)) if near else None
         if target is not None:
             chosen.setdefault(target, []).append(key)
@@ -152,7 +156,7 @@ def _may_intervene(
     if len(sides_in[area]) >= 2 and board.side_key(nation) not in sides_in[area]:
         return False
     if board.side(nation) == "neutral" and not any(
-        board.holder(b) == nation for b in board.bases if board.area_of(b) == area
+        board.holder(b) == nation for b in board.places_in(area)
     ):
         return False
     return board.in_reach(tf.base, area, reach)
@@ -393,8 +397,8 @@ def _fleet_base_in(board: Board, area: str, nations: Iterable[str]) -> str:
     nations holds it), or "" when it has none there. Its own come first."""
     side = tuple(nations)
     own, allied = [], []
-    for b in board.bases:
-        if not board.is_fleet_base(b) or board.area_of(b) != area:
+    for b in board.places_in(area):
+        if not board.is_fleet_base(b):
             continue
         holder = board.holder(b)
         if holder in side:
@@ -912,12 +916,11 @@ def _capture(t: Turn, board: Board, place: str, nation: str, survivors: int) -> 
     for air in list(t.state.air.values()):
         if air.base == place and not board.friendly(air.nation, nation):
             del t.state.air[air.id]
-    for unit in t.state.units.values():
-        if unit.base == place and unit.state != "sunk" and not board.friendly(unit.nation, nation):
+    spot = (board.bases[place]["lon"], board.bases[place]["lat"])
+    for unit in t.units_at(place):
+        if unit.state != "sunk" and not board.friendly(unit.nation, nation):
             try:
-                refuge = board.nearest_fleet_base(
-                    unit.nation, (board.bases[place]["lon"], board.bases[place]["lat"])
-                )
+                refuge = board.nearest_fleet_base(unit.nation, spot)
             except LookupError:
                 unit.state = "sunk"
                 t.emit(
@@ -928,7 +931,7 @@ def _capture(t: Turn, board: Board, place: str, nation: str, survivors: int) -> 
                     unit=unit.id,
                 )
                 continue
-            unit.base = refuge
+            t.move_unit(unit, refuge)
             t.emit(
                 "unit_transferred",
                 f"{unit.name} escapes from {board.place_name(place)} "

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -606,14 +607,18 @@ def read_orders_file(path: str | Path, nation: str | None = None) -> Orders:
 def range_cards(orders: Iterable[Orders], nation: str, tf_id: str) -> int:
     """Cards played to *Extend the range of one Task Force by one sea area* for ``nation``'s
     task force ``tf_id``, by that nation or by an ally on its behalf (``beneficiary``)."""
-    return sum(
-        1
-        for mine in orders
-        for card in mine.cards
-        if card.use == "range"
-        and card.task_force == tf_id
-        and (card.beneficiary or mine.nation) == nation
-    )
+    return range_cards_by_task_force(orders)[(nation, tf_id)]
+
+
+def range_cards_by_task_force(orders: Iterable[Orders]) -> Counter[tuple[str, str]]:
+    """:func:`range_cards` of every task force at once, (nation, task force id) → cards:
+    one pass over the cards, for a step that asks the reach of every task force."""
+    found: Counter[tuple[str, str]] = Counter()
+    for mine in orders:
+        for card in mine.cards:
+            if card.use == "range":
+                found[(card.beneficiary or mine.nation, card.task_force)] += 1
+    return found
 
 
 def orders_to_data(orders: Orders) -> dict[str, Any]:

@@ -10,11 +10,20 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
+from functools import cached_property
 
 from .board import Board
 from .forces import landing_capacity
 from .options import option
-from .orders import BULK_CARGO, AirAllocation, Operation, OrderProblem, Orders, TaskForce
+from .orders import (
+    BULK_CARGO,
+    AirAllocation,
+    Operation,
+    OrderProblem,
+    Orders,
+    TaskForce,
+    range_cards_by_task_force,
+)
 from .state import Unit
 from .units import LANDING_CRAFT_CAPACITY
 
@@ -50,6 +59,15 @@ class _Check:
         self.options = board.scenario.meta.options
         #: the routes the orders create (step 4), which the orders' later steps may name
         self.new_route_ids = frozenset(r.id for r in orders.new_routes)
+
+    def reach(self, tf_id: str) -> int:
+        """:meth:`Board.task_force_reach` of one of the nation's task forces, the cards of
+        every nation's orders counted once a check (a big world's orders play hundreds)."""
+        return self.b.naval_range(self._range_cards[(self.nation, tf_id)])
+
+    @cached_property
+    def _range_cards(self) -> Counter[tuple[str, str]]:
+        return range_cards_by_task_force([self.o, *self.others.values()])
 
     def bad(self, where: str, rule: str, message: str) -> None:
         self.problems.append(OrderProblem(self.nation, where, rule, message))
@@ -461,7 +479,7 @@ class _Check:
             )
         if tf.base not in self.b.bases:
             return
-        reach = self.b.task_force_reach(self.nation, tf.id, [self.o, *self.others.values()])
+        reach = self.reach(tf.id)
         for area in tf.intervene_in:
             if area not in self.b.world:
                 self.bad(where, R_TF, f"there is no sea area '{area}' to intervene in")
@@ -539,9 +557,7 @@ class _Check:
                         "needs at least one LSP to conduct an operation",
                     )
                 if tf.base in self.b.bases:
-                    reach = self.b.task_force_reach(
-                        self.nation, tf.id, [self.o, *self.others.values()]
-                    )
+                    reach = self.reach(tf.id)
                     if not self.b.in_reach(tf.base, op.area, reach):
                         dist = self.b.distance(tf.base, op.area)
                         self.bad(

@@ -2219,7 +2219,7 @@ class SeaChart(QGraphicsView):
         if kind == "area":
             area = board.world.areas[key]
             team = self._team
-            here = [board.place_name_for(b, team) for b in board.bases if board.area_of(b) == key]
+            here = [board.place_name_for(b, team) for b in board.places_in(key)]
             text = f"<b>{escape(area.name)}</b>"
             if here:
                 text += "<br>" + escape(", ".join(sorted(here)))

@@ -977,8 +977,8 @@ class OrdersEditor(QWidget):
         self.op_target.addItem("—", "")
         nation = self.current_nation
         # an enemy's place as this team knows it (a fleet train by whose it is)
-        for name, b in sorted((board.place_name_for(b, nation), b) for b in board.bases):
-            if board.area_of(b) == area and board.enemies(nation, board.holder(b)):
+        for name, b in sorted((board.place_name_for(b, nation), b) for b in board.places_in(area)):
+            if board.enemies(nation, board.holder(b)):
                 self.op_target.addItem(f"{name} ({board.holder(b)})", b)
 
     def _new_operation(self) -> None:
