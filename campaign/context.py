@@ -50,6 +50,8 @@ class Turn:
     _units_by_base: tuple[dict[str, Unit], int, dict[str, list[Unit]], dict[str, int]] | None = (
         field(default=None, init=False, repr=False, compare=False)
     )
+    #: :meth:`air_at`'s index
+    _air_by_base: _AirIndex | None = field(default=None, init=False, repr=False, compare=False)
     #: :meth:`cards_aimed`'s index: (the effects' list, its length, index)
     _card_index: tuple[list[CardEffect], int, dict[tuple[str, ...], list[int]]] | None = field(
         default=None, init=False, repr=False, compare=False
@@ -129,15 +131,50 @@ class Turn:
             here.sort(key=lambda u: order[u.id])
         return here
 
+    def air_at(self, place: str) -> list[AirUnit]:
+        """The Air Points based at ``place`` now, in the table's order. Looked up in an index
+        made once a step, as each landing asks for the island's air and each capture for
+        the air it removes; an Air Point a step adds, moves or removes is so with
+        :meth:`add_air`, :meth:`move_air` or :meth:`remove_air`, which keep the index."""
+        table = self.state.air
+        index = self._air_by_base
+        if index is None or index.table is not table or index.size != len(table):
+            index = self._air_by_base = _AirIndex(table)
+        here = [a for a in index.by_base.get(place, ()) if a.base == place and table.get(a.id) is a]
+        here.sort(key=lambda a: index.order[a.id])
+        return here
+
+    def add_air(self, air: AirUnit) -> None:
+        """A new Air Point in the table (:meth:`air_at` finds it)."""
+        self.state.air[air.id] = air
+        index = self._air_by_base
+        if index is not None and index.table is self.state.air:
+            index.by_base.setdefault(air.base, []).append(air)
+            index.order[air.id] = index.next  # last in the table's order
+            index.next += 1
+            index.size = len(index.table)
+
+    def move_air(self, air: AirUnit, base: str) -> None:
+        """``air`` is now based at ``base`` (:meth:`air_at` finds it there)."""
+        index = self._air_by_base
+        if index is not None:
+            _forget(index.by_base.get(air.base, []), air)
+            index.by_base.setdefault(base, []).append(air)
+        air.base = base
+
+    def remove_air(self, air: AirUnit) -> None:
+        """``air`` leaves the table (destroyed)."""
+        del self.state.air[air.id]
+        index = self._air_by_base
+        if index is not None and index.table is self.state.air:
+            _forget(index.by_base.get(air.base, []), air)
+            index.size = len(index.table)
+
     def move_unit(self, unit: Unit, base: str) -> None:
         """``unit`` is now based at ``base`` (:meth:`units_at` finds it there)."""
         kept = self._units_by_base
         if kept is not None:
-            there = kept[2].get(unit.base, [])
-            for i, other in enumerate(there):
-                if other is unit:
-                    del there[i]
-                    break
+            _forget(kept[2].get(unit.base, []), unit)
             kept[2].setdefault(base, []).append(unit)
         unit.base = base
 
@@ -244,9 +281,9 @@ class Turn:
         existing = self.state.air.get(air_id)
         if existing:
             existing.points += 1
-            existing.base = unit.base
+            self.move_air(existing, unit.base)
         else:
-            self.state.air[air_id] = AirUnit(air_id, unit.nation, unit.base, "land", 1)
+            self.add_air(AirUnit(air_id, unit.nation, unit.base, "land", 1))
         self.emit(
             "air_landed",
             f"{unit.name}'s Air Point goes ashore at {self.board.place_name(unit.base)}.",
@@ -275,6 +312,28 @@ class Turn:
         ranked = sorted(free, key=lambda u: (u.type != "fleet_carrier", u.id))
         pick = chosen or ranked
         return pick[0] if pick else None
+
+
+class _AirIndex:
+    """:meth:`Turn.air_at`'s index of an Air Points table: base → its air units, and each
+    id's place in the table's order (a new id goes last, as in the table)."""
+
+    def __init__(self, table: dict[str, AirUnit]) -> None:
+        self.table = table
+        self.size = len(table)
+        self.by_base: dict[str, list[AirUnit]] = {}
+        for air in table.values():
+            self.by_base.setdefault(air.base, []).append(air)
+        self.order = {air_id: i for i, air_id in enumerate(table)}
+        self.next = len(table)  # the place in that order of the next id added
+
+
+def _forget(kept: list[Any], thing: object) -> None:
+    """Take ``thing`` itself (not an equal one) out of an index's list."""
+    for i, other in enumerate(kept):
+        if other is thing:
+            del kept[i]
+            return
 
 
 def count(n: int, noun: str) -> str:

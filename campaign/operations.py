@@ -97,6 +97,12 @@ def plan_operations(t: Turn) -> tuple[list[Plan], dict[TFKey, TaskForce]]:
     return plans, tfs
 
 
+#: up to this many sea areas with operations, a squadron standing by asks each whether it
+#: may intervene there; beyond, it looks only at the areas in its reach (the same answer:
+#: tests/test_turn_indexes.py)
+_FEW_OPERATION_AREAS = 8
+
+
 def choose_interventions(
     t: Turn,
     board: Board,
@@ -131,9 +137,14 @@ def choose_interventions(
         if tf.intervene_in:
             target = next((a for a in tf.intervene_in if may(a)), None)
         else:
-            # the areas in its reach where an operation is, not every operation's area
-            # asked whether it is in reach (a big world has hundreds of each)
-            near = [a for a in board.areas_within(tf.base, reach) if a in by_area and may(a)]
+            # a few operations: each one's area asked; many (a big world has hundreds):
+            # only the areas in its reach looked at, not every operation's area asked
+            candidates = (
+                by_area
+                if len(by_area) <= _FEW_OPERATION_AREAS
+                else [a for a in board.areas_within(tf.base, reach) if a in by_area]
+            )
+            near = [a for a in candidates if may(a)]
             target = min(near, key=lambda a: (board.distance(tf.base, a), a)) if near else None
         if target is not None:
             chosen.setdefault(target, []).append(key)
@@ -735,11 +746,7 @@ def _landing(
     ]
     craft = _invasion_capacity(t, nation, op, tfs)[0]
     garrison = t.state.garrisons.get(place, {}).get(defender, 0)
-    island_air = [
-        a
-        for a in t.state.air.values()
-        if a.base == place and a.points > 0 and board.friendly(a.nation, defender)
-    ]
+    island_air = [a for a in t.air_at(place) if a.points > 0 and board.friendly(a.nation, defender)]
     manpower, tanks = _troops_landed(t, board, nation, op, tfs)
     troops = [("manpower", MANPOWER_CV)] * manpower + [("tank", TANK_CV)] * tanks
     if not troops:
@@ -913,9 +920,9 @@ def _capture(t: Turn, board: Board, place: str, nation: str, survivors: int) -> 
     units in port there fall back to their nation's nearest fleet base."""
     t.state.holders[place] = nation
     t.state.garrisons[place] = {nation: survivors}
-    for air in list(t.state.air.values()):
-        if air.base == place and not board.friendly(air.nation, nation):
-            del t.state.air[air.id]
+    for air in t.air_at(place):
+        if not board.friendly(air.nation, nation):
+            t.remove_air(air)
     spot = (board.bases[place]["lon"], board.bases[place]["lat"])
     for unit in t.units_at(place):
         if unit.state != "sunk" and not board.friendly(unit.nation, nation):

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from campaign import paths
+from campaign import operations, paths
 from campaign.board import Board
 from campaign.cards import card_bonus
 from campaign.context import Turn
@@ -21,7 +21,7 @@ from campaign.operations import plan_operations
 from campaign.orders import CardPlay, Orders, load_orders, range_cards, range_cards_by_task_force
 from campaign.record import CardEffect
 from campaign.scenario import Scenario, load_scenario
-from campaign.state import FleetTrain, GameState, Unit, initial_state
+from campaign.state import AirUnit, FleetTrain, GameState, Unit, initial_state
 
 SAMPLES = paths.scenario_dir("1942") / "sample-orders"
 
@@ -78,6 +78,33 @@ def test_units_at_a_base_follow_the_units_as_a_step_moves_and_adds_them(
     state.units[new.id] = new
     all_agree()
     assert t.units_at(bases[0])[-1] is new
+
+
+def test_air_at_a_place_follows_the_air_points_a_step_adds_moves_and_removes(
+    scenario: Scenario,
+) -> None:
+    state = initial_state(scenario)
+    t = turn_of(scenario, state, {}, 8)
+    places = [*sorted({a.base for a in state.air.values()}), "midway", "nowhere"]
+
+    def all_agree() -> None:
+        for place in places:
+            assert t.air_at(place) == [a for a in state.air.values() if a.base == place], place
+
+    all_agree()
+    rng = random.Random(7)
+    for i in range(80):  # as landings, captures and carriers' losses change them
+        act = rng.random()
+        if act < 0.3 and state.air:
+            t.remove_air(rng.choice(list(state.air.values())))
+        elif act < 0.6:
+            t.add_air(AirUnit(f"new{i}", "usa", rng.choice(places), "land", 1))
+        elif state.air:
+            t.move_air(rng.choice(list(state.air.values())), rng.choice(places))
+        all_agree()
+    # changed by another step, not through the turn: found all the same when the count moves
+    state.air["other"] = AirUnit("other", "uk", places[0], "land", 2)
+    all_agree()
 
 
 def _plain_card_bonus(
@@ -171,16 +198,17 @@ def test_interventions_weigh_only_the_areas_in_reach_and_miss_none(
     scenario: Scenario, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A task force standing by without areas named intervenes against the nearest enemy
-    operation in its reach: asking only the areas in its reach finds what asking every
-    operation's area found (the 1942 sample orders: two squadrons intervene)."""
+    operation in its reach: looking only at the areas in its reach (many operations) finds
+    what asking every operation's area (a few) finds (the 1942 sample orders: two
+    squadrons intervene)."""
     state = initial_state(scenario)
     orders = sample_orders()
 
-    def plans() -> list[tuple[str, list[tuple[str, str]]]]:
+    def plans(few: int) -> list[tuple[str, list[tuple[str, str]]]]:
+        monkeypatch.setattr(operations, "_FEW_OPERATION_AREAS", few)
         found, _ = plan_operations(turn_of(scenario, copy.deepcopy(state), orders, 8))
         return [(p.area, list(p.interveners)) for p in found]
 
-    indexed = plans()
-    assert any(interveners for _, interveners in indexed)
-    monkeypatch.setattr(Board, "areas_within", lambda self, place, reach: set(self.world.areas))
-    assert plans() == indexed
+    each_asked = plans(10**9)
+    assert any(interveners for _, interveners in each_asked)
+    assert plans(0) == each_asked
