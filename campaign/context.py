@@ -146,29 +146,43 @@ class Turn:
 
     def add_air(self, air: AirUnit) -> None:
         """A new Air Point in the table (:meth:`air_at` finds it)."""
-        self.state.air[air.id] = air
-        index = self._air_by_base
-        if index is not None and index.table is self.state.air:
+        table = self.state.air
+        new = air.id not in table
+        index = self._kept_air_index()
+        table[air.id] = air
+        if index is not None:
             index.by_base.setdefault(air.base, []).append(air)
-            index.order[air.id] = index.next  # last in the table's order
-            index.next += 1
-            index.size = len(index.table)
+            if new:  # last in the table's order (one put in another's place keeps it)
+                index.order[air.id] = index.next
+                index.next += 1
+            index.size = len(table)
 
     def move_air(self, air: AirUnit, base: str) -> None:
         """``air`` is now based at ``base`` (:meth:`air_at` finds it there)."""
-        index = self._air_by_base
+        index = self._kept_air_index()
         if index is not None:
             _forget(index.by_base.get(air.base, []), air)
             index.by_base.setdefault(base, []).append(air)
         air.base = base
 
     def remove_air(self, air: AirUnit) -> None:
-        """``air`` leaves the table (destroyed)."""
+        """``air`` leaves the table (destroyed, or joined to another)."""
+        index = self._kept_air_index()
         del self.state.air[air.id]
-        index = self._air_by_base
-        if index is not None and index.table is self.state.air:
+        if index is not None:
             _forget(index.by_base.get(air.base, []), air)
-            index.size = len(index.table)
+            index.order.pop(air.id, None)
+            index.size = len(self.state.air)
+
+    def _kept_air_index(self) -> _AirIndex | None:
+        """:meth:`air_at`'s index if it is still the table's (else it is dropped, to be made
+        again when next asked)."""
+        index = self._air_by_base
+        if index is not None and (
+            index.table is not self.state.air or index.size != len(index.table)
+        ):
+            index = self._air_by_base = None
+        return index
 
     def move_unit(self, unit: Unit, base: str) -> None:
         """``unit`` is now based at ``base`` (:meth:`units_at` finds it there)."""

@@ -113,16 +113,16 @@ def _move_air(t: Turn, board: Board, nation: str, move: AirTransfer) -> None:
     if points >= air.points:
         there = _air_at(t, nation, air.kind, move.to, exclude=air.id)
         if there is None:
-            air.base = move.to
+            t.move_air(air, move.to)
         else:
             there.points += air.points
-            del t.state.air[air.id]
+            t.remove_air(air)
     else:
         air.points -= points
         there = _air_at(t, nation, air.kind, move.to, exclude=air.id)
         if there is None:
             new_id = f"{air.id}@{move.to}"
-            t.state.air[new_id] = AirUnit(new_id, nation, move.to, air.kind, points)
+            t.add_air(AirUnit(new_id, nation, move.to, air.kind, points))
         else:
             there.points += points
     t.emit(
@@ -139,10 +139,14 @@ def _move_air(t: Turn, board: Board, nation: str, move: AirTransfer) -> None:
 
 
 def _air_at(t: Turn, nation: str, kind: str, place: str, exclude: str) -> AirUnit | None:
-    for other in sorted(t.state.air.values(), key=lambda a: a.id):
-        if other.id != exclude and (other.nation, other.kind, other.base) == (nation, kind, place):
-            return other
-    return None
+    """The Air Points of ``nation`` and ``kind`` at ``place`` (other than ``exclude``) that
+    Air Points flown there join: the first by id."""
+    found = [
+        other
+        for other in t.air_at(place)
+        if other.id != exclude and (other.nation, other.kind) == (nation, kind)
+    ]
+    return min(found, key=lambda a: a.id) if found else None
 
 
 def _fleet_trains(t: Turn, nation: str, serial: int) -> int:

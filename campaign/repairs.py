@@ -66,7 +66,7 @@ def repairs(t: Turn) -> None:
         air.points -= 1
         unit.carries_air = True
         if air.points == 0:
-            del t.state.air[air.id]
+            t.remove_air(air)
         t.emit(
             "air_embarked",
             f"{unit.name} takes its Air Point aboard at {board.place_name(unit.base)}.",

@@ -17,8 +17,16 @@ from campaign.cards import card_bonus
 from campaign.context import Turn
 from campaign.dice import DiceLog
 from campaign.engine import seeded
+from campaign.logistics import _air_at, strategic_transfers
 from campaign.operations import plan_operations
-from campaign.orders import CardPlay, Orders, load_orders, range_cards, range_cards_by_task_force
+from campaign.orders import (
+    AirTransfer,
+    CardPlay,
+    Orders,
+    load_orders,
+    range_cards,
+    range_cards_by_task_force,
+)
 from campaign.record import CardEffect
 from campaign.scenario import Scenario, load_scenario
 from campaign.state import AirUnit, FleetTrain, GameState, Unit, initial_state
@@ -105,6 +113,59 @@ def test_air_at_a_place_follows_the_air_points_a_step_adds_moves_and_removes(
     # changed by another step, not through the turn: found all the same when the count moves
     state.air["other"] = AirUnit("other", "uk", places[0], "land", 2)
     all_agree()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_air_flown_in_step_3_joins_as_the_plain_reading_joins(
+    scenario: Scenario, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Air Points flown to a place join the first there (by id) of their nation and kind,
+    or split off: the same Air Points end where they ended when every flight read every
+    Air Point (Turn.air_at replaced by the plain reading)."""
+    rng = random.Random(seed)
+    state = initial_state(scenario)
+    mine = [a for a in state.air.values() if a.nation in ("usa", "uk")]
+    places = sorted({a.base for a in mine})
+    for place in places:  # two of a kind where they fly: the first by id is joined
+        for name in ("z", "a"):
+            for nation, kind in sorted({(a.nation, a.kind) for a in mine}):
+                air_id = f"{nation}_{kind}_{name}_{place}"
+                state.air[air_id] = AirUnit(air_id, nation, place, kind, 1)
+    flights = {
+        nation: tuple(
+            AirTransfer(a.id, rng.choice(places), rng.choice((0, 0, 1)))
+            for a in rng.sample(mine, len(mine))
+            if a.nation == nation
+        )
+        for nation in ("usa", "uk")
+    }
+    orders = {n: Orders(n, 1, air_transfers=f) for n, f in flights.items()}
+
+    t = turn_of(scenario, state, orders, 3)
+    for place in [*places, "nowhere"]:
+        for nation, kind in {(a.nation, a.kind) for a in mine}:
+            for exclude in ("", f"{nation}_{kind}_a_{place}"):
+                first = next(
+                    (
+                        a
+                        for a in sorted(state.air.values(), key=lambda a: a.id)
+                        if a.id != exclude and (a.nation, a.kind, a.base) == (nation, kind, place)
+                    ),
+                    None,
+                )
+                assert _air_at(t, nation, kind, place, exclude) is first
+
+    def flown() -> str:
+        work = copy.deepcopy(state)
+        strategic_transfers(turn_of(scenario, work, orders, 3))
+        return work.to_json()
+
+    indexed = flown()
+    monkeypatch.setattr(
+        Turn, "air_at", lambda self, place: [a for a in self.state.air.values() if a.base == place]
+    )
+    assert flown() == indexed
+    assert indexed != state.to_json()
 
 
 def _plain_card_bonus(
