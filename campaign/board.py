@@ -73,13 +73,10 @@ class Board:
         self.state = state
         self.world: World = scenario.world
         self.nations = scenario.by_id("nations")
-        #: the rows laid over the scenario's tables for the turn: the fleet trains among
-        #: the places (as they were when the board was made: mobile fleet bases), the
-        #: routes created in play among the routes
-        self._over: dict[str, Mapping[str, Row]] = {
-            "bases": {t.id: self._train_row(t) for t in state.fleet_trains.values()},
-            "routes": state.extra_routes,
-        }
+        #: the routes created in play, laid over the scenario's routes (:meth:`_over`)
+        self._extra_routes = state.extra_routes
+        #: the fleet trains as they are now, each with its sea area (:meth:`_over`)
+        self._trains = [(t, t.area) for t in state.fleet_trains.values()]
         self._columns: dict[str, dict[str, Mapping[str, Any]]] = {"bases": {}, "routes": {}}
         #: side → (the state's list of its contested sea areas, its length, as a set)
         self._contested: dict[str, tuple[list[str], int, frozenset[str]]] = {}
@@ -89,7 +86,19 @@ class Board:
 
     # A board is often made for a question or two (a unit's nation named in an event, a
     # sea area's name), and laying the fleet trains over the places copies every place:
-    # it is done when a place is first asked about, not when the board is made.
+    # it is done when a place is first asked about, not when the board is made. So is
+    # making the fleet trains' rows: a turn makes a board for each unit hit, and a big
+    # world's turn makes hundreds of boards and has as many trains as copies.
+
+    def _over(self, table: str) -> Mapping[str, Row]:
+        """The rows laid over the scenario's ``table`` for the turn: the fleet trains among
+        the places (mobile fleet bases, where they were when the board was made), the
+        routes created in play among the routes."""
+        return self._train_rows if table == "bases" else self._extra_routes
+
+    @cached_property
+    def _train_rows(self) -> dict[str, Row]:
+        return {train.id: self._train_row(train, area) for train, area in self._trains}
 
     @cached_property
     def bases(self) -> Mapping[str, Row]:
@@ -106,7 +115,7 @@ class Board:
         """Every row of ``table`` by id, the board's own laid over the scenario's (read
         only: the scenario's own index where the board has none)."""
         rows = self.scenario.by_id(table)
-        over = self._over[table]
+        over = self._over(table)
         return {**rows, **over} if over else rows
 
     def _column(self, table: str, column: str) -> Mapping[str, Any]:
@@ -118,7 +127,7 @@ class Board:
         found = made.get(column)
         if found is None:
             found = self.scenario.field_by_id(table, column)
-            over = self._over[table]
+            over = self._over(table)
             if over:
                 found = {**found, **{key: row[column] for key, row in over.items()}}
             made[column] = found
@@ -178,10 +187,10 @@ class Board:
             found.setdefault(area, []).append(place)
         return {area: tuple(places) for area, places in found.items()}
 
-    def _train_row(self, train: FleetTrain) -> Row:
-        """A fleet train as a place (bases.csv's columns): in its sea area, held by its
-        nation, on no Land Combat map."""
-        area = self.world.areas.get(train.area)
+    def _train_row(self, train: FleetTrain, area_id: str) -> Row:
+        """A fleet train as a place (bases.csv's columns): in sea area ``area_id``, held by
+        its nation, on no Land Combat map."""
+        area = self.world.areas.get(area_id)
         return {
             "id": train.id,
             "name": train.name,
@@ -190,7 +199,7 @@ class Board:
             "island": False,
             "lon": area.lon if area else 0.0,
             "lat": area.lat if area else 0.0,
-            "sea_area": train.area,
+            "sea_area": area_id,
             "holder": train.nation,
             "from_turn": None,
             "notes": "",

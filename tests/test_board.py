@@ -266,7 +266,18 @@ def test_a_turn_with_a_fleet_train_lays_it_over_the_places_once_a_step_at_most(
     # step asks once, or once a nation (step 4 weighs each nation's routes on a board)
     copied = [b for b in made if "bases" in vars(b) or "place_areas" in vars(b)]
     assert 0 < len(copied) <= len(STEPS) + len(orders)
+    # nor make the trains' rows (a big world has as many trains as copies, and as many
+    # boards as hits): only the boards asked about a place made them
+    rows_made = [b for b in made if "_train_rows" in vars(b)]
+    assert 0 < len(rows_made) < len(made) // 2
     assert Board(scenario, state).place_name("ft") == "Train"  # and still laid when asked
+    # a board knows the trains where they were when it was made, first asked or not
+    home = Board(scenario, state).area_of("ft")
+    moved_to = _area_at(Board(scenario, state), "pearl_harbour", 2)
+    board = Board(scenario, state)
+    state.fleet_trains["ft"].area = moved_to
+    assert board.area_of("ft") == home and board.bases["ft"]["sea_area"] == home
+    assert Board(scenario, state).area_of("ft") == moved_to
 
 
 def test_routes_by_area_are_those_whose_path_passes_it_in_the_order_given(
