@@ -15,7 +15,8 @@ Run: ``python bench/turn_bench.py [--runs N]``. Prints, for each world:
 * *resolve + save*: ``Campaign.resolve`` including the ten one-transaction saves with
   ``synchronous=FULL`` — what an umpire waits for;
 * the same two worlds' second turns (:func:`after_a_turn`), their turns with a fleet
-  train on the map (:func:`with_a_fleet_train`) and with sea areas contested for the
+  train on the map (:func:`with_a_fleet_train`), with a supplied fleet train in every
+  copy (:func:`with_fleet_trains_everywhere`) and with sea areas contested for the
   merchant routes (:func:`with_contested_areas`), and a turn of every copy's 1942 sample
   orders (:func:`sample_orders_in_every_copy`: operations, battles, invasions, cards);
 * the rules' work counted, not timed: the function calls one turn of each world makes
@@ -245,6 +246,29 @@ def with_a_fleet_train(scenario: Scenario) -> GameState:
     return state
 
 
+def with_fleet_trains_everywhere(scenario: Scenario) -> GameState:
+    """The initial state with a fleet train in every copy of the 1942 world (in the sea
+    area of one of the United States' fleet bases in turn), each supplied by its own route
+    with 5 tonnage points: the trains support the fleet, so every question about a place
+    lays them over the places and asks their routes' status."""
+    state = initial_state(scenario)
+    homes = [
+        r for r in scenario.rows("bases") if r["kind"] == "fleet_base" and r["nation"] == "usa"
+    ]
+    copies = len(scenario.rows("units")) // len(load_scenario().rows("units"))
+    serial = max(int(r["serial"]) for r in scenario.rows("routes")) + 1
+    for k, home in enumerate(homes[:: max(1, len(homes) // copies)][:copies]):
+        train = FleetTrain(f"train_{k}", "usa", f"Train {k}", str(home["sea_area"]), "", "", 1)
+        train.origin, train.route = str(home["id"]), f"{train.id}_supply"
+        state.fleet_trains[train.id] = train
+        columns = {"id": train.route, "serial": serial + k, "name": f"{train.name} supply"}
+        columns |= {"nation": "usa", "origin": train.origin, "destination": train.id, "via": []}
+        state.extra_routes[train.route] = columns | {"tonnage": 0, "notes": ""}
+        state.routes[train.route] = 5
+        state.tonnage["usa"] -= 5
+    return state
+
+
 def with_contested_areas(scenario: Scenario) -> GameState:
     """The initial state with one sea area in twenty (of each copy of the 1942 world)
     contested for both sides' merchant routes, as step 8 leaves the areas its operations
@@ -438,6 +462,12 @@ def main() -> None:
     )
     # every board lays a fleet train over the places
     paired_line("with a fleet train on the map", worlds, state_of=with_a_fleet_train, rounds=rounds)
+    paired_line(
+        "with a supplied fleet train in every copy",
+        worlds,
+        state_of=with_fleet_trains_everywhere,
+        rounds=rounds,
+    )
     paired_line(
         "with sea areas contested (one in twenty)",
         worlds,
