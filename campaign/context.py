@@ -115,7 +115,13 @@ class Turn:
         step moves is moved with :meth:`move_unit`, which keeps the index."""
         units = self.state.units
         kept = self._units_by_base
-        if kept is None or kept[0] is not units or kept[1] != len(units):
+        listed = kept[2].get(base, ()) if kept is not None else ()
+        if (
+            kept is None
+            or kept[0] is not units
+            or kept[1] != len(units)
+            or any(units.get(u.id) is not u for u in listed)  # one put in another's place
+        ):
             by_base: dict[str, list[Unit]] = {}
             for unit in units.values():
                 by_base.setdefault(unit.base, []).append(unit)

@@ -86,6 +86,10 @@ def test_units_at_a_base_follow_the_units_as_a_step_moves_and_adds_them(
     state.units[new.id] = new
     all_agree()
     assert t.units_at(bases[0])[-1] is new
+    # and one put in another's place in the table: the one in the table, not the old one
+    old = units[0]
+    state.units[old.id] = Unit(old.id, old.nation, old.type, old.name, old.base, "damaged")
+    all_agree()
 
 
 def test_air_at_a_place_follows_the_air_points_a_step_adds_moves_and_removes(
