@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import functools
 import json
 import statistics
 import sys
@@ -50,6 +51,7 @@ from typing import Any
 from campaign import paths
 from campaign.autoplay import standing_orders
 from campaign.board import Board
+from campaign.csvdata import Row
 from campaign.dice import DiceLog
 from campaign.engine import Campaign, DiceFactory, seeded
 from campaign.events import Event
@@ -127,6 +129,16 @@ _ORDERS_IDS = frozenset({"id", "task_forces", "invasion_force", "task_force", "i
 _NOT_IDS = frozenset({"nation", "name", "notes", "kind", "stance", "use", "text", "cargo"})
 
 
+def copies_of(scenario: Scenario) -> int:
+    """How many copies of the 1942 world a :func:`synthetic` world is."""
+    return len(scenario.rows("units")) // _units_a_copy()
+
+
+@functools.cache
+def _units_a_copy() -> int:
+    return len(load_scenario().rows("units"))
+
+
 def sample_orders_in_every_copy(base: Scenario) -> Callable[[Board], dict[str, Orders]]:
     """Orders for a synthetic world of ``base`` (:func:`synthetic` with ``flags``) that
     give, in every copy, the 1942 sample orders with the copy's ids: task forces,
@@ -134,7 +146,6 @@ def sample_orders_in_every_copy(base: Scenario) -> Callable[[Board], dict[str, O
     copy, as a big game's turn has them (standing orders make no operation). Nations
     without sample orders give standing orders."""
     ids = {str(r["id"]) for table in _ID_TABLES for r in base.rows(table)}
-    units = len(base.rows("units"))
 
     def of_copy(data: Any, k: int, key: str = "") -> Any:
         if isinstance(data, dict):
@@ -149,7 +160,7 @@ def sample_orders_in_every_copy(base: Scenario) -> Callable[[Board], dict[str, O
         return data
 
     def orders(board: Board) -> dict[str, Orders]:
-        copies = len(board.scenario.rows("units")) // units
+        copies = copies_of(board.scenario)
         out = {}
         for nation in board.teams():
             sample = SAMPLES / f"{nation}.json"
@@ -227,22 +238,37 @@ def plain_loop(
     return lines
 
 
+def _set_up_train(
+    state: GameState, home: Row, train_id: str, name: str, serial: int, tonnage: int
+) -> None:
+    """A fleet train in ``home``'s sea area, supplied from ``home`` by a route of its own
+    (route serial ``serial``) with ``tonnage`` points taken from its nation's, as step 4
+    sets one up."""
+    nation, origin = str(home["nation"]), str(home["id"])
+    route = f"{train_id}_supply"
+    state.fleet_trains[train_id] = FleetTrain(
+        train_id, nation, name, str(home["sea_area"]), origin, route, 1
+    )
+    columns = {"id": route, "serial": serial, "name": f"{name} supply", "nation": nation}
+    columns |= {"origin": origin, "destination": train_id, "via": [], "tonnage": 0, "notes": ""}
+    state.extra_routes[route] = columns
+    state.routes[route] = tonnage
+    if tonnage:
+        state.tonnage[nation] -= tonnage
+
+
+def _next_serial(scenario: Scenario) -> int:
+    return max(int(r["serial"]) for r in scenario.rows("routes")) + 1
+
+
 def with_a_fleet_train(scenario: Scenario) -> GameState:
     """The initial state with one fleet train (002 "Bases": *a Mobile Fleet Base*) in the
     sea area of the scenario's first fleet base, supplied from that base by a route of its
-    own, as step 4 sets one up: a turn lays the trains over the places, and a turn's
-    cost once grew with its places times its hits when a train was on the map."""
+    own with no tonnage: a turn lays the trains over the places, and a turn's cost once
+    grew with its places times its hits when a train was on the map."""
     state = initial_state(scenario)
     home = next(r for r in scenario.rows("bases") if r["kind"] == "fleet_base")
-    nation, origin = str(home["nation"]), str(home["id"])
-    train = FleetTrain("bench_train", nation, "Bench train", str(home["sea_area"]), origin, "", 1)
-    train.route = f"{train.id}_supply"
-    state.fleet_trains[train.id] = train
-    serial = max(int(r["serial"]) for r in scenario.rows("routes")) + 1
-    columns = {"id": train.route, "serial": serial, "name": f"{train.name} supply"}
-    columns |= {"nation": nation, "origin": origin, "destination": train.id, "via": []}
-    state.extra_routes[train.route] = columns | {"tonnage": 0, "notes": ""}
-    state.routes[train.route] = 0
+    _set_up_train(state, home, "bench_train", "Bench train", _next_serial(scenario), 0)
     return state
 
 
@@ -255,17 +281,10 @@ def with_fleet_trains_everywhere(scenario: Scenario) -> GameState:
     homes = [
         r for r in scenario.rows("bases") if r["kind"] == "fleet_base" and r["nation"] == "usa"
     ]
-    copies = len(scenario.rows("units")) // len(load_scenario().rows("units"))
-    serial = max(int(r["serial"]) for r in scenario.rows("routes")) + 1
+    copies = copies_of(scenario)
+    serial = _next_serial(scenario)
     for k, home in enumerate(homes[:: max(1, len(homes) // copies)][:copies]):
-        train = FleetTrain(f"train_{k}", "usa", f"Train {k}", str(home["sea_area"]), "", "", 1)
-        train.origin, train.route = str(home["id"]), f"{train.id}_supply"
-        state.fleet_trains[train.id] = train
-        columns = {"id": train.route, "serial": serial + k, "name": f"{train.name} supply"}
-        columns |= {"nation": "usa", "origin": train.origin, "destination": train.id, "via": []}
-        state.extra_routes[train.route] = columns | {"tonnage": 0, "notes": ""}
-        state.routes[train.route] = 5
-        state.tonnage["usa"] -= 5
+        _set_up_train(state, home, f"train_{k}", f"Train {k}", serial + k, 5)
     return state
 
 

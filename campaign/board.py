@@ -14,7 +14,7 @@ from typing import Any
 
 from .csvdata import Row
 from .options import option
-from .orders import Orders, range_cards
+from .orders import Orders, range_cards_by_task_force
 from .record import SurfaceRaid
 from .routes import RouteLine, route_line, route_path
 from .scenario import Scenario
@@ -315,7 +315,13 @@ class Board:
         one Task Force by one sea area* — by its own nation or by an ally on its behalf
         (*Advantage Cards may also be played on behalf of Allies*). The order check, the
         interventions of step 8, the map and the orders editor all ask this."""
-        return self.naval_range(range_cards(orders, nation, tf_id))
+        return self.reach_with(range_cards_by_task_force(orders), nation, tf_id)
+
+    def reach_with(self, cards: Mapping[tuple[str, str], int], nation: str, tf_id: str) -> int:
+        """:meth:`task_force_reach` with the range cards already counted
+        (:func:`~campaign.orders.range_cards_by_task_force`), for a caller that asks it of
+        every task force (step 8, an order check)."""
+        return self.naval_range(cards.get((nation, tf_id), 0))
 
     def in_reach(self, place_or_area: str, area: str, reach: int) -> bool:
         """Whether ``area`` is no more than ``reach`` moves from a place's sea area (or an

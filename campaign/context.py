@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
 
 from .board import Board
 from .dice import Dice
@@ -45,13 +45,10 @@ class Turn:
     fight: Callable[[Any], str | None] | None = None
     #: shown a tactical battle before it is run to its end: (battle, set-up) → None
     watch: Callable[[Any, Any], None] | None = None
-    #: :meth:`units_at`'s index: (the units' table, its length, base → units, unit → place
-    #: in the table)
-    _units_by_base: tuple[dict[str, Unit], int, dict[str, list[Unit]], dict[str, int]] | None = (
-        field(default=None, init=False, repr=False, compare=False)
+    #: :meth:`units_at`'s and :meth:`air_at`'s indexes ("units", "air")
+    _by_base: dict[str, _ByBase[Any]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
     )
-    #: :meth:`air_at`'s index
-    _air_by_base: _AirIndex | None = field(default=None, init=False, repr=False, compare=False)
     #: :meth:`cards_aimed`'s index: (the effects' list, its length, index)
     _card_index: tuple[list[CardEffect], int, dict[tuple[str, ...], list[int]]] | None = field(
         default=None, init=False, repr=False, compare=False
@@ -113,90 +110,62 @@ class Turn:
         an index made once a step, as a capture asks for the units in port and a carrier's
         loss for the carriers beside it, and a big world has thousands of units; a unit a
         step moves is moved with :meth:`move_unit`, which keeps the index."""
-        units = self.state.units
-        kept = self._units_by_base
-        listed = kept[2].get(base, ()) if kept is not None else ()
-        if (
-            kept is None
-            or kept[0] is not units
-            or kept[1] != len(units)
-            or any(units.get(u.id) is not u for u in listed)  # one put in another's place
-        ):
-            by_base: dict[str, list[Unit]] = {}
-            for unit in units.values():
-                by_base.setdefault(unit.base, []).append(unit)
-            kept = self._units_by_base = (
-                units,
-                len(units),
-                by_base,
-                {u: i for i, u in enumerate(units)},
-            )
-        here = [u for u in kept[2].get(base, ()) if u.base == base]
-        if len(here) > 1:
-            order = kept[3]
-            here.sort(key=lambda u: order[u.id])
-        return here
+        return self._located("units", self.state.units, base)
 
     def air_at(self, place: str) -> list[AirUnit]:
         """The Air Points based at ``place`` now, in the table's order. Looked up in an index
         made once a step, as each landing asks for the island's air and each capture for
         the air it removes; an Air Point a step adds, moves or removes is so with
         :meth:`add_air`, :meth:`move_air` or :meth:`remove_air`, which keep the index."""
-        table = self.state.air
-        index = self._air_by_base
-        if index is None or index.table is not table or index.size != len(table):
-            index = self._air_by_base = _AirIndex(table)
-        here = [a for a in index.by_base.get(place, ()) if a.base == place and table.get(a.id) is a]
-        here.sort(key=lambda a: index.order[a.id])
-        return here
+        return self._located("air", self.state.air, place)
+
+    def move_unit(self, unit: Unit, base: str) -> None:
+        """``unit`` is now based at ``base`` (:meth:`units_at` finds it there)."""
+        self._move("units", self.state.units, unit, base)
 
     def add_air(self, air: AirUnit) -> None:
         """A new Air Point in the table (:meth:`air_at` finds it)."""
         table = self.state.air
+        index = self._kept("air", table)
         new = air.id not in table
-        index = self._kept_air_index()
         table[air.id] = air
         if index is not None:
-            index.by_base.setdefault(air.base, []).append(air)
-            if new:  # last in the table's order (one put in another's place keeps it)
-                index.order[air.id] = index.next
-                index.next += 1
-            index.size = len(table)
+            index.add(air, new)
 
     def move_air(self, air: AirUnit, base: str) -> None:
         """``air`` is now based at ``base`` (:meth:`air_at` finds it there)."""
-        index = self._kept_air_index()
-        if index is not None:
-            _forget(index.by_base.get(air.base, []), air)
-            index.by_base.setdefault(base, []).append(air)
-        air.base = base
+        self._move("air", self.state.air, air, base)
 
     def remove_air(self, air: AirUnit) -> None:
         """``air`` leaves the table (destroyed, or joined to another)."""
-        index = self._kept_air_index()
+        index = self._kept("air", self.state.air)
         del self.state.air[air.id]
         if index is not None:
-            _forget(index.by_base.get(air.base, []), air)
-            index.order.pop(air.id, None)
-            index.size = len(self.state.air)
+            index.remove(air)
 
-    def _kept_air_index(self) -> _AirIndex | None:
-        """:meth:`air_at`'s index if it is still the table's (else it is dropped, to be made
-        again when next asked)."""
-        index = self._air_by_base
-        if index is not None and (
-            index.table is not self.state.air or index.size != len(index.table)
-        ):
-            index = self._air_by_base = None
+    def _move(self, name: str, table: dict[str, _T], item: _T, base: str) -> None:
+        index = self._kept(name, table)
+        if index is not None:
+            index.move(item, base)
+        item.base = base
+
+    def _located(self, name: str, table: dict[str, _T], base: str) -> list[_T]:
+        """What ``table`` has at ``base``, from the index ``name`` (made again when the
+        table is another, its count has changed, or an item the index lists there has
+        been put in another's place)."""
+        index = self._by_base.get(name)
+        if index is None or not index.fresh(table, base):
+            index = self._by_base[name] = _ByBase(table)
+        return index.at(base)
+
+    def _kept(self, name: str, table: dict[str, Any]) -> _ByBase[Any] | None:
+        """The index ``name`` if it is still ``table``'s, to be kept as a step changes the
+        table (else it is dropped, to be made again when next asked)."""
+        index = self._by_base.get(name)
+        if index is not None and not index.current(table):
+            del self._by_base[name]
+            return None
         return index
-
-    def move_unit(self, unit: Unit, base: str) -> None:
-        """``unit`` is now based at ``base`` (:meth:`units_at` finds it there)."""
-        kept = self._units_by_base
-        if kept is not None:
-            _forget(kept[2].get(unit.base, []), unit)
-            kept[2].setdefault(base, []).append(unit)
-        unit.base = base
 
     def cards_aimed(
         self, use: str, task_forces: Iterable[tuple[str, str]], route: str
@@ -334,26 +303,65 @@ class Turn:
         return pick[0] if pick else None
 
 
-class _AirIndex:
-    """:meth:`Turn.air_at`'s index of an Air Points table: base → its air units, and each
-    id's place in the table's order (a new id goes last, as in the table)."""
+class _Based(Protocol):
+    """A unit or an Air Point: an id, and the place it is based at."""
 
-    def __init__(self, table: dict[str, AirUnit]) -> None:
+    id: str
+    base: str
+
+
+_T = TypeVar("_T", bound=_Based)
+
+
+class _ByBase(Generic[_T]):
+    """:meth:`Turn.units_at`'s and :meth:`Turn.air_at`'s index of a table (id → a unit
+    or an Air Point): base → its items, and each id's place in the table's order (a new
+    id goes last, as in the table)."""
+
+    def __init__(self, table: dict[str, _T]) -> None:
         self.table = table
         self.size = len(table)
-        self.by_base: dict[str, list[AirUnit]] = {}
-        for air in table.values():
-            self.by_base.setdefault(air.base, []).append(air)
-        self.order = {air_id: i for i, air_id in enumerate(table)}
+        self.by_base: dict[str, list[_T]] = {}
+        for item in table.values():
+            self.by_base.setdefault(item.base, []).append(item)
+        self.order = {key: i for i, key in enumerate(table)}
         self.next = len(table)  # the place in that order of the next id added
 
+    def current(self, table: dict[str, _T]) -> bool:
+        return self.table is table and self.size == len(table)
 
-def _forget(kept: list[Any], thing: object) -> None:
-    """Take ``thing`` itself (not an equal one) out of an index's list."""
-    for i, other in enumerate(kept):
-        if other is thing:
-            del kept[i]
-            return
+    def fresh(self, table: dict[str, _T], base: str) -> bool:
+        listed = self.by_base.get(base, ())
+        return self.current(table) and all(table.get(item.id) is item for item in listed)
+
+    def at(self, base: str) -> list[_T]:
+        here = [item for item in self.by_base.get(base, ()) if item.base == base]
+        here.sort(key=lambda item: self.order[item.id])
+        return here
+
+    def add(self, item: _T, new: bool) -> None:
+        self.by_base.setdefault(item.base, []).append(item)
+        if new:  # last in the table's order (one put in another's place keeps it)
+            self.order[item.id] = self.next
+            self.next += 1
+        self.size = len(self.table)
+
+    def move(self, item: _T, base: str) -> None:
+        self._forget(item)
+        self.by_base.setdefault(base, []).append(item)
+
+    def remove(self, item: _T) -> None:
+        self._forget(item)
+        self.order.pop(item.id, None)
+        self.size = len(self.table)
+
+    def _forget(self, item: _T) -> None:
+        """Take ``item`` itself (not an equal one) out of its base's list."""
+        listed = self.by_base.get(item.base, [])
+        for i, other in enumerate(listed):
+            if other is item:
+                del listed[i]
+                return
 
 
 def count(n: int, noun: str) -> str:

@@ -119,7 +119,7 @@ def choose_interventions(
     there, whether or not its side also operates in that area; a third side does not join
     a battle two other sides fight, and a neutral defends only its own waters."""
     sides_in = {area: {board.side_key(n) for n, _ in ops} for area, ops in by_area.items()}
-    # every task force's range cards counted once (Board.task_force_reach for each)
+    # every task force's range cards counted once (Board.reach_with for each)
     range_cards = range_cards_by_task_force(t.orders.values())
     chosen: dict[str, list[TFKey]] = {}
     for key in sorted(tfs):
@@ -129,7 +129,7 @@ def choose_interventions(
             continue
         if tf.base not in board.bases:
             continue
-        reach = board.naval_range(range_cards[key])
+        reach = board.reach_with(range_cards, nation, key[1])
 
         def may(area: str, nation: str = nation, tf: TaskForce = tf, reach: int = reach) -> bool:
             return _may_intervene(board, by_area, sides_in, nation, tf, reach, area)
@@ -924,11 +924,16 @@ def _capture(t: Turn, board: Board, place: str, nation: str, survivors: int) -> 
         if not board.friendly(air.nation, nation):
             t.remove_air(air)
     spot = (board.bases[place]["lon"], board.bases[place]["lat"])
+    refuges: dict[str, str | None] = {}  # a nation's ships all fall back to one base
     for unit in t.units_at(place):
         if unit.state != "sunk" and not board.friendly(unit.nation, nation):
-            try:
-                refuge = board.nearest_fleet_base(unit.nation, spot)
-            except LookupError:
+            if unit.nation not in refuges:
+                try:
+                    refuges[unit.nation] = board.nearest_fleet_base(unit.nation, spot)
+                except LookupError:
+                    refuges[unit.nation] = None
+            refuge = refuges[unit.nation]
+            if refuge is None:
                 unit.state = "sunk"
                 t.emit(
                     "unit_sunk",

@@ -604,15 +604,10 @@ def read_orders_file(path: str | Path, nation: str | None = None) -> Orders:
     return load_orders(text, nation)
 
 
-def range_cards(orders: Iterable[Orders], nation: str, tf_id: str) -> int:
-    """Cards played to *Extend the range of one Task Force by one sea area* for ``nation``'s
-    task force ``tf_id``, by that nation or by an ally on its behalf (``beneficiary``)."""
-    return range_cards_by_task_force(orders)[(nation, tf_id)]
-
-
 def range_cards_by_task_force(orders: Iterable[Orders]) -> Counter[tuple[str, str]]:
-    """:func:`range_cards` of every task force at once, (nation, task force id) → cards:
-    one pass over the cards, for a step that asks the reach of every task force."""
+    """Cards played to *Extend the range of one Task Force by one sea area*, by (nation,
+    task force id) of the task force extended: played by that nation or by an ally on its
+    behalf (``beneficiary``). One pass over the cards, for every task force at once."""
     found: Counter[tuple[str, str]] = Counter()
     for mine in orders:
         for card in mine.cards:

@@ -63,7 +63,7 @@ class _Check:
     def reach(self, tf_id: str) -> int:
         """:meth:`Board.task_force_reach` of one of the nation's task forces, the cards of
         every nation's orders counted once a check (a big world's orders play hundreds)."""
-        return self.b.naval_range(self._range_cards[(self.nation, tf_id)])
+        return self.b.reach_with(self._range_cards, self.nation, tf_id)
 
     @cached_property
     def _range_cards(self) -> Counter[tuple[str, str]]:

@@ -24,7 +24,6 @@ from campaign.orders import (
     CardPlay,
     Orders,
     load_orders,
-    range_cards,
     range_cards_by_task_force,
 )
 from campaign.record import CardEffect
@@ -172,6 +171,45 @@ def test_air_flown_in_step_3_joins_as_the_plain_reading_joins(
     assert indexed != state.to_json()
 
 
+def test_ships_in_a_captured_port_fall_back_to_their_nations_nearest_fleet_base(
+    scenario: Scenario,
+) -> None:
+    """002 (a capture): enemy units in port fall back to their nation's nearest fleet base,
+    or are lost with the place when their nation holds none; Air Points there are
+    removed. Each nation's base is weighed once for all its ships."""
+    state = initial_state(scenario)
+    board = Board(scenario, state)
+    place = "midway"
+    spot = (board.bases[place]["lon"], board.bases[place]["lat"])
+    expected = board.nearest_fleet_base("usa", spot)
+    ships = [u for u in state.units.values() if u.nation == "usa"][:3]
+    dutch = next(u for u in state.units.values() if u.nation == "netherlands")
+    for unit in (*ships, dutch):
+        unit.base = place
+    for base in board.fleet_bases_of("netherlands"):
+        state.holders[base] = "japan"
+    state.air["usa_midway_air"] = AirUnit("usa_midway_air", "usa", place, "land", 2)
+    t = turn_of(scenario, state, {}, 8)
+    asked: list[str] = []
+    nearest = Board.nearest_fleet_base
+
+    def counted(b: Board, nation: str, at: tuple[float, float]) -> str:
+        asked.append(nation)
+        return nearest(b, nation, at)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Board, "nearest_fleet_base", counted)
+        operations._capture(t, Board(scenario, state), place, "japan", 1)
+    assert sorted(asked) == ["netherlands", "usa"]
+    assert all(u.base == expected and u.state != "sunk" for u in ships)
+    assert dutch.state == "sunk" and dutch.base == place
+    assert "usa_midway_air" not in state.air and t.units_at(place) == [dutch]
+    assert state.holders[place] == "japan"
+    moved = [e for e in t.events if e.kind == "unit_transferred"]
+    assert [e.data["unit"] for e in moved] == [u.id for u in ships]
+    assert [e.data["unit"] for e in t.events if e.kind == "unit_sunk"] == [dutch.id]
+
+
 def _plain_card_bonus(
     effects: list[CardEffect],
     use: str,
@@ -245,6 +283,7 @@ def test_range_cards_of_every_task_force_at_once(scenario: Scenario) -> None:
     orders["usa"] = dataclasses.replace(orders["usa"], cards=extra)
     everyone = list(orders.values())
     counted = range_cards_by_task_force(everyone)
+    board = Board(scenario, initial_state(scenario))
     for nation, mine in orders.items():
         for tf in (*mine.task_forces, *(t for o in everyone for t in o.task_forces)):
             plain = sum(
@@ -255,7 +294,9 @@ def test_range_cards_of_every_task_force_at_once(scenario: Scenario) -> None:
                 and card.task_force == tf.id
                 and (card.beneficiary or o.nation) == nation
             )
-            assert counted[(nation, tf.id)] == plain == range_cards(everyone, nation, tf.id)
+            assert counted[(nation, tf.id)] == plain
+            assert board.task_force_reach(nation, tf.id, everyone) == board.naval_range(plain)
+            assert board.reach_with(counted, nation, tf.id) == board.naval_range(plain)
     assert sum(counted.values()) == sum(1 for o in everyone for c in o.cards if c.use == "range")
 
 
